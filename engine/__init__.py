@@ -1,0 +1,35 @@
+"""The rules of Botifarra as this program applies them (../shared/spec/rules.md).
+
+Pure Python, no Django. See engine/README.md for the public API with examples.
+"""
+
+from engine.cards import DECK, Card, Suit
+from engine.deal import Deal
+from engine.errors import (
+    EngineError,
+    IllegalPlayError,
+    InvalidDealError,
+    InvalidResultError,
+    NotationError,
+)
+from engine.rules import CarregarScope, Rules, Variant
+from engine.seats import Seat, Side, dealer, first_leader
+
+__all__ = [
+    "DECK",
+    "Card",
+    "CarregarScope",
+    "Deal",
+    "EngineError",
+    "IllegalPlayError",
+    "InvalidDealError",
+    "InvalidResultError",
+    "NotationError",
+    "Rules",
+    "Seat",
+    "Side",
+    "Suit",
+    "Variant",
+    "dealer",
+    "first_leader",
+]

@@ -1,0 +1,1 @@
+"""Comparative duplicate scoring (../shared/spec/championship-json.md). Pure Python, no Django."""

@@ -1,0 +1,1 @@
+"""The Django app: championships, pairs, rounds, tables, boards, results, reports."""
