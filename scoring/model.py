@@ -1,0 +1,118 @@
+"""The values scoring works on: the rules of a championship and its results.
+
+These are the contract between ``scoring/`` and its users (``python -m scoring``, the
+Django app). All points are exact: hand scores are ``int``, comparative points are
+``fractions.Fraction`` on the championship's scale (``bottom``..``top``); rounding happens
+only on output (championship-json.md, "Comparative points").
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from fractions import Fraction
+
+from engine.cards import Suit
+from engine.seats import Side
+
+
+class Doubling(enum.Enum):
+    """How contro and botifarra multiply a hand score (championship-json.md "Hand score")."""
+
+    DUPLICATE = "duplicate"
+    CLASSIC = "classic"
+
+
+class Method(enum.Enum):
+    """How scores on a board become comparative points."""
+
+    PROPORTIONAL = "proportional"
+    MATCHPOINTS = "matchpoints"
+
+
+class Rounding(enum.Enum):
+    NONE = "none"
+    FLOOR = "floor"
+
+
+class Adjustment(enum.Enum):
+    """A director's score instead of a played result."""
+
+    AVERAGE = "average"  # (bottom + top) / 2
+    AVERAGE_PLUS = "average_plus"  # bottom + 0.6 * (top - bottom)
+    AVERAGE_MINUS = "average_minus"  # bottom + 0.4 * (top - bottom)
+
+
+class Trump(enum.Enum):
+    """What the dealer's side declared: a suit or botifarra (no trump)."""
+
+    O = "O"  # noqa: E741
+    C = "C"
+    E = "E"
+    B = "B"
+    BOTIFARRA = "botifarra"
+
+    @property
+    def suit(self) -> Suit | None:
+        """The trump suit, ``None`` for botifarra (as ``engine.legal_cards`` takes it)."""
+        return None if self is Trump.BOTIFARRA else Suit(self.value)
+
+    @classmethod
+    def from_suit(cls, suit: Suit | None) -> Trump:
+        return cls.BOTIFARRA if suit is None else cls(suit.value)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringRules:
+    """``rules`` of the interchange file, as far as scoring needs them.
+
+    ``bottom``/``top``: comparative points of the worst and best result on a board.
+    ``infraction_score``: comparative points of the pair that committed an infraction.
+    """
+
+    doubling: Doubling = Doubling.DUPLICATE
+    method: Method = Method.PROPORTIONAL
+    bottom: Fraction = Fraction(1)
+    top: Fraction = Fraction(2)
+    rounding: Rounding = Rounding.NONE
+    infraction_score: Fraction = Fraction(0)
+
+    @classmethod
+    def butinet(cls) -> ScoringRules:
+        """The butinet "predonats" preset: 0 to 100, rounded down."""
+        return cls(bottom=Fraction(0), top=Fraction(100), rounding=Rounding.FLOOR)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One table's outcome on one board.
+
+    ``ns_points_taken``: card and trick points NS took, 0..72 (EW took 72 minus it);
+    ``None`` only for an adjusted result. ``trump`` is ``None`` only for an adjusted result.
+    ``infraction``: the side that broke a rule, or ``None``. ``adjusted``: ``None`` or the
+    director's (NS, EW) adjustments. The dealer's side follows from the board number.
+    """
+
+    round: int
+    table: int
+    board: int
+    ns_pair: int
+    ew_pair: int
+    trump: Trump | None
+    ns_points_taken: int | None
+    delegated: bool = False
+    contro: bool = False
+    recontro: bool = False
+    sant_vicenc: bool = False
+    infraction: Side | None = None
+    adjusted: tuple[Adjustment, Adjustment] | None = None
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        """(round, table, board): one result per table and board in a round."""
+        return (self.round, self.table, self.board)
+
+    @property
+    def is_regular(self) -> bool:
+        """A played result with no infraction and no adjustment: it enters the comparison."""
+        return self.infraction is None and self.adjusted is None
