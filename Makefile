@@ -7,8 +7,7 @@ STAMP  := $(VENV)/.installed
 .PHONY: demo test lint typecheck pytest install clean worker
 
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(PYTHON) deploy/mkvenv.py $(VENV)
 
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
