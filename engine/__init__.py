@@ -13,6 +13,7 @@ from engine.errors import (
     NotationError,
 )
 from engine.rules import CarregarScope, Rules, Variant
+from engine.score import HandScore, classic_infraction_score, hand_score
 from engine.seats import Seat, Side, dealer, first_leader
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "CarregarScope",
     "Deal",
     "EngineError",
+    "HandScore",
     "IllegalPlayError",
     "InvalidDealError",
     "InvalidResultError",
@@ -30,6 +32,8 @@ __all__ = [
     "Side",
     "Suit",
     "Variant",
+    "classic_infraction_score",
     "dealer",
     "first_leader",
+    "hand_score",
 ]
