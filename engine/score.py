@@ -60,7 +60,9 @@ def _check_doubles(contro: bool, recontro: bool, sant_vicenc: bool) -> None:
         raise InvalidResultError("Sant Vicenç without recontro")
 
 
-def classic_multiplier(*, trump: Suit | None, contro: bool, recontro: bool, sant_vicenc: bool) -> int:
+def classic_multiplier(
+    *, trump: Suit | None, contro: bool, recontro: bool, sant_vicenc: bool
+) -> int:
     """M = (2 if botifarra else 1) x (8 Sant Vicenç, else 4 recontro, else 2 contro, else 1).
 
     Source: rules.md "Hand score", championship-json.md "Hand score" (``classic``).
