@@ -1,0 +1,549 @@
+"""The championship's rows: who plays, where, which boards, and every result.
+
+Writes go through ``tournaments.services`` (atomic, audited); these models only hold the
+data and the invariants the database itself can guarantee (issue 4):
+
+- one result per table and board (``Result``: unique seating + board);
+- points 0..72, recontro needs contro, Sant Vicenç needs recontro, never both an
+  infraction and an adjustment, points missing only on an adjusted result (CheckConstraints);
+- a pair sits at one table per round (``RoundPair``: unique round + pair);
+- a pair never plays a board twice (``PairBoard``: unique pair + board).
+
+The last two span the NS and the EW column, so each is a small row per (round, pair) and
+per (pair, board) with a unique constraint, written by the services in the same
+transaction as the seating or result it mirrors.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+import engine
+from engine.seats import Seat, dealer
+from scoring.model import Doubling, Method, Rounding, ScoringRules
+
+
+class Championship(models.Model):
+    """One duplicate championship with its rules (championship-json.md "rules") and the
+    settings of play (rules.md "Where sources disagree"), with the spec's defaults.
+
+    ``deal_secret`` (hex, 32 bytes) generates every board (``engine.generate_deal``); it is
+    never shown until ``deal_secret_published_at`` is set (only once the championship is
+    finished). ``deal_commitment`` is its SHA-256 (hex), public from the moment the boards
+    are generated.
+    """
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Esborrany")
+        RUNNING = "running", _("En joc")
+        FINISHED = "finished", _("Acabat")
+
+    class Variant(models.TextChoices):
+        OBLIGADA = "obligada", _("Obligada")
+        LLIURE = "lliure", _("Lliure")
+
+    class Doubling(models.TextChoices):
+        DUPLICATE = "duplicate", _("Duplicat")
+        CLASSIC = "classic", _("Clàssic")
+
+    class Method(models.TextChoices):
+        PROPORTIONAL = "proportional", _("Proporcional")
+        MATCHPOINTS = "matchpoints", _("Matchpoints")
+
+    class Rounding(models.TextChoices):
+        NONE = "none", _("Sense arrodonir")
+        FLOOR = "floor", _("Arrodonit avall")
+
+    class CarregarScope(models.TextChoices):
+        VOID_ONLY = "void_only", _("Només sense el pal")
+        ALWAYS = "always", _("Sempre")
+
+    name = models.CharField(_("nom"), max_length=200)
+    slug = models.SlugField(_("identificador"), max_length=100, unique=True)
+    date = models.DateField(_("data"))
+    end_date = models.DateField(_("data de fi"), null=True, blank=True)
+    venue = models.CharField(_("lloc"), max_length=200, blank=True)
+    status = models.CharField(
+        _("estat"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+
+    # Scoring rules (championship-json.md "rules").
+    variant = models.CharField(
+        _("variant"), max_length=10, choices=Variant.choices, default=Variant.OBLIGADA
+    )
+    doubling = models.CharField(
+        _("doblatge"), max_length=10, choices=Doubling.choices, default=Doubling.DUPLICATE
+    )
+    method = models.CharField(
+        _("mètode"), max_length=15, choices=Method.choices, default=Method.PROPORTIONAL
+    )
+    scale_bottom = models.DecimalField(
+        _("escala: mínim"), max_digits=10, decimal_places=4, default=1
+    )
+    scale_top = models.DecimalField(_("escala: màxim"), max_digits=10, decimal_places=4, default=2)
+    rounding = models.CharField(
+        _("arrodoniment"), max_length=10, choices=Rounding.choices, default=Rounding.NONE
+    )
+    infraction_score = models.DecimalField(
+        _("punts per infracció"), max_digits=10, decimal_places=4, default=0
+    )
+
+    # Play settings (rules.md "Where sources disagree"; engine.Rules).
+    carregar = models.BooleanField(_("carregar"), default=False)
+    carregar_scope = models.CharField(
+        _("abast de carregar"),
+        max_length=10,
+        choices=CarregarScope.choices,
+        default=CarregarScope.VOID_ONLY,
+    )
+    sant_vicenc = models.BooleanField(_("Sant Vicenç permès"), default=True)
+    sant_vicenc_on_botifarra = models.BooleanField(
+        _("Sant Vicenç en botifarra"), default=False
+    )
+    barraca = models.BooleanField(_("barraca"), default=False)
+
+    boards_per_round = models.PositiveSmallIntegerField(_("taulers per ronda"), default=0)
+
+    deal_secret = models.CharField(_("llavor secreta"), max_length=64, blank=True, editable=False)
+    deal_commitment = models.CharField(_("compromís SHA-256"), max_length=64, blank=True)
+    deal_secret_published_at = models.DateTimeField(
+        _("llavor publicada el"), null=True, blank=True
+    )
+
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("campionat")
+        verbose_name_plural = _("campionats")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(scale_top__gt=models.F("scale_bottom")),
+                name="championship_scale_top_above_bottom",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def deal_secret_published(self) -> bool:
+        return self.deal_secret_published_at is not None
+
+    @property
+    def public_deal_secret(self) -> str:
+        """The hex secret once published, else ``""`` (never leak it before)."""
+        return self.deal_secret if self.deal_secret_published else ""
+
+    def scoring_rules(self) -> ScoringRules:
+        """The rules as ``scoring`` takes them (exact Fractions from the decimals)."""
+        return ScoringRules(
+            doubling=Doubling(self.doubling),
+            method=Method(self.method),
+            bottom=Fraction(str(self.scale_bottom)),
+            top=Fraction(str(self.scale_top)),
+            rounding=Rounding(self.rounding),
+            infraction_score=Fraction(str(self.infraction_score)),
+        )
+
+    def engine_rules(self) -> engine.Rules:
+        """The play settings as ``engine.Rules``."""
+        return engine.Rules(
+            variant=self.variant,
+            carregar=self.carregar,
+            carregar_scope=self.carregar_scope,
+            sant_vicenc=self.sant_vicenc,
+            sant_vicenc_on_botifarra=self.sant_vicenc_on_botifarra,
+            barraca=self.barraca,
+        )
+
+
+class Membership(models.Model):
+    """Who may do what in one championship: a referee of one championship cannot touch
+    another. The organiser may do everything a referee may."""
+
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", _("Organitzador")
+        REFEREE = "referee", _("Àrbitre")
+        HEAD_REFEREE = "head_referee", _("Àrbitre principal")
+
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="memberships"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="championship_roles"
+    )
+    role = models.CharField(_("rol"), max_length=15, choices=Role.choices)
+
+    class Meta:
+        verbose_name = _("rol")
+        verbose_name_plural = _("rols")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["championship", "user", "role"], name="membership_unique_role"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.get_role_display()} · {self.championship}"
+
+
+class Player(models.Model):
+    """A person playing in one championship. ``code`` is the interchange ``players[].id``."""
+
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="players"
+    )
+    code = models.CharField(_("codi"), max_length=50)
+    name = models.CharField(_("nom"), max_length=200)
+
+    class Meta:
+        ordering = ["championship", "id"]
+        verbose_name = _("jugador")
+        verbose_name_plural = _("jugadors")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["championship", "code"], name="player_unique_code"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Pair(models.Model):
+    """A numbered pair of two players."""
+
+    championship = models.ForeignKey(Championship, on_delete=models.CASCADE, related_name="pairs")
+    number = models.PositiveIntegerField(_("número"))
+    player1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["championship", "number"]
+        verbose_name = _("parella")
+        verbose_name_plural = _("parelles")
+        constraints = [
+            models.UniqueConstraint(fields=["championship", "number"], name="pair_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="pair_number_positive"),
+            models.CheckConstraint(
+                condition=~Q(player1=models.F("player2")), name="pair_two_different_players"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}"
+
+    @property
+    def names(self) -> str:
+        return f"{self.player1.name} – {self.player2.name}"
+
+
+class Round(models.Model):
+    """A round: every table plays the same boards (as on butinet)."""
+
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="rounds"
+    )
+    number = models.PositiveSmallIntegerField(_("número"))
+    draw_seed = models.BigIntegerField(_("llavor del sorteig"), null=True, blank=True)
+    closed_at = models.DateTimeField(_("tancada el"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["championship", "number"]
+        verbose_name = _("ronda")
+        verbose_name_plural = _("rondes")
+        constraints = [
+            models.UniqueConstraint(fields=["championship", "number"], name="round_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.championship} · {self.number}"
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
+
+
+class Table(models.Model):
+    """A numbered physical table of the championship's room."""
+
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="tables"
+    )
+    number = models.PositiveSmallIntegerField(_("número"))
+
+    class Meta:
+        ordering = ["championship", "number"]
+        verbose_name = _("taula")
+        verbose_name_plural = _("taules")
+        constraints = [
+            models.UniqueConstraint(fields=["championship", "number"], name="table_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}"
+
+
+class Board(models.Model):
+    """A numbered deal played at several tables. ``deal`` is the notation.md JSON form
+    (``None`` before the boards are generated, or for an imported file without cards).
+    ``round`` is the round in which every table plays it (``None`` for an imported board
+    that no table played, or that was played in several rounds)."""
+
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="boards"
+    )
+    round = models.ForeignKey(
+        Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="boards"
+    )
+    number = models.PositiveSmallIntegerField(_("número"))
+    deal = models.JSONField(_("repartiment"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["championship", "number"]
+        verbose_name = _("tauler")
+        verbose_name_plural = _("taulers")
+        constraints = [
+            models.UniqueConstraint(fields=["championship", "number"], name="board_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="board_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}"
+
+    @property
+    def dealer(self) -> Seat:
+        """The dealer follows from the number (notation.md "Boards")."""
+        return dealer(self.number)
+
+    def get_deal(self) -> engine.Deal | None:
+        return None if self.deal is None else engine.Deal.from_json(self.deal)
+
+
+class Seating(models.Model):
+    """Who sits where in one round: the NS and EW pairs of one table."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seatings")
+    ns_pair = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="+")
+    ew_pair = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["round", "table__number"]
+        verbose_name = _("assignació de taula")
+        verbose_name_plural = _("assignacions de taula")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="seating_unique_table"),
+            models.CheckConstraint(
+                condition=~Q(ns_pair=models.F("ew_pair")), name="seating_two_different_pairs"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} · {_('taula')} {self.table.number}: {self.ns_pair} - {self.ew_pair}"
+
+
+class RoundPair(models.Model):
+    """One row per pair seated in a round: a pair sits at one table per round."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
+    seating = models.ForeignKey(Seating, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "pair"], name="roundpair_one_table_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"R{self.round_id} P{self.pair_id}"
+
+
+class Result(models.Model):
+    """One table's outcome on one board (championship-json.md "A result").
+
+    ``ns_points_taken``: card and trick points NS took, 0..72 (EW took the rest); ``None``
+    only for an adjusted result. ``adjusted_ns``/``adjusted_ew``: the director's
+    adjustments, both set or both empty. ``version`` starts at 1 and grows by one with
+    every correction (optimistic concurrency in ``services.result_record``).
+    """
+
+    class Trump(models.TextChoices):
+        O = "O", _("Oros")  # noqa: E741
+        C = "C", _("Copes")
+        E = "E", _("Espases")
+        B = "B", _("Bastos")
+        BOTIFARRA = "botifarra", _("Botifarra")
+
+    class Side(models.TextChoices):
+        NS = "NS", _("NS")
+        EW = "EW", _("EO")
+
+    class Adjustment(models.TextChoices):
+        AVERAGE = "average", _("Mitjana")
+        AVERAGE_PLUS = "average_plus", _("Mitjana més")
+        AVERAGE_MINUS = "average_minus", _("Mitjana menys")
+
+    seating = models.ForeignKey(Seating, on_delete=models.CASCADE, related_name="results")
+    board = models.ForeignKey(Board, on_delete=models.PROTECT, related_name="results")
+    # Nullable text on purpose: NULL mirrors the interchange file's null and the
+    # CheckConstraints below test IS NULL.
+    trump = models.CharField(  # noqa: DJ001
+        _("trumfo"), max_length=10, choices=Trump.choices, null=True, blank=True
+    )
+    delegated = models.BooleanField(_("delegat"), default=False)
+    contro = models.BooleanField(_("contro"), default=False)
+    recontro = models.BooleanField(_("recontro"), default=False)
+    sant_vicenc = models.BooleanField(_("Sant Vicenç"), default=False)
+    ns_points_taken = models.PositiveSmallIntegerField(_("punts NS"), null=True, blank=True)
+    infraction = models.CharField(  # noqa: DJ001
+        _("infracció"), max_length=2, choices=Side.choices, null=True, blank=True
+    )
+    adjusted_ns = models.CharField(  # noqa: DJ001
+        _("puntuació arbitral NS"), max_length=15, choices=Adjustment.choices,
+        null=True, blank=True,
+    )
+    adjusted_ew = models.CharField(  # noqa: DJ001
+        _("puntuació arbitral EO"), max_length=15, choices=Adjustment.choices,
+        null=True, blank=True,
+    )
+    note = models.CharField(_("nota"), max_length=500, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    entered_at = models.DateTimeField(_("entrat el"), default=timezone.now)
+    updated_at = models.DateTimeField(_("modificat el"), default=timezone.now)
+    version = models.PositiveIntegerField(_("versió"), default=1)
+
+    class Meta:
+        ordering = ["board__number", "seating__table__number"]
+        verbose_name = _("resultat")
+        verbose_name_plural = _("resultats")
+        constraints = [
+            models.UniqueConstraint(fields=["seating", "board"], name="result_one_per_table_board"),
+            models.CheckConstraint(
+                condition=Q(ns_points_taken__isnull=True)
+                | Q(ns_points_taken__gte=0, ns_points_taken__lte=72),
+                name="result_points_0_72",
+            ),
+            models.CheckConstraint(
+                condition=Q(recontro=False) | Q(contro=True), name="result_recontro_needs_contro"
+            ),
+            models.CheckConstraint(
+                condition=Q(sant_vicenc=False) | Q(recontro=True),
+                name="result_sant_vicenc_needs_recontro",
+            ),
+            models.CheckConstraint(
+                condition=Q(adjusted_ns__isnull=True, adjusted_ew__isnull=True)
+                | Q(adjusted_ns__isnull=False, adjusted_ew__isnull=False),
+                name="result_adjusted_both_sides",
+            ),
+            models.CheckConstraint(
+                condition=Q(infraction__isnull=True) | Q(adjusted_ns__isnull=True),
+                name="result_not_infraction_and_adjusted",
+            ),
+            models.CheckConstraint(
+                condition=Q(ns_points_taken__isnull=False) | Q(adjusted_ns__isnull=False),
+                name="result_points_null_only_adjusted",
+            ),
+            models.CheckConstraint(
+                condition=Q(trump__isnull=False) | Q(adjusted_ns__isnull=False),
+                name="result_trump_null_only_adjusted",
+            ),
+            models.CheckConstraint(condition=Q(version__gte=1), name="result_version_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seating} · {_('tauler')} {self.board.number}"
+
+    @property
+    def is_adjusted(self) -> bool:
+        return self.adjusted_ns is not None
+
+    @property
+    def ew_points_taken(self) -> int | None:
+        return None if self.ns_points_taken is None else 72 - self.ns_points_taken
+
+    def snapshot(self) -> dict[str, Any]:
+        """The result's recorded fields as JSON (for the audit log)."""
+        return {
+            "board": self.board.number if self.board_id else None,
+            "trump": self.trump,
+            "delegated": self.delegated,
+            "contro": self.contro,
+            "recontro": self.recontro,
+            "sant_vicenc": self.sant_vicenc,
+            "ns_points_taken": self.ns_points_taken,
+            "infraction": self.infraction,
+            "adjusted": (
+                {"NS": self.adjusted_ns, "EW": self.adjusted_ew} if self.is_adjusted else None
+            ),
+            "note": self.note,
+            "version": self.version,
+        }
+
+
+class PairBoard(models.Model):
+    """One row per pair and board played: a pair never plays a board twice."""
+
+    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="+")
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["pair", "board"], name="pairboard_board_once_per_pair"),
+        ]
+
+    def __str__(self) -> str:
+        return f"P{self.pair_id} B{self.board_id}"
+
+
+class ResultAudit(models.Model):
+    """One row for every change of a result: who, when, before and after (JSON snapshots
+    of ``Result.snapshot()``; ``before`` is ``None`` on creation, ``after`` on deletion)."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("Entrat")
+        UPDATE = "update", _("Corregit")
+        DELETE = "delete", _("Esborrat")
+
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="result_audits"
+    )
+    result = models.ForeignKey(
+        Result, on_delete=models.SET_NULL, null=True, blank=True, related_name="audits"
+    )
+    round_number = models.PositiveSmallIntegerField()
+    table_number = models.PositiveSmallIntegerField()
+    board_number = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=10, choices=Action.choices)
+    acting_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    at = models.DateTimeField(default=timezone.now)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+        verbose_name = _("canvi de resultat")
+        verbose_name_plural = _("canvis de resultats")
+
+    def __str__(self) -> str:
+        return (
+            f"{self.get_action_display()} R{self.round_number} T{self.table_number} "
+            f"B{self.board_number} {self.at:%Y-%m-%d %H:%M}"
+        )
