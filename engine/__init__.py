@@ -12,11 +12,21 @@ from engine.errors import (
     InvalidResultError,
     NotationError,
 )
+from engine.generate import (
+    DEAL_COUNT,
+    deal_commitment,
+    generate_deal,
+    new_secret,
+    rank_deal,
+    unrank_deal,
+    verify_commitment,
+)
 from engine.rules import CarregarScope, Rules, Variant
 from engine.score import HandScore, classic_infraction_score, hand_score
 from engine.seats import Seat, Side, dealer, first_leader
 
 __all__ = [
+    "DEAL_COUNT",
     "DECK",
     "Card",
     "CarregarScope",
@@ -33,7 +43,13 @@ __all__ = [
     "Suit",
     "Variant",
     "classic_infraction_score",
+    "deal_commitment",
     "dealer",
     "first_leader",
+    "generate_deal",
     "hand_score",
+    "new_secret",
+    "rank_deal",
+    "unrank_deal",
+    "verify_commitment",
 ]
