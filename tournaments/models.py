@@ -547,3 +547,78 @@ class ResultAudit(models.Model):
             f"{self.get_action_display()} R{self.round_number} T{self.table_number} "
             f"B{self.board_number} {self.at:%Y-%m-%d %H:%M}"
         )
+
+
+class PrintJob(models.Model):
+    """One request for a printable document (issue 5), run by a Celery task.
+
+    ``kind`` is one of ``reports.documents.Kind``; ``round_number`` 0 means "every round"
+    (standings, travellers, score cards of the whole championship). ``progress`` 0..100
+    grows as pages are drawn. ``file`` is set, and ``status`` becomes ``done``, only once
+    the whole PDF is stored. At most one queued or running job exists per request (same
+    championship, kind, round and options): asking again reuses it (partial unique
+    constraint, ``reports.services.print_job_request``).
+    """
+
+    class Kind(models.TextChoices):
+        BOARD_SHEETS = "board-sheets", _("Fulls de mans")
+        ENTRY_FORMS = "entry-forms", _("Actes de taula")
+        STANDINGS = "standings", _("Classificació")
+        TRAVELLERS = "travellers", _("Fulls de recorregut")
+        SCORE_CARDS = "score-cards", _("Fulls de puntuació")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("En cua")
+        RUNNING = "running", _("En curs")
+        DONE = "done", _("Fet")
+        FAILED = "failed", _("Error")
+
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="print_jobs"
+    )
+    kind = models.CharField(_("document"), max_length=20, choices=Kind.choices)
+    round_number = models.PositiveSmallIntegerField(_("ronda"), default=0)
+    copies = models.PositiveSmallIntegerField(_("còpies"), default=1)
+    per_page = models.PositiveSmallIntegerField(_("mans per pàgina"), default=1)
+    status = models.CharField(
+        _("estat"), max_length=10, choices=Status.choices, default=Status.QUEUED
+    )
+    progress = models.PositiveSmallIntegerField(_("progrés"), default=0)
+    file = models.FileField(_("fitxer"), upload_to="reports/%Y/%m/", blank=True)
+    error = models.TextField(_("error"), blank=True)
+    attempts = models.PositiveSmallIntegerField(_("intents"), default=0)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    requested_at = models.DateTimeField(_("demanat el"), default=timezone.now)
+    started_at = models.DateTimeField(_("començat el"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("acabat el"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-id"]
+        verbose_name = _("impressió")
+        verbose_name_plural = _("impressions")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(progress__lte=100), name="printjob_progress_0_100"
+            ),
+            models.CheckConstraint(
+                condition=Q(copies__gte=1, per_page__in=[1, 4]), name="printjob_options_valid"
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="done") | ~Q(file=""), name="printjob_done_has_file"
+            ),
+            models.UniqueConstraint(
+                fields=["championship", "kind", "round_number", "copies", "per_page"],
+                condition=Q(status__in=["queued", "running"]),
+                name="printjob_one_active_per_request",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.championship} · {self.kind} · {self.get_status_display()}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
