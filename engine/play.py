@@ -37,9 +37,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from engine.cards import Card, Suit, format_cards, sort_hand
+from engine.errors import IllegalPlayError
 from engine.rules import CarregarScope, Rules, Variant
+from engine.seats import Seat
 
 _DEFAULT_RULES = Rules()
+
+
+class IllegalCardError(IllegalPlayError):
+    """A card the rules do not allow here: ``seat`` may not play ``card`` because ``reason``.
+
+    The message reads ``"S may not play 5O: must beat 11O: holds 12O"``.
+    """
+
+    def __init__(self, seat: Seat, card: Card, reason: str) -> None:
+        super().__init__(f"{seat} may not play {card}: {reason}")
+        self.seat = seat
+        self.card = card
+        self.reason = reason
 
 
 def trick_winner(trick: Sequence[Card], trump: Suit | None) -> int:
