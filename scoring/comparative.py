@@ -1,0 +1,274 @@
+"""Comparative points of one board: scores against the field, exactly.
+
+Source: championship-json.md "Comparative points". Every value is a ``Fraction`` on the
+championship's scale (``bottom``..``top``); rounding (``floor``) happens last, per pair and
+board, in :func:`round_points`.
+
+The butinet board of rules.md ("Duplicate scoring, public example"), scale 0 to 100:
+
+>>> from scoring.model import ScoringRules
+>>> rules = ScoringRules.butinet()
+>>> [int(round_points(v, rules.rounding)) for v in comparative_points(rules, [-1, 4, 3, -11, 11])]
+[45, 68, 63, 0, 100]
+>>> [int(round_points(v, rules.rounding)) for v in comparative_points(rules, [2, -8, -6, 11, -22])]
+[72, 42, 48, 100, 0]
+
+Matchpoints on the default scale 1 to 2, and the same board with a missing result scaled
+up by Neuberg's formula to the five results of the fullest board:
+
+>>> from scoring.model import Method
+>>> mp = ScoringRules(method=Method.MATCHPOINTS)
+>>> [str(v) for v in comparative_points(mp, [10, 0, 0, -5, 20])]
+['7/4', '11/8', '11/8', '1', '2']
+>>> [str(v) for v in comparative_points(mp, [10, 0, -5, 20], most_results=5)]
+['53/32', '43/32', '33/32', '63/32']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import lcm
+
+from engine.score import hand_score
+from engine.seats import Side, dealer
+from scoring.errors import ResultError
+from scoring.model import Adjustment, Method, Result, Rounding, ScoringRules, Trump
+
+#: Where an adjustment sits between bottom (0) and top (1): championship-json.md.
+ADJUSTMENT_SHARE: dict[Adjustment, Fraction] = {
+    Adjustment.AVERAGE: Fraction(1, 2),
+    Adjustment.AVERAGE_PLUS: Fraction(3, 5),
+    Adjustment.AVERAGE_MINUS: Fraction(2, 5),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ResultScore:
+    """What one result earns: hand scores and comparative points of both pairs.
+
+    ``ns_score``/``ew_score``: signed hand scores (engine.score.hand_score), ``None`` for an
+    adjusted result and at an infraction. ``ns_comparative``/``ew_comparative``: comparative
+    points on the championship's scale, already rounded as the rules' ``rounding`` says.
+    """
+
+    ns_score: int | None
+    ew_score: int | None
+    ns_comparative: Fraction
+    ew_comparative: Fraction
+
+    def comparative(self, side: Side) -> Fraction:
+        return self.ns_comparative if side is Side.NS else self.ew_comparative
+
+
+def middle(rules: ScoringRules) -> Fraction:
+    """``(bottom + top) / 2``: the average of the scale."""
+    return (rules.bottom + rules.top) / 2
+
+
+def adjusted_points(rules: ScoringRules, adjustment: Adjustment) -> Fraction:
+    """A director's adjustment in comparative points (unrounded): ``average`` = (bottom +
+    top) / 2, ``average_plus`` = bottom + 0.6 (top - bottom), ``average_minus`` = bottom +
+    0.4 (top - bottom). Source: championship-json.md "Comparative points"."""
+    return rules.bottom + ADJUSTMENT_SHARE[adjustment] * (rules.top - rules.bottom)
+
+
+def round_points(value: Fraction, rounding: Rounding) -> Fraction:
+    """Apply the rules' rounding to one pair's comparative points on one board.
+
+    >>> round_points(Fraction(909, 20), Rounding.FLOOR), round_points(Fraction(3, 2), Rounding.NONE)
+    (Fraction(45, 1), Fraction(3, 2))
+    """
+    if rounding is Rounding.FLOOR:
+        return Fraction(value.numerator // value.denominator)
+    return value
+
+
+def _scale_ints(rules: ScoringRules) -> tuple[int, int, int]:
+    """(p, r, q) with bottom = p/q and top - bottom = r/q, for integer-only inner loops."""
+    q = lcm(rules.bottom.denominator, rules.top.denominator)
+    return (int(rules.bottom * q), int((rules.top - rules.bottom) * q), q)
+
+
+def comparative_by_score(
+    rules: ScoringRules, scores: Iterable[int], *, most_results: int | None = None
+) -> dict[int, Fraction]:
+    """Unrounded comparative points of each distinct score among one direction's regular
+    scores on one board (a list: one item per table, ties repeated).
+
+    ``proportional``: ``bottom + (top - bottom) (score - min) / (max - min)``, or the middle
+    of the scale when max = min. ``matchpoints``: ``mp`` = 2 per score beaten and 1 per score
+    tied; with A scores here and E = ``most_results`` (the most regular results of any board
+    of the championship, default A) Neuberg's formula ``mp' = (mp + 1) E / A - 1`` out of
+    ``2 (E - 1)``, mapped to bottom..top; the middle of the scale when E = 1. Ranks come from
+    one sort (O(n log n)), not from comparing every pair of scores.
+    Source: championship-json.md "Comparative points". Raises ``ValueError`` when
+    ``most_results`` is below the number of scores.
+    """
+    ordered = sorted(scores)
+    count = len(ordered)
+    if not count:
+        return {}
+    p, r, q = _scale_ints(rules)
+    if rules.method is Method.PROPORTIONAL:
+        low, spread = ordered[0], ordered[-1] - ordered[0]
+        if spread == 0:
+            return {low: middle(rules)}
+        den = q * spread
+        return {s: Fraction(p * spread + r * (s - low), den) for s in ordered}
+    most = count if most_results is None else most_results
+    if most < count:
+        raise ValueError(f"most_results {most} is below the {count} results of this board")
+    if most == 1:
+        return {ordered[0]: middle(rules)}
+    out: dict[int, Fraction] = {}
+    den = q * 2 * count * (most - 1)
+    below = 0
+    i = 0
+    while i < count:
+        j = i
+        while j < count and ordered[j] == ordered[i]:
+            j += 1
+        mp = 2 * below + (j - i - 1)
+        # bottom + (top - bottom) * ((mp + 1) E / A - 1) / (2 (E - 1)), over one denominator
+        out[ordered[i]] = Fraction(p * 2 * count * (most - 1) + r * ((mp + 1) * most - count), den)
+        below = j
+        i = j
+    return out
+
+
+def comparative_points(
+    rules: ScoringRules, scores: Sequence[int], *, most_results: int | None = None
+) -> list[Fraction]:
+    """Unrounded comparative points of one direction's regular scores on one board, in the
+    order given. See :func:`comparative_by_score` for the formulas."""
+    table = comparative_by_score(rules, scores, most_results=most_results)
+    return [table[s] for s in scores]
+
+
+@lru_cache(maxsize=4096)
+def _hand_score(
+    points: int,
+    dealer_side: Side,
+    trump: Trump,
+    contro: bool,
+    recontro: bool,
+    sant_vicenc: bool,
+    doubling: str,
+) -> tuple[int, int]:
+    score = hand_score(
+        points,
+        dealer_side=dealer_side,
+        trump=trump.suit,
+        contro=contro,
+        recontro=recontro,
+        sant_vicenc=sant_vicenc,
+        doubling=doubling,
+    )
+    return (score.ns, score.ew)
+
+
+def result_hand_score(rules: ScoringRules, result: Result) -> tuple[int, int] | None:
+    """(NS, EW) hand scores of a result, ``None`` when adjusted or at an infraction.
+
+    Raises :class:`scoring.errors.ResultError` (naming the result) for a regular result
+    without trump or points, or with an impossible score (points outside 0..72, recontro
+    without contro, Sant Vicenç without recontro).
+    """
+    if not result.is_regular:
+        return None
+    if result.trump is None or result.ns_points_taken is None:
+        raise ResultError(f"result {result.key}: a played result needs trump and ns_points_taken")
+    try:
+        return _hand_score(
+            result.ns_points_taken,
+            dealer(result.board).side,
+            result.trump,
+            result.contro,
+            result.recontro,
+            result.sant_vicenc,
+            rules.doubling.value,
+        )
+    except ValueError as exc:
+        raise ResultError(f"result {result.key}: {exc}") from None
+
+
+def check_result(result: Result) -> None:
+    """Raise :class:`ResultError` for a result no scorer can use (besides its hand score)."""
+    if result.infraction is not None and result.adjusted is not None:
+        raise ResultError(f"result {result.key}: both an infraction and an adjustment")
+    if result.ns_pair == result.ew_pair:
+        raise ResultError(f"result {result.key}: pair {result.ns_pair} on both sides")
+
+
+def regular_count(results: Iterable[Result]) -> int:
+    """How many of these results enter the comparison (no infraction, no adjustment)."""
+    return sum(1 for r in results if r.is_regular)
+
+
+def score_board(
+    rules: ScoringRules,
+    results: Iterable[Result],
+    *,
+    most_results: int | None = None,
+) -> dict[tuple[int, int, int], ResultScore]:
+    """Score every result of one board: hand scores, then comparative points per direction.
+
+    ``results``: all results of one board (any order). ``most_results``: for matchpoints,
+    the most regular results of any board in the championship (Neuberg), default this
+    board's. Infraction: the offender gets ``infraction_score``, the other pair the average
+    of its direction's regular comparative points (unrounded), or the scale's middle when
+    there are none. Adjusted: :func:`adjusted_points`. Rounding last (:func:`round_points`).
+    Returns ``{(round, table, board): ResultScore}``. Raises :class:`ResultError`.
+    """
+    board_results = list(results)
+    hand: dict[tuple[int, int, int], tuple[int, int] | None] = {}
+    for result in board_results:
+        check_result(result)
+        hand[result.key] = result_hand_score(rules, result)
+    played = [s for s in hand.values() if s is not None]
+    ns_table = comparative_by_score(rules, [s[0] for s in played], most_results=most_results)
+    ew_table = comparative_by_score(rules, [s[1] for s in played], most_results=most_results)
+    rounding = rules.rounding
+    out: dict[tuple[int, int, int], ResultScore] = {}
+    averages: dict[Side, Fraction] = {}
+    for result in board_results:
+        score = hand[result.key]
+        if score is not None:
+            ns_c, ew_c = ns_table[score[0]], ew_table[score[1]]
+            out[result.key] = ResultScore(
+                score[0], score[1], round_points(ns_c, rounding), round_points(ew_c, rounding)
+            )
+            continue
+        if result.adjusted is not None:
+            ns_c = adjusted_points(rules, result.adjusted[0])
+            ew_c = adjusted_points(rules, result.adjusted[1])
+        else:
+            assert result.infraction is not None
+            if not averages:
+                averages = _direction_averages(rules, played, ns_table, ew_table)
+            if result.infraction is Side.NS:
+                ns_c, ew_c = rules.infraction_score, averages[Side.EW]
+            else:
+                ns_c, ew_c = averages[Side.NS], rules.infraction_score
+        out[result.key] = ResultScore(
+            None, None, round_points(ns_c, rounding), round_points(ew_c, rounding)
+        )
+    return out
+
+
+def _direction_averages(
+    rules: ScoringRules,
+    played: Sequence[tuple[int, int]],
+    ns_table: Mapping[int, Fraction],
+    ew_table: Mapping[int, Fraction],
+) -> dict[Side, Fraction]:
+    if not played:
+        return {Side.NS: middle(rules), Side.EW: middle(rules)}
+    n = len(played)
+    return {
+        Side.NS: sum((ns_table[s[0]] for s in played), Fraction(0)) / n,
+        Side.EW: sum((ew_table[s[1]] for s in played), Fraction(0)) / n,
+    }

@@ -1,0 +1,26 @@
+"""Errors of the scorer, all ``ValueError`` subclasses split by cause."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class ScoringError(ValueError):
+    """Base class of every error ``scoring`` raises on bad input."""
+
+
+class ResultError(ScoringError):
+    """A result the scorer cannot use: an impossible hand score, a played result without
+    trump or points, both an infraction and an adjustment, the same key twice..."""
+
+
+class InterchangeError(ScoringError):
+    """A championship interchange file that breaks the spec (championship-json.md).
+
+    ``problems``: every problem found, each ``"JSON path: message"``, e.g.
+    ``rounds[1].tables[3].results[0].ns_points_taken: 73 is not in 0..72``.
+    """
+
+    def __init__(self, problems: Iterable[str]) -> None:
+        self.problems: list[str] = list(problems)
+        super().__init__("; ".join(self.problems) or "invalid championship file")
