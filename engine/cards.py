@@ -85,7 +85,9 @@ class Card:
         if not isinstance(text, str):
             raise NotationError(f"{text!r} is not a card")
         clean = text.strip().upper()
-        if len(clean) < 2 or not clean[:-1].isdigit() or clean[:-1].startswith("0"):
+        digits = clean[:-1]
+        # isascii: str.isdigit also accepts other scripts' digits ("٩", "¹") that int() mangles.
+        if len(clean) < 2 or not (digits.isascii() and digits.isdigit()) or digits[0] == "0":
             raise NotationError(f"{text!r} is not a card (rank 1..12 then O, C, E or B)")
         rank = int(clean[:-1])
         if rank not in STRENGTH or clean[-1] not in "OCEB":

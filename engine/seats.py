@@ -96,7 +96,7 @@ def dealer(board_number: int) -> Seat:
 
     Raises ``ValueError`` for a board number below 1.
     """
-    if not isinstance(board_number, int) or board_number < 1:
+    if isinstance(board_number, bool) or not isinstance(board_number, int) or board_number < 1:
         raise ValueError(f"board number {board_number!r} must be an integer >= 1")
     return PLAY_ORDER[(board_number - 1) % 4]
 
