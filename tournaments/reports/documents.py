@@ -1,0 +1,232 @@
+"""The printable documents as plain values: what each PDF shows, nothing about how.
+
+``build.py`` fills them from the database; the renderers turn them into PDF bytes and
+never touch the ORM (STYLE.md "Reports"). Every class is a frozen dataclass so that a
+document can be built in one transaction and rendered outside it.
+
+Numbers: points taken 0..72, hand scores signed ints, comparative points and totals
+``float`` on the championship's scale (``bottom``..``top``), percentages 0..100.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from engine.deal import Deal
+from engine.seats import Seat
+
+
+class Kind(enum.Enum):
+    """The five kinds of document (issue 5), spelled as on the command line."""
+
+    BOARD_SHEETS = "board-sheets"
+    ENTRY_FORMS = "entry-forms"
+    STANDINGS = "standings"
+    TRAVELLERS = "travellers"
+    SCORE_CARDS = "score-cards"
+
+    @property
+    def reveals_deals(self) -> bool:
+        """Board sheets and entry forms are for the organiser and head referee only."""
+        return self in (Kind.BOARD_SHEETS, Kind.ENTRY_FORMS)
+
+    @property
+    def needs_round(self) -> bool:
+        """Board sheets and entry forms are printed for one round."""
+        return self.reveals_deals
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """What every page says at the top.
+
+    ``language``: ``ca``, ``es`` or ``en`` (the championship's; labels follow it).
+    ``rules_summary``: one line, e.g. "obligada · duplicate · proportional 1-2".
+    """
+
+    championship: str
+    date: str = ""
+    venue: str = ""
+    language: str = "ca"
+    rules_summary: str = ""
+
+
+# Board sheets ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSheet:
+    """One board as it must be made up: the four hands, dealer and first leader."""
+
+    board: int
+    round: int
+    deal: Deal
+    dealer: Seat
+    first_leader: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSheets:
+    """Board sheets for one round: ``copies`` sheets of every board (one per table),
+    grouped by board; ``per_page`` 1 or 4 boards on an A4 page."""
+
+    header: Header
+    round: int
+    boards: tuple[BoardSheet, ...]
+    copies: int = 1
+    per_page: int = 1
+
+    def __post_init__(self) -> None:
+        if self.per_page not in (1, 4):
+            raise ValueError(f"per_page={self.per_page}: board sheets take 1 or 4 per page")
+        if self.copies < 1:
+            raise ValueError(f"copies={self.copies}: at least one copy")
+
+
+# Referee entry forms ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EntryFormBoard:
+    board: int
+    dealer: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class EntryForm:
+    """One table in one round: the pairs and a row per board to fill in by hand."""
+
+    round: int
+    table: int
+    ns_pair: int
+    ns_players: str
+    ew_pair: int
+    ew_players: str
+    boards: tuple[EntryFormBoard, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EntryForms:
+    header: Header
+    round: int
+    forms: tuple[EntryForm, ...]
+
+
+# Standings -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """``total`` and ``average`` in comparative points; ``percentage`` 0..100 of the
+    scale: ``(average - bottom) / (top - bottom) * 100``."""
+
+    rank: int
+    pair: int
+    players: str
+    total: float
+    boards: int
+    average: float
+    percentage: float
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsTable:
+    """``through_round`` ``None`` for the overall standings."""
+
+    title: str
+    through_round: int | None
+    rows: tuple[StandingRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    header: Header
+    tables: tuple[StandingsTable, ...]
+    progress: str = ""  # e.g. "96/96" results in / expected
+
+
+# Travellers ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TravellerRow:
+    """One table's result on the board. ``trump`` is ``O``, ``C``, ``E``, ``B``,
+    ``botifarra`` or ``""`` for an adjusted result; ``doubles`` e.g. ``"C R"``;
+    ``note`` says "infraction NS", "adjusted" etc. Scores ``None`` when not played."""
+
+    table: int
+    ns_pair: int
+    ew_pair: int
+    trump: str
+    delegated: bool
+    doubles: str
+    ns_points_taken: int | None
+    ns_score: int | None
+    ew_score: int | None
+    ns_comparative: float
+    ew_comparative: float
+    note: str = ""
+
+    @property
+    def ew_points_taken(self) -> int | None:
+        return None if self.ns_points_taken is None else 72 - self.ns_points_taken
+
+
+@dataclass(frozen=True, slots=True)
+class Traveller:
+    board: int
+    round: int
+    dealer: Seat
+    deal: Deal | None
+    rows: tuple[TravellerRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Travellers:
+    header: Header
+    travellers: tuple[Traveller, ...]
+
+
+# Score cards -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreCardRow:
+    """One board a pair played: ``direction`` ``NS`` or ``EW``; ``result`` a short text
+    such as ``"B C 41"`` (trump, doubles, NS points); ``score`` the pair's hand score."""
+
+    round: int
+    board: int
+    opponents: int
+    opponent_players: str
+    direction: str
+    result: str
+    score: int | None
+    comparative: float
+    running_total: float
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreCard:
+    pair: int
+    players: str
+    rows: tuple[ScoreCardRow, ...]
+    total: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreCards:
+    header: Header
+    cards: tuple[ScoreCard, ...]
+
+
+Document = BoardSheets | EntryForms | Standings | Travellers | ScoreCards
+
+KIND_OF: dict[type, Kind] = {
+    BoardSheets: Kind.BOARD_SHEETS,
+    EntryForms: Kind.ENTRY_FORMS,
+    Standings: Kind.STANDINGS,
+    Travellers: Kind.TRAVELLERS,
+    ScoreCards: Kind.SCORE_CARDS,
+}

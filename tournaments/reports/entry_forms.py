@@ -1,0 +1,148 @@
+"""Referee entry forms: one landscape A4 page per table and round (issue 5).
+
+A row per board with boxes to fill in by hand: trump (O C E B botifarra), delegated,
+contro / recontro / Sant Vicenç, the points NS and EW took, the side that committed an
+infraction, and the two pairs' signatures. The dealer of each board (notation.md
+"Boards") is printed so the table knows who chooses trump.
+"""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.lib.colors import black
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.pdfgen import canvas
+
+from engine.cards import SUIT_ORDER
+from tournaments.reports.documents import EntryForm, EntryForms
+from tournaments.reports.pdf import (
+    FONT,
+    FONT_BOLD,
+    GREY,
+    LIGHT,
+    MARGIN,
+    SUIT_COLOURS,
+    Lang,
+    OnPage,
+    clean,
+    draw_fitted,
+    register_fonts,
+)
+
+WIDTH, HEIGHT = landscape(A4)
+ROW = 30.0
+
+
+def render_entry_forms(document: EntryForms, on_page: OnPage | None = None) -> bytes:
+    """The PDF of the entry forms, one page per table. ``on_page(done, total)``."""
+    register_fonts()
+    lang = Lang.of(document.header.language)
+    buffer = io.BytesIO()
+    c = canvas.Canvas(buffer, pagesize=landscape(A4), pageCompression=1)
+    c.setTitle(clean(f"{document.header.championship} · {lang('entry_form')}"))
+    total = len(document.forms)
+    for done, form in enumerate(document.forms, start=1):
+        _draw_form(c, document, form, lang)
+        c.showPage()
+        if on_page is not None:
+            on_page(done, total)
+    if not document.forms:
+        c.setFont(FONT, 12)
+        c.drawString(MARGIN, HEIGHT - MARGIN - 20, clean(document.header.championship))
+        c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+def _box(c: canvas.Canvas, x: float, y: float, size: float) -> None:
+    c.rect(x, y, size, size, stroke=1, fill=0)
+
+
+def _draw_form(c: canvas.Canvas, document: EntryForms, form: EntryForm, lang: Lang) -> None:
+    usable = WIDTH - 2 * MARGIN
+    top = HEIGHT - MARGIN
+    draw_fitted(c, document.header.championship, MARGIN, top - 20, usable * 0.6, 20,
+                font=FONT_BOLD, size=14, max_lines=1)
+    draw_fitted(
+        c,
+        f"{lang('entry_form')} · {lang('round')} {form.round} · {lang('table')} {form.table}",
+        MARGIN + usable * 0.6, top - 20, usable * 0.4, 20, font=FONT_BOLD, size=14,
+        align="right", max_lines=1,
+    )
+    y = top - 50
+    for side, pair, players in (("NS", form.ns_pair, form.ns_players),
+                                ("EW", form.ew_pair, form.ew_players)):
+        draw_fitted(c, f"{lang.side(side)}: {lang('pair')} {pair}", MARGIN, y, 140, 22,
+                    font=FONT_BOLD, size=12, max_lines=1)
+        draw_fitted(c, players, MARGIN + 140, y, usable / 2 - 150, 22, size=11, max_lines=2)
+        y -= 24 if side == "NS" else 0
+    y -= 14
+
+    # Columns: (label, width share, cell kind)
+    columns = [
+        (lang("board"), 0.6, "board"),
+        (lang("dealer"), 0.7, "dealer"),
+        (lang("trump"), 3.4, "trump"),
+        (lang("delegated"), 0.8, "check"),
+        (lang("contro"), 0.8, "check"),
+        (lang("recontro"), 0.8, "check"),
+        (lang("sant_vicenc"), 0.8, "check"),
+        (f"{lang('points')} {lang.side('NS')}", 1.0, "blank"),
+        (f"{lang('points')} {lang.side('EW')}", 1.0, "blank"),
+        (lang("infraction"), 1.3, "sides"),
+        (f"{lang('signatures')} {lang.side('NS')}", 1.7, "blank"),
+        (f"{lang('signatures')} {lang.side('EW')}", 1.7, "blank"),
+    ]
+    total_share = sum(share for _, share, _ in columns)
+    widths = [usable * share / total_share for _, share, _ in columns]
+    header_h = 26.0
+    y -= header_h
+    c.setFillColor(LIGHT)
+    c.rect(MARGIN, y, usable, header_h, stroke=0, fill=1)
+    c.setFillColor(black)
+    x = MARGIN
+    for (label, _, _), w in zip(columns, widths, strict=True):
+        draw_fitted(c, label, x, y, w, header_h, font=FONT_BOLD, size=8.5, align="center")
+        x += w
+    available_rows = int((y - MARGIN - 40) // ROW)
+    row_h = ROW if len(form.boards) <= available_rows else (y - MARGIN - 40) / len(form.boards)
+    for board in form.boards:
+        y -= row_h
+        x = MARGIN
+        for (_, _, kind), w in zip(columns, widths, strict=True):
+            c.setStrokeColor(GREY)
+            c.rect(x, y, w, row_h, stroke=1, fill=0)
+            c.setStrokeColor(black)
+            box = min(12.0, row_h * 0.5)
+            if kind == "board":
+                draw_fitted(c, str(board.board), x, y, w, row_h, font=FONT_BOLD, size=14,
+                            align="center", max_lines=1)
+            elif kind == "dealer":
+                draw_fitted(c, lang.seat_letter(board.dealer), x, y, w, row_h, font=FONT_BOLD,
+                            size=12, align="center", max_lines=1)
+            elif kind == "check":
+                _box(c, x + (w - box) / 2, y + (row_h - box) / 2, box)
+            elif kind == "trump":
+                options = [(lang.suit(s)[:3], SUIT_COLOURS[s]) for s in SUIT_ORDER]
+                options.append((lang("bot_short"), black))
+                step = w / len(options)
+                for i, (text, colour) in enumerate(options):
+                    bx = x + i * step + 2
+                    _box(c, bx, y + (row_h - box) / 2, box)
+                    c.setFillColor(colour)
+                    c.setFont(FONT_BOLD, 8)
+                    c.drawString(bx + box + 2, y + row_h / 2 - 2.5, text)
+                    c.setFillColor(black)
+            elif kind == "sides":
+                for i, side in enumerate(("NS", "EW")):
+                    bx = x + 4 + i * w / 2
+                    _box(c, bx, y + (row_h - box) / 2, box)
+                    c.setFont(FONT, 8)
+                    c.drawString(bx + box + 2, y + row_h / 2 - 3, lang.side(side))
+            x += w
+    c.setFont(FONT, 9)
+    c.setFillColor(GREY)
+    c.drawString(MARGIN, MARGIN + 10, clean(f"{lang('referee')}: ______________________"))
+    c.drawRightString(WIDTH - MARGIN, MARGIN + 10, clean(document.header.rules_summary)[:140])
+    c.setFillColor(black)

@@ -1,0 +1,44 @@
+"""One entry point for every kind: ``render(document, on_page) -> bytes`` (PDF).
+
+Renderers take the plain dataclasses of ``documents`` and never touch the ORM.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tournaments.reports.board_sheets import render_board_sheets
+from tournaments.reports.documents import (
+    BoardSheets,
+    Document,
+    EntryForms,
+    ScoreCards,
+    Standings,
+    Travellers,
+)
+from tournaments.reports.entry_forms import render_entry_forms
+from tournaments.reports.pdf import OnPage
+from tournaments.reports.score_cards import render_score_cards
+from tournaments.reports.standings import render_standings
+from tournaments.reports.travellers import render_travellers
+
+RENDERERS: dict[type, Callable[[Any, OnPage | None], bytes]] = {
+    BoardSheets: render_board_sheets,
+    EntryForms: render_entry_forms,
+    Standings: render_standings,
+    Travellers: render_travellers,
+    ScoreCards: render_score_cards,
+}
+
+
+def render(document: Document, on_page: OnPage | None = None) -> bytes:
+    """The PDF bytes of ``document``; ``on_page(done, total)`` after each page drawn.
+
+    Raises ``TypeError`` for an object that is not one of the five documents.
+    """
+    try:
+        renderer = RENDERERS[type(document)]
+    except KeyError:
+        raise TypeError(f"{type(document).__name__} is not a printable document") from None
+    return renderer(document, on_page)
