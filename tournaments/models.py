@@ -67,7 +67,7 @@ class Championship(models.Model):
 
     name = models.CharField(_("nom"), max_length=200)
     slug = models.SlugField(_("identificador"), max_length=100, unique=True)
-    date = models.DateField(_("data"))
+    date = models.DateField(_("data"), null=True, blank=True)
     end_date = models.DateField(_("data de fi"), null=True, blank=True)
     venue = models.CharField(_("lloc"), max_length=200, blank=True)
     status = models.CharField(
