@@ -3,6 +3,7 @@
 Pure Python, no Django. See engine/README.md for the public API with examples.
 """
 
+from engine.bots import PlayedHand, RandomBot, SensibleBot, play_board
 from engine.cards import DECK, Card, Suit
 from engine.deal import Deal
 from engine.errors import (
@@ -21,6 +22,9 @@ from engine.generate import (
     unrank_deal,
     verify_commitment,
 )
+from engine.hand import HandPlay, Phase, Trick
+from engine.play import IllegalCardError, illegal_reason, legal_cards, trick_winner
+from engine.record import Infraction, PlayRecordCheck, validate_play_record
 from engine.rules import CarregarScope, Rules, Variant
 from engine.score import HandScore, classic_infraction_score, hand_score
 from engine.seats import Seat, Side, dealer, first_leader
@@ -32,15 +36,24 @@ __all__ = [
     "CarregarScope",
     "Deal",
     "EngineError",
+    "HandPlay",
     "HandScore",
+    "IllegalCardError",
     "IllegalPlayError",
+    "Infraction",
     "InvalidDealError",
     "InvalidResultError",
     "NotationError",
+    "Phase",
+    "PlayRecordCheck",
+    "PlayedHand",
+    "RandomBot",
     "Rules",
     "Seat",
+    "SensibleBot",
     "Side",
     "Suit",
+    "Trick",
     "Variant",
     "classic_infraction_score",
     "deal_commitment",
@@ -48,8 +61,13 @@ __all__ = [
     "first_leader",
     "generate_deal",
     "hand_score",
+    "illegal_reason",
+    "legal_cards",
     "new_secret",
+    "play_board",
     "rank_deal",
+    "trick_winner",
     "unrank_deal",
+    "validate_play_record",
     "verify_commitment",
 ]
