@@ -106,17 +106,22 @@ def secret_from_hex(text: str) -> bytes:
 
     Surrounding spaces are ignored, upper or lower case accepted. Raises
     :class:`DealSecretError` when the text is not 64 hex digits; the message gives the
-    length found, not the text, so a near-miss secret does not end up in a log.
+    length found, never the text, so a near-miss secret does not end up in a log.
     """
     if not isinstance(text, str):
         raise DealSecretError(f"a deal secret in hex must be text, got {type(text).__name__}")
     clean = text.strip()
+    if len(clean) != 2 * SECRET_SIZE:
+        raise DealSecretError(
+            f"a deal secret in hex must be {2 * SECRET_SIZE} hex digits, "
+            f"got {len(clean)} characters"
+        )
     try:
         secret = bytes.fromhex(clean)
     except ValueError:
         raise DealSecretError(
             f"a deal secret in hex must be {2 * SECRET_SIZE} hex digits (0-9, a-f); "
-            f"the text given ({len(clean)} characters) has other characters"
+            "the text given has other characters"
         ) from None
     _check_secret(secret)
     return secret
