@@ -199,11 +199,22 @@ def result_hand_score(rules: ScoringRules, result: Result) -> tuple[int, int] | 
 
 
 def check_result(result: Result) -> None:
-    """Raise :class:`ResultError` for a result no scorer can use (besides its hand score)."""
+    """Raise :class:`ResultError` (naming the result) for a result that cannot happen: both
+    an infraction and an adjustment, one pair on both sides, recontro without contro, Sant
+    Vicenç without recontro, points outside 0..72 (checked at infractions too)."""
     if result.infraction is not None and result.adjusted is not None:
         raise ResultError(f"result {result.key}: both an infraction and an adjustment")
     if result.ns_pair == result.ew_pair:
         raise ResultError(f"result {result.key}: pair {result.ns_pair} on both sides")
+    if result.recontro and not result.contro:
+        raise ResultError(f"result {result.key}: recontro without contro")
+    if result.sant_vicenc and not result.recontro:
+        raise ResultError(f"result {result.key}: Sant Vicenç without recontro")
+    points = result.ns_points_taken
+    if points is not None and (
+        isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 72
+    ):
+        raise ResultError(f"result {result.key}: ns_points_taken {points!r} is not in 0..72")
 
 
 def regular_count(results: Iterable[Result]) -> int:
