@@ -223,8 +223,8 @@ class Pair(models.Model):
 
     championship = models.ForeignKey(Championship, on_delete=models.CASCADE, related_name="pairs")
     number = models.PositiveIntegerField(_("número"))
-    player1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    player2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player1 = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player2 = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
 
     class Meta:
         ordering = ["championship", "number"]
@@ -334,9 +334,9 @@ class Seating(models.Model):
     """Who sits where in one round: the NS and EW pairs of one table."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seatings")
-    ns_pair = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="+")
-    ew_pair = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seatings")
+    ns_pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
+    ew_pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
 
     class Meta:
         ordering = ["round", "table__number"]
@@ -395,7 +395,7 @@ class Result(models.Model):
         AVERAGE_MINUS = "average_minus", _("Mitjana menys")
 
     seating = models.ForeignKey(Seating, on_delete=models.CASCADE, related_name="results")
-    board = models.ForeignKey(Board, on_delete=models.PROTECT, related_name="results")
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="results")
     # Nullable text on purpose: NULL mirrors the interchange file's null and the
     # CheckConstraints below test IS NULL.
     trump = models.CharField(  # noqa: DJ001

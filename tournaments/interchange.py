@@ -1,0 +1,312 @@
+"""ORM rows <-> the championship interchange file (championship-json.md).
+
+Both directions go through ``scoring.interchange`` (``load``/``dump``), so the file the
+app writes is the file ``python -m scoring`` reads, and the checks on import are the
+spec's own:
+
+- :func:`championship_import` checks the whole document with ``load`` first and writes
+  nothing unless it is valid (one transaction; raises ``scoring.InterchangeError`` whose
+  ``problems`` name the JSON path of each problem).
+- :func:`championship_export` builds a ``ChampionshipDoc`` from the rows and dumps it with
+  the scores of ``scoring.score_championship`` ("Export adds").
+
+Importing an exported file and exporting again gives the same document: players are
+written in id order, pairs, boards, rounds and tables by number, a table's results by
+board number.
+
+Questions the spec leaves open, and the reading chosen here:
+- The file holds the scoring rules and the play ``variant`` but not the other play
+  settings (``sant_vicenc``, ``carregar``...): an import takes their defaults, except that a
+  file with Sant Vicenç on a botifarra hand turns ``sant_vicenc_on_botifarra`` on (the
+  spec's checks allow it; the result was played that way).
+- The file has no championship status: an import with a ``deal_secret`` is a published,
+  finished championship; one with rounds is ``running``; otherwise ``draft``.
+- A slug already taken gets ``-2``, ``-3``... (the command prints the new slug).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from engine.rules import Variant
+from scoring import InterchangeError, score_championship
+from scoring.interchange import (
+    BoardDoc,
+    ChampionshipDoc,
+    PairDoc,
+    PlayerDoc,
+    RoundDoc,
+    TableDoc,
+    dump,
+    load,
+)
+from tournaments.models import (
+    Board,
+    Championship,
+    Pair,
+    PairBoard,
+    Player,
+    Result,
+    ResultAudit,
+    Round,
+    RoundPair,
+    Seating,
+    Table,
+)
+from tournaments.selectors import to_scoring_result
+
+
+def _decimal(value: Fraction, path: str, problems: list[str]) -> Decimal:
+    """A scale value as the 4-decimal column stores it; an inexact one is a problem."""
+    number = (Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal("0.0001"))
+    if Fraction(number) != value:
+        problems.append(f"{path}: {value} needs more than 4 decimals")
+    return number
+
+
+def _free_slug(slug: str) -> str:
+    taken = set(Championship.objects.filter(slug__startswith=slug).values_list("slug",
+                                                                               flat=True))
+    if slug not in taken:
+        return slug
+    n = 2
+    while f"{slug}-{n}" in taken:
+        n += 1
+    return f"{slug}-{n}"
+
+
+@transaction.atomic
+def championship_import(data: Any) -> Championship:
+    """Create a championship from a parsed interchange document, all or nothing.
+
+    ``data``: the parsed JSON (``dict``). Results are written as they are in the file
+    (already checked by ``load``), each with a ``ResultAudit`` "create" row by no one.
+    Raises ``scoring.InterchangeError`` (``problems``: ``"json.path: message"``).
+    """
+    doc = load(data)
+    problems: list[str] = []
+    rules = doc.rules
+    bottom = _decimal(rules.bottom, "rules.scale.bottom", problems)
+    top = _decimal(rules.top, "rules.scale.top", problems)
+    infraction_score = _decimal(rules.infraction_score, "rules.infraction_score", problems)
+    if top <= bottom:
+        problems.append(f"rules.scale: top {top} must be above bottom {bottom}")
+    if problems:
+        raise InterchangeError(problems)
+    results = list(doc.results())
+    sv_on_botifarra = any(r.sant_vicenc and r.trump is not None and r.trump.suit is None
+                          for r in results)
+    status = (
+        Championship.Status.FINISHED if doc.deal_secret
+        else Championship.Status.RUNNING if doc.rounds
+        else Championship.Status.DRAFT
+    )
+    championship = Championship.objects.create(
+        name=doc.name,
+        slug=_free_slug(doc.slug),
+        date=doc.date,
+        venue=doc.venue,
+        status=status,
+        variant=doc.variant.value,
+        doubling=rules.doubling.value,
+        method=rules.method.value,
+        scale_bottom=bottom,
+        scale_top=top,
+        rounding=rules.rounding.value,
+        infraction_score=infraction_score,
+        sant_vicenc_on_botifarra=sv_on_botifarra,
+        deal_commitment=(doc.deal_commitment or "").lower(),
+        deal_secret=(doc.deal_secret or "").lower(),
+        deal_secret_published_at=timezone.now() if doc.deal_secret else None,
+    )
+    try:
+        _write_rows(championship, doc)
+    except IntegrityError as exc:  # a rule load() does not check (e.g. a pair of one player)
+        raise InterchangeError([f"championship: the database refused the file ({exc})"]) \
+            from None
+    return championship
+
+
+def _write_rows(championship: Championship, doc: ChampionshipDoc) -> None:
+    players = {
+        p.code: p
+        for p in Player.objects.bulk_create(
+            [Player(championship=championship, code=p.id, name=p.name) for p in doc.players]
+        )
+    }
+    pairs = {
+        p.number: p
+        for p in Pair.objects.bulk_create(
+            [
+                Pair(championship=championship, number=p.number,
+                     player1=players[p.players[0]], player2=players[p.players[1]])
+                for p in doc.pairs
+            ]
+        )
+    }
+    rounds = {
+        r.number: r
+        for r in Round.objects.bulk_create(
+            [Round(championship=championship, number=r.number) for r in doc.rounds]
+        )
+    }
+    table_numbers = sorted({t.number for r in doc.rounds for t in r.tables})
+    tables = {
+        t.number: t
+        for t in Table.objects.bulk_create(
+            [Table(championship=championship, number=n) for n in table_numbers]
+        )
+    }
+    # A board belongs to a round when every table that played it did so in that round.
+    rounds_of_board: dict[int, set[int]] = defaultdict(set)
+    for r in doc.rounds:
+        for t in r.tables:
+            for res in t.results:
+                rounds_of_board[res.board].add(r.number)
+    boards = {
+        b.number: b
+        for b in Board.objects.bulk_create(
+            [
+                Board(
+                    championship=championship,
+                    number=b.number,
+                    deal=b.deal.to_json() if b.deal is not None else None,
+                    round=(
+                        rounds[next(iter(rounds_of_board[b.number]))]
+                        if len(rounds_of_board[b.number]) == 1 else None
+                    ),
+                )
+                for b in doc.boards
+            ]
+        )
+    }
+    per_round = {len({n for n, rs in rounds_of_board.items() if rs == {r}}) for r in rounds}
+    if len(per_round) == 1:
+        championship.boards_per_round = per_round.pop()
+        championship.save(update_fields=["boards_per_round"])
+    seating_rows: list[tuple[Seating, TableDoc]] = []
+    for r in doc.rounds:
+        for t in r.tables:
+            seating_rows.append(
+                (Seating(round=rounds[r.number], table=tables[t.number],
+                         ns_pair=pairs[t.ns], ew_pair=pairs[t.ew]), t)
+            )
+    Seating.objects.bulk_create([s for s, _t in seating_rows])
+    RoundPair.objects.bulk_create(
+        [
+            RoundPair(round=s.round, pair=pair, seating=s)
+            for s, _t in seating_rows
+            for pair in (s.ns_pair, s.ew_pair)
+        ]
+    )
+    now = timezone.now()
+    result_rows: list[Result] = []
+    for seating, t in seating_rows:
+        for res in t.results:
+            adjusted = res.adjusted
+            result_rows.append(
+                Result(
+                    seating=seating,
+                    board=boards[res.board],
+                    trump=res.trump.value if res.trump is not None else None,
+                    delegated=res.delegated,
+                    contro=res.contro,
+                    recontro=res.recontro,
+                    sant_vicenc=res.sant_vicenc,
+                    ns_points_taken=res.ns_points_taken,
+                    infraction=res.infraction.value if res.infraction is not None else None,
+                    adjusted_ns=adjusted[0].value if adjusted else None,
+                    adjusted_ew=adjusted[1].value if adjusted else None,
+                    entered_at=now,
+                    updated_at=now,
+                    version=1,
+                )
+            )
+    Result.objects.bulk_create(result_rows)
+    PairBoard.objects.bulk_create(
+        [
+            PairBoard(pair=pair, board=r.board, result=r)
+            for r in result_rows
+            for pair in (r.seating.ns_pair, r.seating.ew_pair)
+        ]
+    )
+    ResultAudit.objects.bulk_create(
+        [
+            ResultAudit(
+                championship=championship, result=r,
+                round_number=r.seating.round.number, table_number=r.seating.table.number,
+                board_number=r.board.number, action=ResultAudit.Action.CREATE, at=now,
+                before=None, after=r.snapshot(),
+            )
+            for r in result_rows
+        ]
+    )
+
+
+def championship_doc(championship: Championship) -> ChampionshipDoc:
+    """The championship's rows as a ``ChampionshipDoc`` (a constant number of queries).
+
+    The deal secret appears only once published; the commitment once boards were dealt.
+    """
+    players = tuple(
+        PlayerDoc(p.code, p.name)
+        for p in Player.objects.filter(championship=championship).order_by("id")
+    )
+    pairs = tuple(
+        PairDoc(p.number, (p.player1.code, p.player2.code))
+        for p in Pair.objects.filter(championship=championship)
+        .select_related("player1", "player2").order_by("number")
+    )
+    boards = tuple(
+        BoardDoc(b.number, b.get_deal())
+        for b in Board.objects.filter(championship=championship).order_by("number")
+    )
+    results_by_seating: dict[int, list[Result]] = defaultdict(list)
+    for r in (
+        Result.objects.filter(board__championship=championship)
+        .select_related("seating__round", "seating__table", "seating__ns_pair",
+                        "seating__ew_pair", "board")
+        .order_by("board__number", "id")
+    ):
+        results_by_seating[r.seating_id].append(r)
+    tables_by_round: dict[int, list[TableDoc]] = defaultdict(list)
+    for s in (
+        Seating.objects.filter(round__championship=championship)
+        .select_related("table", "ns_pair", "ew_pair").order_by("table__number")
+    ):
+        tables_by_round[s.round_id].append(
+            TableDoc(
+                s.table.number, s.ns_pair.number, s.ew_pair.number,
+                tuple(to_scoring_result(r) for r in results_by_seating[s.pk]),
+            )
+        )
+    rounds = tuple(
+        RoundDoc(r.number, tuple(tables_by_round[r.pk]))
+        for r in Round.objects.filter(championship=championship).order_by("number")
+    )
+    return ChampionshipDoc(
+        name=championship.name,
+        slug=championship.slug,
+        date=championship.date,
+        venue=championship.venue,
+        deal_commitment=championship.deal_commitment or None,
+        deal_secret=championship.public_deal_secret or None,
+        variant=Variant(championship.variant),
+        rules=championship.scoring_rules(),
+        players=players,
+        pairs=pairs,
+        boards=boards,
+        rounds=rounds,
+    )
+
+
+def championship_export(championship: Championship) -> dict[str, Any]:
+    """The interchange document with every score and the standings ("Export adds")."""
+    doc = championship_doc(championship)
+    return dump(doc, score_championship(doc.rules, doc.results()))
