@@ -39,7 +39,8 @@ def render_entry_forms(document: EntryForms, on_page: OnPage | None = None) -> b
     register_fonts()
     lang = Lang.of(document.header.language)
     buffer = io.BytesIO()
-    c = canvas.Canvas(buffer, pagesize=landscape(A4), pageCompression=1)
+    c = canvas.Canvas(buffer, pagesize=landscape(A4), pageCompression=1,
+                      initialFontName=FONT)
     c.setTitle(clean(f"{document.header.championship} · {lang('entry_form')}"))
     total = len(document.forms)
     for done, form in enumerate(document.forms, start=1):

@@ -386,9 +386,10 @@ def new_canvas(buffer: io.BytesIO, *, title: str, lang: Lang, numbered: bool, fo
     register_fonts()
     c: canvas.Canvas
     if numbered:
-        c = NumberedCanvas(buffer, pagesize=A4, lang=lang, footer=footer, pageCompression=1)
+        c = NumberedCanvas(buffer, pagesize=A4, lang=lang, footer=footer, pageCompression=1,
+                           initialFontName=FONT)
     else:
-        c = canvas.Canvas(buffer, pagesize=A4, pageCompression=1)
+        c = canvas.Canvas(buffer, pagesize=A4, pageCompression=1, initialFontName=FONT)
     c.setTitle(clean(title))
     c.setAuthor("Botifarra Duplicate")
     c.setCreator("Botifarra Duplicate")

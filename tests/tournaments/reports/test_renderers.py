@@ -1,0 +1,174 @@
+"""The renderers on plain documents: pages, texts, cards, fonts, nothing off the page."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pypdf import PdfReader
+
+from engine.cards import SUIT_ORDER
+from engine.seats import Seat
+from tests.tournaments.reports import samples
+from tests.tournaments.reports.pdfcheck import (
+    page_texts,
+    reader,
+    save_png,
+    text_outside_page,
+    words,
+)
+from tournaments.reports.board_sheets import page_count
+from tournaments.reports.pdf import FONT, fit, fmt_points, width
+from tournaments.reports.render import render
+
+
+def _suit_line(cards: tuple, suit: object) -> str:
+    return " ".join(str(c.rank) for c in cards if c.suit is suit)
+
+
+def test_board_sheets_print_every_hand_by_suit_high_to_low_one_board_per_page() -> None:
+    document = samples.board_sheets(boards=4, copies=3)
+    data = render(document)
+    texts = page_texts(data)
+    assert len(texts) == 12 == page_count(document)
+    # Grouped by board: board 1 copies 1..3, then board 2...
+    for index, text in enumerate(texts):
+        sheet = document.boards[index // 3]
+        assert f"Mà {sheet.board}" in text
+        assert f"Còpia {index % 3 + 1}/3" in text
+        for seat in Seat:
+            for suit in SUIT_ORDER:
+                ranks = _suit_line(sheet.deal[seat], suit)
+                if ranks:
+                    assert ranks in text, (seat, suit, ranks)
+        assert "NORD" in text and "SUD" in text and "OEST" in text and "EST" in text
+        assert "Reparteix" in text and "Surt" in text
+
+
+def test_board_sheets_mark_dealer_and_first_leader_of_each_board() -> None:
+    data = render(samples.board_sheets(boards=4))
+    texts = page_texts(data)
+    expected = {1: ("Nord", "Oest"), 2: ("Oest", "Sud"), 3: ("Sud", "Est"), 4: ("Est", "Nord")}
+    for board, text in enumerate(texts, start=1):
+        dealer_name, leader_name = expected[board]
+        assert f"Reparteix: {dealer_name}" in text
+        assert f"Surt: {leader_name}" in text
+
+
+def test_four_boards_per_page_quarter_the_page_count() -> None:
+    document = samples.board_sheets(boards=5, copies=2, per_page=4)
+    data = render(document)
+    assert len(reader(data).pages) == 3 == page_count(document)
+    assert page_texts(data)[0].count("Ronda 1") == 4
+
+
+def test_progress_is_reported_after_every_page() -> None:
+    calls: list[tuple[int, int]] = []
+    render(samples.board_sheets(boards=3, copies=2), lambda d, t: calls.append((d, t)))
+    assert calls == [(n, 6) for n in range(1, 7)]
+
+
+def test_fonts_are_embedded_and_catalan_characters_survive() -> None:
+    data = render(samples.standings(pairs=4, rounds=1))
+    text = page_texts(data)[0]
+    for word in ("Classificació", "Cal·lígraf", "Ç", "Àngels", "Güell", "Col·lell", "Penedès"):
+        assert word in text
+    fonts = reader(data).pages[0]["/Resources"]["/Font"]
+    assert fonts
+    for ref in fonts.values():
+        font = ref.get_object()
+        assert "BitstreamVera" in font["/BaseFont"]
+        assert "/FontFile2" in font["/FontDescriptor"].get_object()  # embedded TrueType
+
+
+def test_the_rare_l_ligature_is_printed_as_l_middle_dot() -> None:
+    lines, _size = fit("Coŀlegi", FONT, 10, 500)
+    assert lines == ["Col·legi"]
+
+
+@given(
+    text=st.text(alphabet="abcdefghij àèéíïòóúüç·ÀÇ-", min_size=0, max_size=200),
+    box=st.floats(min_value=20, max_value=400),
+    lines=st.integers(min_value=1, max_value=3),
+)
+def test_fitted_text_never_exceeds_its_box(text: str, box: float, lines: int) -> None:
+    fitted, size = fit(text, FONT, 12, box, max_lines=lines)
+    assert 1 <= len(fitted) <= lines
+    assert size <= 12
+    for line in fitted:
+        assert width(line, FONT, size) <= box + 1e-6
+
+
+@pytest.mark.parametrize(
+    ("name", "document"),
+    [
+        ("board-sheets", samples.board_sheets(boards=2)),
+        ("board-sheets-4", samples.board_sheets(boards=4, per_page=4)),
+        ("entry-forms", samples.entry_forms()),
+        ("standings", samples.standings(pairs=60)),
+        ("travellers", samples.travellers()),
+        ("score-cards", samples.score_cards()),
+    ],
+)
+def test_every_kind_keeps_its_text_inside_the_page_and_renders_to_png(
+    name: str, document: object
+) -> None:
+    data = render(document)  # type: ignore[arg-type]
+    assert data.startswith(b"%PDF")
+    assert text_outside_page(data) == []
+    assert save_png(data, f"sample-{name}").exists()
+
+
+def test_standings_pages_are_numbered_x_of_y() -> None:
+    data = render(samples.standings(pairs=60, rounds=1))
+    texts = page_texts(data)
+    total = len(texts)
+    assert total >= 4
+    for number, text in enumerate(texts, start=1):
+        assert f"Pàgina {number} de {total}" in text
+
+
+def test_standings_list_rank_pair_total_average_and_percentage() -> None:
+    document = samples.standings(pairs=5, rounds=1)
+    text = page_texts(render(document))[0]
+    row = document.tables[0].rows[1]
+    assert " ".join(["2", str(row.pair), row.players]) in " ".join(words(text))
+    assert fmt_points(row.total) in text
+    assert fmt_points(row.average, 3) in text
+    assert f"{row.percentage:.1f}" in text
+
+
+def test_labels_follow_the_championship_language() -> None:
+    from dataclasses import replace
+
+    document = samples.board_sheets(boards=1)
+    english = replace(document, header=replace(document.header, language="en"))
+    text = page_texts(render(english))[0]
+    assert "Board 1" in text and "Dealer: North" in text and "Coins" in text
+    spanish = replace(document, header=replace(document.header, language="es"))
+    text = page_texts(render(spanish))[0]
+    assert "Mano 1" in text and "Reparte: Norte" in text and "Espadas" in text
+
+
+def test_travellers_show_each_table_and_the_deal() -> None:
+    document = samples.travellers(boards=1, tables=3)
+    text = page_texts(render(document))[0]
+    assert "Full de recorregut · Mà 1 · Ronda 1" in text
+    assert "Botifarra" in text and "Oros (D)" in text
+    assert "-10" in text and "+5" in text  # table 1: botifarra lost by 5 doubles NS's loss
+    north = _suit_line(document.travellers[0].deal[Seat.N], SUIT_ORDER[0])  # type: ignore[index]
+    assert north in text
+
+
+def test_score_cards_show_running_total_and_total() -> None:
+    document = samples.score_cards(pairs=1, boards=4)
+    text = " ".join(words(page_texts(render(document))[0]))
+    assert "Total 6" in text
+    assert "4.5" in text
+
+
+def test_an_empty_document_still_makes_a_valid_pdf() -> None:
+    from tournaments.reports.documents import Travellers
+
+    data = render(Travellers(header=samples.HEADER, travellers=()))
+    assert len(PdfReader(__import__("io").BytesIO(data)).pages) == 1

@@ -1,0 +1,354 @@
+"""Selectors that turn the championship's rows into the printable documents.
+
+Each builder reads in a constant number of queries (core's selectors score the whole
+championship once with ``scoring``, so the numbers are those of the standings page and
+of ``python -m scoring``) and returns a frozen document that the renderers draw outside
+any transaction.
+
+Visibility (issue 4's rule, ``selectors.public_board_numbers``): travellers and score
+cards never show a board whose results are still hidden from the public, whoever asks;
+board sheets and entry forms reveal the deals and are for the organiser and the head
+referee only (checked in ``reports.services``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+from django.conf import settings
+
+from engine.deal import Deal
+from engine.seats import Side, dealer, first_leader
+from tournaments import selectors
+from tournaments.models import Board, Championship, Pair, Result, Seating
+from tournaments.reports.documents import (
+    BoardSheet,
+    BoardSheets,
+    EntryForm,
+    EntryFormBoard,
+    EntryForms,
+    Header,
+    Kind,
+    ScoreCard,
+    ScoreCardRow,
+    ScoreCards,
+    StandingRow,
+    Standings,
+    StandingsTable,
+    Traveller,
+    TravellerRow,
+    Travellers,
+)
+from tournaments.reports.pdf import Lang
+
+
+class ReportError(ValueError):
+    """A document cannot be built from the championship as it stands (no boards dealt,
+    no such round...). The message says what is missing and where."""
+
+
+def language_of(championship: Championship) -> str:
+    """The championship's language: its ``language`` field when the model has one, else
+    the site's default (``settings.LANGUAGE_CODE``, Catalan). Spec question: issue 5 says
+    "the championship's language" but issue 4's model has no language field."""
+    return str(getattr(championship, "language", "") or settings.LANGUAGE_CODE)
+
+
+def header(championship: Championship) -> Header:
+    """The heading every page repeats: name, date, venue, language and a rules line."""
+    scale = f"{_num(championship.scale_bottom)}-{_num(championship.scale_top)}"
+    summary = " · ".join(
+        [
+            championship.get_variant_display(),
+            championship.get_doubling_display(),
+            f"{championship.get_method_display()} {scale}",
+            championship.get_rounding_display(),
+        ]
+    )
+    return Header(
+        championship=championship.name,
+        date=championship.date.isoformat() if championship.date else "",
+        venue=championship.venue,
+        language=language_of(championship),
+        rules_summary=str(summary),
+    )
+
+
+def _num(value: object) -> str:
+    text = str(value)
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _players(pair: Pair) -> str:
+    return f"{pair.player1.name} – {pair.player2.name}"
+
+
+def _round_boards(championship: Championship, round_number: int) -> list[Board]:
+    boards = list(
+        Board.objects.filter(championship=championship, round__number=round_number)
+        .order_by("number")
+    )
+    if not boards:
+        raise ReportError(
+            f"{championship.slug}: round {round_number} has no boards (set up the rounds first)"
+        )
+    return boards
+
+
+def board_sheets(
+    championship: Championship, *, round_number: int, copies: int = 1, per_page: int = 1
+) -> BoardSheets:
+    """The board sheets of one round (one query). Raises :class:`ReportError` when the
+    round has no boards or a board has no deal yet (boards not generated)."""
+    sheets = []
+    for board in _round_boards(championship, round_number):
+        if board.deal is None:
+            raise ReportError(
+                f"{championship.slug}: board {board.number} of round {round_number} has no "
+                "deal yet (generate the boards first)"
+            )
+        sheets.append(
+            BoardSheet(
+                board=board.number,
+                round=round_number,
+                deal=Deal.from_json(board.deal),
+                dealer=dealer(board.number),
+                first_leader=first_leader(board.number),
+            )
+        )
+    return BoardSheets(
+        header=header(championship),
+        round=round_number,
+        boards=tuple(sheets),
+        copies=copies,
+        per_page=per_page,
+    )
+
+
+def entry_forms(championship: Championship, *, round_number: int) -> EntryForms:
+    """One form per table of the round (two queries). Raises :class:`ReportError` when
+    the round has no boards or no tables drawn yet."""
+    boards = _round_boards(championship, round_number)
+    seatings = list(
+        Seating.objects.filter(round__championship=championship, round__number=round_number)
+        .select_related("table", "ns_pair__player1", "ns_pair__player2",
+                        "ew_pair__player1", "ew_pair__player2")
+        .order_by("table__number")
+    )
+    if not seatings:
+        raise ReportError(
+            f"{championship.slug}: round {round_number} has no tables drawn yet"
+        )
+    rows = tuple(EntryFormBoard(board=b.number, dealer=dealer(b.number)) for b in boards)
+    return EntryForms(
+        header=header(championship),
+        round=round_number,
+        forms=tuple(
+            EntryForm(
+                round=round_number,
+                table=s.table.number,
+                ns_pair=s.ns_pair.number,
+                ns_players=_players(s.ns_pair),
+                ew_pair=s.ew_pair.number,
+                ew_players=_players(s.ew_pair),
+                boards=rows,
+            )
+            for s in seatings
+        ),
+    )
+
+
+def _percentage(average: Fraction, championship: Championship) -> float:
+    """Average as a percentage of the scale: bottom is 0 %, top 100 %. Spec question:
+    the issue names a "percentage" column without defining it; this reading makes 50 %
+    the average result on any scale."""
+    bottom = Fraction(str(championship.scale_bottom))
+    top = Fraction(str(championship.scale_top))
+    return float((average - bottom) / (top - bottom) * 100) if top > bottom else 0.0
+
+
+def standings(championship: Championship) -> Standings:
+    """Overall standings, then the standings after each round (cumulative over rounds
+    1..r), as the standings page computes them (``selectors.standings``)."""
+    view = selectors.standings(championship)
+    after = selectors.standings_after_each_round(championship)
+
+    def rows(items: list[selectors.StandingRow]) -> tuple[StandingRow, ...]:
+        return tuple(
+            StandingRow(
+                rank=row.rank,
+                pair=row.pair.number,
+                players=_players(row.pair),
+                total=float(row.total),
+                boards=row.boards,
+                average=float(row.average),
+                percentage=_percentage(row.average, championship),
+            )
+            for row in items
+        )
+
+    tables = [StandingsTable(title="", through_round=None, rows=rows(view.rows))]
+    if len(after) > 1:
+        tables += [
+            StandingsTable(title="", through_round=n, rows=rows(after[n])) for n in sorted(after)
+        ]
+    progress = f"{view.progress.results_in}/{view.progress.results_expected}"
+    return Standings(header=header(championship), tables=tuple(tables), progress=progress)
+
+
+def _doubles(result: Result) -> str:
+    parts = []
+    if result.contro:
+        parts.append("C")
+    if result.recontro:
+        parts.append("R")
+    if result.sant_vicenc:
+        parts.append("SV")
+    return " ".join(parts)
+
+
+def _note(result: Result, lang: Lang) -> str:
+    if result.infraction:
+        return f"{lang('infraction')} {lang.side(result.infraction)}"
+    if result.adjusted_ns:
+        return f"{lang('adjusted')} {result.adjusted_ns}/{result.adjusted_ew}"
+    return ""
+
+
+def travellers(championship: Championship, *, round_number: int = 0) -> Travellers:
+    """Travellers of every public board (of ``round_number`` when not 0), in board order:
+    each table's result with hand scores and comparative points and the deal. Boards
+    still hidden from the public are left out, whoever asks. Constant query count."""
+    lang = Lang.of(language_of(championship))
+    scored = selectors.scored_championship(championship)
+    public = selectors.public_board_numbers(championship)
+    boards = Board.objects.filter(championship=championship).select_related("round")
+    if round_number:
+        boards = boards.filter(round__number=round_number)
+    by_board: dict[int, list[Result]] = defaultdict(list)
+    for result in scored.results:
+        by_board[result.board_id].append(result)
+    out = []
+    for board in boards.order_by("number"):
+        if board.number not in public:
+            continue
+        rows = []
+        for r in sorted(by_board.get(board.pk, []), key=lambda r: r.seating.table.number):
+            score = scored.score_of(r)
+            rows.append(
+                TravellerRow(
+                    table=r.seating.table.number,
+                    ns_pair=r.seating.ns_pair.number,
+                    ew_pair=r.seating.ew_pair.number,
+                    trump=r.trump or "",
+                    delegated=r.delegated,
+                    doubles=_doubles(r),
+                    ns_points_taken=r.ns_points_taken,
+                    ns_score=score.ns_score,
+                    ew_score=score.ew_score,
+                    ns_comparative=float(score.ns_comparative),
+                    ew_comparative=float(score.ew_comparative),
+                    note=_note(r, lang),
+                )
+            )
+        played_round = rows and by_board[board.pk][0].seating.round.number
+        out.append(
+            Traveller(
+                board=board.number,
+                round=board.round.number if board.round else int(played_round or 0),
+                dealer=dealer(board.number),
+                deal=Deal.from_json(board.deal) if board.deal else None,
+                rows=tuple(rows),
+            )
+        )
+    return Travellers(header=header(championship), travellers=tuple(out))
+
+
+def result_text(result: Result, lang: Lang) -> str:
+    """A result in a few characters: trump, doubles and NS points, e.g. ``Oros C 41``."""
+    if result.adjusted_ns:
+        return lang("adjusted")
+    parts = [lang.trump(result.trump or "")]
+    if result.delegated:
+        parts.append("(D)")
+    doubles = _doubles(result)
+    if doubles:
+        parts.append(doubles)
+    if result.ns_points_taken is not None:
+        parts.append(f"{result.ns_points_taken}-{72 - result.ns_points_taken}")
+    if result.infraction:
+        parts.append(f"[{lang('infraction')} {lang.side(result.infraction)}]")
+    return " ".join(parts)
+
+
+def score_cards(championship: Championship, *, pair_number: int = 0) -> ScoreCards:
+    """Score cards of every pair (or of pair ``pair_number``), each board in round and
+    board order with its running total. Boards still hidden from the public are left out
+    and do not count in the printed total. Constant query count."""
+    lang = Lang.of(language_of(championship))
+    scored = selectors.scored_championship(championship)
+    public = selectors.public_board_numbers(championship)
+    pairs = selectors.pairs_by_number(championship)
+    by_pair: dict[int, list[tuple[Result, Side]]] = defaultdict(list)
+    for r in scored.results:
+        if r.board.number not in public:
+            continue
+        by_pair[r.seating.ns_pair.number].append((r, Side.NS))
+        by_pair[r.seating.ew_pair.number].append((r, Side.EW))
+    cards = []
+    for number in sorted(pairs):
+        if pair_number and number != pair_number:
+            continue
+        pair = pairs[number]
+        running = Fraction(0)
+        rows = []
+        played = sorted(by_pair.get(number, []),
+                        key=lambda item: (item[0].seating.round.number, item[0].board.number))
+        for r, side in played:
+            score = scored.score_of(r)
+            comparative = score.comparative(side)
+            running += comparative
+            opponent = r.seating.ew_pair if side is Side.NS else r.seating.ns_pair
+            opponent_pair = pairs.get(opponent.number, opponent)
+            rows.append(
+                ScoreCardRow(
+                    round=r.seating.round.number,
+                    board=r.board.number,
+                    opponents=opponent.number,
+                    opponent_players=_players(opponent_pair),
+                    direction=side.value,
+                    result=result_text(r, lang),
+                    score=score.ns_score if side is Side.NS else score.ew_score,
+                    comparative=float(comparative),
+                    running_total=float(running),
+                )
+            )
+        cards.append(ScoreCard(pair=number, players=_players(pair), rows=tuple(rows),
+                               total=float(running)))
+    if pair_number and not cards:
+        raise ReportError(f"{championship.slug}: there is no pair {pair_number}")
+    return ScoreCards(header=header(championship), cards=tuple(cards))
+
+
+def build(
+    championship: Championship,
+    kind: Kind,
+    *,
+    round_number: int = 0,
+    copies: int = 1,
+    per_page: int = 1,
+) -> BoardSheets | EntryForms | Standings | Travellers | ScoreCards:
+    """The document of ``kind`` for ``championship``. Raises :class:`ReportError`."""
+    if kind.needs_round and round_number < 1:
+        raise ReportError(f"{kind.value}: say which round (--round N)")
+    if kind is Kind.BOARD_SHEETS:
+        return board_sheets(championship, round_number=round_number, copies=copies,
+                            per_page=per_page)
+    if kind is Kind.ENTRY_FORMS:
+        return entry_forms(championship, round_number=round_number)
+    if kind is Kind.STANDINGS:
+        return standings(championship)
+    if kind is Kind.TRAVELLERS:
+        return travellers(championship, round_number=round_number)
+    return score_cards(championship)

@@ -1,0 +1,50 @@
+"""Celery tasks (STYLE.md: thin; they take ids and call a service).
+
+``print_job_task`` runs one print job (``reports.services.print_job_run``). It is
+acknowledged late and rejected when its worker is lost (settings ``CELERY_TASK_ACKS_LATE``,
+``CELERY_TASK_REJECT_ON_WORKER_LOST``), so a worker that dies mid-way leaves the message
+to be delivered again and the job restarts from page one. Transient faults (database or
+broker connection, timeouts) are retried with exponential backoff; after the last retry,
+or on the soft time limit, the job is marked failed with the reason.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.db import InterfaceError, OperationalError
+
+from tournaments.reports import services
+
+log = logging.getLogger(__name__)
+
+#: Faults worth another try: the database or the broker was briefly unreachable.
+TRANSIENT = (OperationalError, InterfaceError, ConnectionError, TimeoutError)
+MAX_RETRIES = 5
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
+def print_job_task(self: Any, job_id: int) -> str:
+    """Run print job ``job_id``; returns its final status (``done``, ``failed`` or
+    ``skipped`` when there was nothing to do)."""
+    try:
+        job = services.print_job_run(job_id=job_id)
+    except SoftTimeLimitExceeded:
+        services.print_job_fail(job_id=job_id, error="time limit exceeded")
+        return "failed"
+    except TRANSIENT as exc:
+        if self.request.retries >= MAX_RETRIES:
+            services.print_job_fail(job_id=job_id, error=f"gave up after retries: {exc}")
+            return "failed"
+        countdown = min(60, 2 ** (self.request.retries + 1))
+        log.warning("print job %s: %s; retry in %s s", job_id, exc, countdown)
+        raise self.retry(exc=exc, countdown=countdown) from exc
+    except Exception as exc:
+        # A bug, not a refusal: the user sees the message, the log the traceback.
+        log.exception("print job %s crashed", job_id)
+        services.print_job_fail(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
+        return "failed"
+    return "skipped" if job is None else job.status
