@@ -13,6 +13,7 @@ and the demo logins.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 from typing import Any
 
@@ -141,10 +142,9 @@ class Command(BaseCommand):
         boards = list(Board.objects.filter(round=rnd).order_by("number"))
         for seating in seatings:
             table = seating.table.number
-            if rnd.number < ROUNDS:
-                played = len(boards)
-            else:  # the last round is half played
-                played = 4 if table <= len(seatings) // 2 else 2
+            # The last round is half played: four boards at the first half of the tables.
+            half = 4 if table <= len(seatings) // 2 else 2
+            played = len(boards) if rnd.number < ROUNDS else half
             for index, board in enumerate(boards[:played], start=1):
                 key = (rnd.number, table, index)
                 if key in ADJUSTED:
@@ -185,10 +185,8 @@ class Command(BaseCommand):
             ("Classificació:", "standings"),
             ("Àrbitres:   ", "referee_tables"),
         ):
-            try:
+            with contextlib.suppress(NoReverseMatch):  # the pages may not be wired yet
                 self.stdout.write(f"  {label} {base}{reverse(name, args=[championship.slug])}")
-            except NoReverseMatch:
-                pass
         self.stdout.write(f"  Admin:       {base}/admin/")
         self.stdout.write("  Usuaris de la demo (només per provar):")
         for username, (password, role) in USERS.items():
