@@ -1,0 +1,124 @@
+"""Django admin for everything the pages do not cover (issue 4).
+
+Results and their audit rows are read-only here: a result changes only through
+``services.result_record``, which checks the rules, bumps the version and writes the
+audit row. The deal secret is never shown (the model keeps it out of forms).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from tournaments.models import (
+    Board,
+    Championship,
+    Membership,
+    Pair,
+    Player,
+    Result,
+    ResultAudit,
+    Round,
+    Seating,
+    Table,
+)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 1
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Championship)
+class ChampionshipAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "date", "venue", "status", "method", "doubling"]
+    list_filter = ["status", "method", "doubling", "variant"]
+    search_fields = ["name", "slug", "venue"]
+    readonly_fields = ["deal_commitment", "deal_secret_published_at", "created_at"]
+    inlines = [MembershipInline]
+    fieldsets = [
+        (None, {"fields": ["name", "slug", "date", "end_date", "venue", "status"]}),
+        ("Puntuació", {"fields": ["doubling", "method", "scale_bottom", "scale_top",
+                                  "rounding", "infraction_score"]}),
+        ("Joc", {"fields": ["variant", "carregar", "carregar_scope", "sant_vicenc",
+                            "sant_vicenc_on_botifarra", "barraca"]}),
+        ("Taulers", {"fields": ["boards_per_round", "deal_commitment",
+                                "deal_secret_published_at", "created_at"]}),
+    ]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["championship", "user", "role"]
+    list_filter = ["role", "championship"]
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "code", "championship"]
+    list_filter = ["championship"]
+    search_fields = ["name", "code"]
+
+
+@admin.register(Pair)
+class PairAdmin(admin.ModelAdmin):
+    list_display = ["number", "player1", "player2", "championship"]
+    list_filter = ["championship"]
+    search_fields = ["player1__name", "player2__name"]
+    list_select_related = ["player1", "player2", "championship"]
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["championship", "number", "draw_seed", "closed_at"]
+    list_filter = ["championship"]
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["championship", "number"]
+    list_filter = ["championship"]
+
+
+@admin.register(Board)
+class BoardAdmin(ReadOnlyAdmin):
+    list_display = ["championship", "number", "round"]
+    list_filter = ["championship"]
+    exclude = ["deal"]  # the cards stay out of the admin until the pages reveal them
+
+
+@admin.register(Seating)
+class SeatingAdmin(ReadOnlyAdmin):
+    list_display = ["round", "table", "ns_pair", "ew_pair"]
+    list_filter = ["round__championship", "round__number"]
+    list_select_related = ["round__championship", "table", "ns_pair", "ew_pair"]
+
+
+@admin.register(Result)
+class ResultAdmin(ReadOnlyAdmin):
+    list_display = ["board", "seating", "trump", "contro", "recontro", "sant_vicenc",
+                    "ns_points_taken", "infraction", "adjusted_ns", "adjusted_ew", "version",
+                    "entered_by", "updated_at"]
+    list_filter = ["seating__round__championship", "seating__round__number", "infraction"]
+    list_select_related = ["board", "seating__round__championship", "seating__table",
+                           "seating__ns_pair", "seating__ew_pair", "entered_by"]
+
+
+@admin.register(ResultAudit)
+class ResultAuditAdmin(ReadOnlyAdmin):
+    list_display = ["at", "championship", "round_number", "table_number", "board_number",
+                    "action", "acting_user"]
+    list_filter = ["championship", "action"]
+    list_select_related = ["championship", "acting_user"]
