@@ -133,7 +133,7 @@ _SEAT_INDEX = {Seat.N: 0, Seat.E: 1, Seat.S: 2, Seat.W: 3}
 
 def _validate(hands: Mapping[Seat, tuple[Card, ...]]) -> None:
     counts = Counter(card for hand in hands.values() for card in hand)
-    repeated = sorted(card for card, n in counts.items() if n > 1)
+    repeated = sorted((card for card, n in counts.items() if n > 1), key=lambda c: c.index)
     if repeated:
         where = "; ".join(
             f"{card} held by {', '.join(str(s) for s in PLAY_ORDER if card in hands[s])}"

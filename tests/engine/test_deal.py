@@ -205,3 +205,13 @@ def test_every_deal_holds_each_card_once_and_twelve_per_seat(deal: Deal) -> None
     assert sorted(cards, key=lambda c: c.index) == list(DECK)
     assert all(len(deal[seat]) == 12 for seat in Seat)
     assert all(deal.holder(card) is seat for seat in Seat for card in deal[seat])
+
+
+def test_repeated_cards_are_listed_in_display_order() -> None:
+    data = example_deal().to_json()
+    data["W"] = ["5B", "9O", "8C", *data["W"][3:]]  # N's 9O, 8C and 5B twice
+    with pytest.raises(InvalidDealError) as caught:
+        Deal.from_json(data)
+    assert (
+        str(caught.value) == "repeated card(s): 9O held by N, W; 8C held by N, W; 5B held by N, W"
+    )
