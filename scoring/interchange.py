@@ -272,9 +272,9 @@ def _load(rd: _Reader, data: object) -> ChampionshipDoc | None:
     )
     variant, rules = _rules(rd, top.get("rules", _MISSING))
     players = _players(rd, top.get("players", _MISSING))
-    pairs = _pairs(rd, top.get("pairs", _MISSING), {p.id for p in players})
+    pairs, pair_numbers = _pairs(rd, top.get("pairs", _MISSING), {p.id for p in players})
     boards = _boards(rd, top.get("boards", _MISSING), secret, commitment)
-    rounds = _rounds(rd, top.get("rounds", _MISSING), {p.number for p in pairs}, boards)
+    rounds = _rounds(rd, top.get("rounds", _MISSING), pair_numbers, boards)
     if name is None or slug is None:
         return None
     return ChampionshipDoc(
@@ -413,7 +413,11 @@ def _players(rd: _Reader, value: object) -> tuple[PlayerDoc, ...]:
     return tuple(out)
 
 
-def _pairs(rd: _Reader, value: object, player_ids: set[str]) -> tuple[PairDoc, ...]:
+def _pairs(
+    rd: _Reader, value: object, player_ids: set[str]
+) -> tuple[tuple[PairDoc, ...], set[int]]:
+    """The valid pairs, and every pair number given (a pair with a bad player is one
+    problem, not one more at each table it sits)."""
     out: list[PairDoc] = []
     seen: set[int] = set()
     for i, item in enumerate(rd.array(value, "pairs")):
@@ -443,7 +447,7 @@ def _pairs(rd: _Reader, value: object, player_ids: set[str]) -> tuple[PairDoc, .
         seen.add(number)
         if ok:
             out.append(PairDoc(number, (members[0], members[1])))
-    return tuple(out)
+    return tuple(out), seen
 
 
 def _boards(
@@ -520,7 +524,7 @@ def _rounds(
                 continue
             seen_tables.add(table.number)
             for side, pair in (("ns", table.ns), ("ew", table.ew)):
-                if pair in seated:
+                if pair in seated and seated[pair] != t_path:
                     rd.problem(f"{t_path}.{side}", f"pair {pair} already sits at {seated[pair]}")
                 seated.setdefault(pair, t_path)
             tables.append(table)
