@@ -218,7 +218,10 @@ def illegal_reason(
                 f"or the lowest, {lowest}"
             )
         return f"partner is winning: play a point card or the lowest of a suit: {held}"
+    loading = "" if len(trick) != 1 or not rules.carregar else " or load a point card"
     if holding_led:
+        if loading and len(legal) > 1:
+            return f"cannot beat {winner}: play the lowest {led.catalan_name}{loading}: {held}"
         return f"cannot beat {winner}: must play the lowest {led.catalan_name}, {held}"
-    return f"cannot beat {winner}: must play the lowest card of a suit: {held}"
+    return f"cannot beat {winner}: must play the lowest card of a suit{loading}: {held}"
 

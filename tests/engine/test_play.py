@@ -185,6 +185,18 @@ def test_illegal_reason_names_the_obligation_and_the_cards(
     assert got == reason
 
 
+def test_illegal_reason_mentions_loading_when_carregar_allows_it() -> None:
+    rules = Rules(carregar=True, carregar_scope="always")
+    hand = Card.parse_many("1C 4C 2C 9O")
+    reason = illegal_reason(Card.parse("4C"), hand, Card.parse_many("9C"), Suit.O, rules)
+    assert reason == "cannot beat 9C: play the lowest copes or load a point card: 1C 2C"
+    void = Card.parse_many("1E 4E 12B 3B 5B")
+    reason = illegal_reason(Card.parse("5B"), void, Card.parse_many("9C"), Suit.O, rules)
+    assert reason == (
+        "cannot beat 9C: must play the lowest card of a suit or load a point card: 1E 4E 12B 3B"
+    )
+
+
 def test_illegal_reason_is_none_for_a_legal_card() -> None:
     hand = Card.parse_many("5O 12O 2E 10B")
     assert illegal_reason(Card.parse("12O"), hand, Card.parse_many("1C 4C 11O"), Suit.O) is None
