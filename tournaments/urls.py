@@ -1,7 +1,32 @@
-from django.urls import path
+"""URLs of the tournaments pages. Names use the field's terms (STYLE.md)."""
+
+from django.urls import include, path
 
 from tournaments import views
 
+C = "c/<slug:slug>/"
+TABLE = C + "referee/rounds/<int:round>/tables/<int:table>/"
+
 urlpatterns = [
     path("", views.home, name="home"),
+    path("championships/new/", views.championship_create, name="championship_create"),
+    # Public
+    path(C, views.championship_detail, name="championship"),
+    path(C + "standings/", views.standings, name="standings"),
+    path(C + "boards/<int:number>/", views.traveller, name="traveller"),
+    path(C + "pairs/<int:number>/", views.pair_card, name="pair_card"),
+    # Organiser
+    path(C + "organise/pairs/", views.pairs_register, name="pairs_register"),
+    path(C + "organise/rounds/", views.rounds_setup, name="rounds_setup"),
+    path(C + "organise/boards/", views.boards_generate, name="boards_generate"),
+    path(C + "organise/rounds/<int:round>/draw/", views.round_draw, name="round_draw"),
+    path(C + "organise/rounds/<int:round>/close/", views.round_close, name="round_close"),
+    path(C + "organise/finish/", views.championship_finish, name="championship_finish"),
+    path(C + "organise/publish-secret/", views.deal_secret_publish, name="deal_secret_publish"),
+    # Referee
+    path(C + "referee/", views.referee_tables, name="referee_tables"),
+    path(TABLE, views.referee_table, name="referee_table"),
+    path(TABLE + "boards/<int:board>/", views.result_entry, name="result_entry"),
+    # Read-only API
+    path("api/", include("tournaments.api.urls")),
 ]

@@ -1,6 +1,511 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""The tournaments pages: public (standings, traveller, score card), organiser and referee.
+
+Views are thin (STYLE.md): parse the input with a form, call one service or selector,
+render. A service error (``services.TournamentError``) becomes a form error next to its
+field (``exc.field``), never a 500.
+
+Permissions (issue 4): organiser pages need the organiser role of *that* championship,
+referee pages the referee, head referee or organiser role; a logged-in user without it
+gets 403, an anonymous user is sent to the login page. Public pages need no login, but a
+board's deal and results stay hidden until every table due to play it has a result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from engine.cards import Suit
+from engine.score import hand_score
+from engine.seats import Seat
+from tournaments import selectors, services
+from tournaments.forms import (
+    ChampionshipForm,
+    ConfirmForm,
+    DrawForm,
+    PairForm,
+    PairsCsvForm,
+    ResultForm,
+    RoundsSetupForm,
+    add_service_error,
+)
+from tournaments.models import Board, Championship, Membership, Pair, Result, Round, Seating
+
+V = TypeVar("V", bound=Callable[..., HttpResponseBase])
+
+ORGANISER = frozenset({Membership.Role.ORGANISER.value})
+REFEREES = frozenset(
+    {Membership.Role.ORGANISER.value, Membership.Role.HEAD_REFEREE.value,
+     Membership.Role.REFEREE.value}
+)
+HEAD = frozenset({Membership.Role.ORGANISER.value, Membership.Role.HEAD_REFEREE.value})
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _context(request: HttpRequest, championship: Championship, **extra: Any) -> dict[str, Any]:
+    """The base context of a championship's pages: the roles of the user (one query for a
+    logged-in user, none for the public) drive which links the layout shows."""
+    roles = selectors.user_roles(request.user, championship)
+    return {
+        "championship": championship,
+        "roles": roles,
+        "is_organiser": bool(roles & ORGANISER),
+        "can_referee": bool(roles & REFEREES),
+        **extra,
+    }
+
+
+def role_required(roles: frozenset[str]) -> Callable[[V], V]:
+    """Load the championship of ``slug`` and check the user's role in it: anonymous ->
+    login page, logged in without the role -> 403 (a referee of one championship cannot
+    touch another). The view receives ``championship`` instead of ``slug``."""
+
+    def decorate(view: V) -> V:
+        @wraps(view)
+        def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> Any:
+            championship = get_object_or_404(Championship, slug=slug)
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not selectors.user_roles(request.user, championship) & roles:
+                raise PermissionDenied(_("No tens permís en aquest campionat."))
+            return view(request, championship, *args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def _round(championship: Championship, number: int) -> Round:
+    return get_object_or_404(Round, championship=championship, number=number)
+
+
+def _seating(round: Round, table: int) -> Seating:
+    return get_object_or_404(
+        Seating.objects.select_related(
+            "round__championship", "table", "ns_pair__player1", "ns_pair__player2",
+            "ew_pair__player1", "ew_pair__player2",
+        ),
+        round=round,
+        table__number=table,
+    )
+
+
+def result_hand_score(
+    championship: Championship, board: Board, result: Result
+) -> dict[str, int] | None:
+    """The hand score of one result as ``{"ns": int, "ew": int}`` (engine.score.hand_score;
+    championship-json.md "Hand score"), or ``None`` for an adjusted result or one with an
+    infraction (those get no hand score)."""
+    if result.is_adjusted or result.infraction or result.ns_points_taken is None:
+        return None
+    score = hand_score(
+        result.ns_points_taken,
+        dealer_side=Seat(board.dealer.value).side,
+        trump=None if result.trump == Result.Trump.BOTIFARRA else Suit(result.trump),
+        contro=result.contro,
+        recontro=result.recontro,
+        sant_vicenc=result.sant_vicenc,
+        doubling=championship.doubling,
+    )
+    # A plain dict: templates would index HandScore with "ns" through its __getitem__.
+    return {"ns": score.ns, "ew": score.ew}
+
+
+# --------------------------------------------------------------------------- public
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/home.html", {})
+    """Every championship, newest first, and those where the user has a role."""
+    championships = list(Championship.objects.all()[:50])
+    mine = list(selectors.championships_for_user(request.user)[:50])
+    return render(
+        request, "tournaments/home.html", {"championships": championships, "mine": mine}
+    )
+
+
+def championship_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """The championship's page: rules, deal commitment (public from the moment boards are
+    generated), rounds with their progress, pairs; the organiser's actions for its role."""
+    championship = get_object_or_404(Championship, slug=slug)
+    context = _context(request, championship)
+    rounds = list(
+        Round.objects.filter(championship=championship)
+        .annotate(tables=Count("seatings", distinct=True))
+        .prefetch_related("boards")
+        .order_by("number")
+    )
+    pairs = list(
+        Pair.objects.filter(championship=championship).select_related("player1", "player2")
+    )
+    context.update(
+        rounds=rounds,
+        pairs=pairs,
+        current_round=next((r for r in rounds if r.tables and not r.is_closed), None),
+        draw_form=DrawForm(),
+        confirm_form=ConfirmForm(),
+    )
+    return render(request, "tournaments/championship.html", context)
+
+
+def _int_param(request: HttpRequest, name: str) -> int | None:
+    raw = request.GET.get(name, "")
+    return int(raw) if raw.isdigit() else None
+
+
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """Live standings: overall, ``?round=N`` (that round alone) or ``?through=N`` (after
+    round N), with progress (results in / results expected). Constant number of queries."""
+    championship = get_object_or_404(Championship, slug=slug)
+    round_only = _int_param(request, "round")
+    through = None if round_only else _int_param(request, "through")
+    view = selectors.standings(championship, through_round=through, round_only=round_only)
+    return render(
+        request,
+        "tournaments/standings.html",
+        _context(request, championship, standings=view, round_only=round_only,
+                 through=through),
+    )
+
+
+def traveller(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A board's traveller: every table's result, hand scores, comparative points and the
+    deal. Hidden from the public until every table due to play it has a result; a referee
+    or organiser of the championship sees it at once."""
+    championship = get_object_or_404(Championship, slug=slug)
+    board = get_object_or_404(
+        Board.objects.select_related("round"), championship=championship, number=number
+    )
+    board.championship = championship
+    context = _context(request, championship)
+    sheet = selectors.traveller(board, for_public=not context["can_referee"])
+    hands = None
+    if sheet.deal is not None:
+        hands = [
+            (seat, seat is sheet.dealer, _suit_groups(sheet.deal[seat]))
+            for seat in (Seat.N, Seat.E, Seat.S, Seat.W)
+        ]
+    context.update(traveller=sheet, board=board, hands=hands)
+    return render(request, "tournaments/traveller.html", context)
+
+
+def _suit_groups(cards: Any) -> list[tuple[str, str]]:
+    """A hand as ``[(suit letter, "9 1 12")]`` in O C E B order (notation.md display)."""
+    out = []
+    for suit in Suit:
+        ranks = " ".join(str(card.rank) for card in cards if card.suit is suit)
+        out.append((suit.value, ranks or "—"))
+    return out
+
+
+def pair_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A pair's score card: every board it played with its own score and comparative
+    points; boards still hidden are left out for the public."""
+    championship = get_object_or_404(Championship, slug=slug)
+    pair = get_object_or_404(
+        Pair.objects.select_related("player1", "player2"),
+        championship=championship,
+        number=number,
+    )
+    pair.championship = championship
+    context = _context(request, championship)
+    card = selectors.pair_score_card(pair, for_public=not context["can_referee"])
+    context.update(card=card, pair=pair)
+    return render(request, "tournaments/pair_card.html", context)
+
+
+# --------------------------------------------------------------------------- organiser
+
+
+def championship_create(request: HttpRequest) -> HttpResponse:
+    """Any logged-in user may create a championship and becomes its organiser."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    form = ChampionshipForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        try:
+            championship = services.championship_create(
+                name=data.pop("name"), date=data.pop("date"), venue=data.pop("venue"),
+                slug=data.pop("slug") or None, acting_user=request.user, **data,
+            )
+        except services.TournamentError as exc:
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("Campionat creat."))
+            return redirect("championship", championship.slug)
+    return render(request, "tournaments/championship_form.html", {"form": form})
+
+
+@role_required(ORGANISER)
+def pairs_register(request: HttpRequest, championship: Championship) -> HttpResponse:
+    """Register one pair (form) or many (``number;player 1;player 2`` pasted or uploaded)."""
+    pair_form = PairForm(prefix="pair")
+    csv_form = PairsCsvForm(prefix="csv")
+    if request.method == "POST":
+        if "csv-submit" in request.POST:
+            csv_form = PairsCsvForm(request.POST, request.FILES, prefix="csv")
+            if csv_form.is_valid():
+                try:
+                    created = services.pairs_import_csv(
+                        championship=championship, text=csv_form.cleaned_data["csv_text"],
+                        acting_user=request.user,
+                    )
+                except services.TournamentError as exc:
+                    add_service_error(csv_form, exc)
+                else:
+                    messages.success(
+                        request, _("%(n)s parelles inscrites.") % {"n": len(created)}
+                    )
+                    return redirect("pairs_register", championship.slug)
+        else:
+            pair_form = PairForm(request.POST, prefix="pair")
+            if pair_form.is_valid():
+                try:
+                    pair = services.pair_register(
+                        championship=championship, acting_user=request.user,
+                        **pair_form.cleaned_data,
+                    )
+                except services.TournamentError as exc:
+                    add_service_error(pair_form, exc)
+                else:
+                    messages.success(
+                        request, _("Parella %(n)s inscrita.") % {"n": pair.number}
+                    )
+                    return redirect("pairs_register", championship.slug)
+    pairs = list(
+        Pair.objects.filter(championship=championship).select_related("player1", "player2")
+    )
+    return render(
+        request,
+        "tournaments/pairs_register.html",
+        _context(request, championship, pair_form=pair_form, csv_form=csv_form, pairs=pairs),
+    )
+
+
+@role_required(ORGANISER)
+def rounds_setup(request: HttpRequest, championship: Championship) -> HttpResponse:
+    """Set the number of rounds and the boards per round (replaces an earlier setup
+    while no table is drawn)."""
+    initial = {
+        "rounds": Round.objects.filter(championship=championship).count() or 4,
+        "boards_per_round": championship.boards_per_round or 6,
+    }
+    form = RoundsSetupForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.rounds_setup(
+                championship=championship, acting_user=request.user, **form.cleaned_data
+            )
+        except services.TournamentError as exc:
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("Rondes preparades."))
+            return redirect("championship", championship.slug)
+    return render(
+        request, "tournaments/rounds_setup.html", _context(request, championship, form=form)
+    )
+
+
+def _action(
+    request: HttpRequest, championship: Championship, call: Callable[[], Any], done: str
+) -> HttpResponse:
+    """Run one POST-only service; its refusal is shown as an error message on the
+    championship page (these actions have no field to attach it to)."""
+    try:
+        call()
+    except services.TournamentError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, done)
+    return redirect("championship", championship.slug)
+
+
+@require_POST
+@role_required(ORGANISER)
+def boards_generate(request: HttpRequest, championship: Championship) -> HttpResponse:
+    return _action(
+        request, championship,
+        lambda: services.boards_generate(championship=championship, acting_user=request.user),
+        _("Taulers generats. El compromís SHA-256 ja és públic."),
+    )
+
+
+@role_required(ORGANISER)
+def round_draw(request: HttpRequest, championship: Championship, round: int) -> HttpResponse:
+    """Draw the tables of a round from a seed (blank: a fresh one)."""
+    rnd = _round(championship, round)
+    form = DrawForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.round_draw(
+                round=rnd, seed=form.cleaned_data["seed"], acting_user=request.user
+            )
+        except services.TournamentError as exc:
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("Ronda %(n)s sortejada.") % {"n": rnd.number})
+            return redirect("referee_tables", championship.slug)
+    return render(
+        request, "tournaments/round_draw.html",
+        _context(request, championship, form=form, round=rnd),
+    )
+
+
+@require_POST
+@role_required(HEAD)
+def round_close(request: HttpRequest, championship: Championship, round: int) -> HttpResponse:
+    rnd = _round(championship, round)
+    return _action(
+        request, championship,
+        lambda: services.round_close(round=rnd, acting_user=request.user),
+        _("Ronda %(n)s tancada.") % {"n": rnd.number},
+    )
+
+
+@require_POST
+@role_required(ORGANISER)
+def championship_finish(request: HttpRequest, championship: Championship) -> HttpResponse:
+    return _action(
+        request, championship,
+        lambda: services.championship_finish(championship=championship,
+                                             acting_user=request.user),
+        _("Campionat acabat."),
+    )
+
+
+@require_POST
+@role_required(ORGANISER)
+def deal_secret_publish(request: HttpRequest, championship: Championship) -> HttpResponse:
+    return _action(
+        request, championship,
+        lambda: services.deal_secret_publish(championship=championship,
+                                             acting_user=request.user),
+        _("Llavor publicada."),
+    )
+
+
+# --------------------------------------------------------------------------- referee
+
+
+@role_required(REFEREES)
+def referee_tables(request: HttpRequest, championship: Championship) -> HttpResponse:
+    """Pick a table: the current round (or ``?round=N``) with each table's progress."""
+    number = _int_param(request, "round")
+    rnd = _round(championship, number) if number else selectors.current_round(championship)
+    sheets = selectors.referee_round(rnd) if rnd is not None else []
+    rounds = list(Round.objects.filter(championship=championship).order_by("number"))
+    return render(
+        request, "tournaments/referee_tables.html",
+        _context(request, championship, round=rnd, sheets=sheets, rounds=rounds),
+    )
+
+
+@role_required(REFEREES)
+def referee_table(
+    request: HttpRequest, championship: Championship, round: int, table: int
+) -> HttpResponse:
+    """One table: the boards of the round with the dealer of each and its result so far."""
+    seating = _seating(_round(championship, round), table)
+    sheet = selectors.referee_table(seating)
+    return render(
+        request, "tournaments/referee_table.html",
+        _context(request, championship, sheet=sheet, seating=seating),
+    )
+
+
+@role_required(REFEREES)
+def result_entry(
+    request: HttpRequest, championship: Championship, round: int, table: int, board: int
+) -> HttpResponse:
+    """Enter or correct one table's result on one board (phone-sized form).
+
+    The version the referee saw travels as a hidden field: when another referee saved in
+    between, ``services.result_record`` raises ``ResultConflict`` and the page shows what
+    the other referee saved, with the form re-based on that version (nothing is lost
+    silently: saving again is a deliberate correction).
+    """
+    seating = _seating(_round(championship, round), table)
+    board_row = get_object_or_404(
+        Board, championship=championship, number=board, round_id=seating.round_id
+    )
+    current = Result.objects.filter(seating=seating, board=board_row).first()
+    conflict: Result | None = None
+    if request.method == "POST":
+        form = ResultForm(request.POST, championship=championship)
+        if form.is_valid():
+            data = dict(form.cleaned_data)
+            version = data.pop("version")
+            try:
+                services.result_record(
+                    seating=seating, board=board_row, expected_version=version,
+                    acting_user=request.user, **data,
+                )
+            except services.ResultConflict as exc:
+                form.add_error(None, str(exc))
+                conflict = exc.current
+                # Re-base on what is stored now so a deliberate second save corrects it.
+                form.data = form.data.copy()
+                form.data["version"] = str(exc.current_version or "")
+            except services.TournamentError as exc:
+                add_service_error(form, exc)
+            else:
+                messages.success(request, _("Resultat desat."))
+                return redirect(
+                    "result_entry", championship.slug, round, table, board
+                )
+    else:
+        form = ResultForm(championship=championship, initial=_initial(current))
+    return render(
+        request,
+        "tournaments/result_form.html",
+        _context(
+            request, championship, seating=seating, board=board_row, form=form,
+            current=current, conflict=conflict,
+            score=result_hand_score(championship, board_row, current) if current else None,
+            conflict_score=(
+                result_hand_score(championship, board_row, conflict) if conflict else None
+            ),
+            dealer=board_row.dealer,
+            ew_points=_ew_points(form),
+            history=selectors.result_history(current) if current else [],
+        ),
+    )
+
+
+def _ew_points(form: ResultForm) -> int | None:
+    """72 minus the NS points in the form, for the page without JS."""
+    raw = form["ns_points_taken"].value()
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        return None
+    return 72 - value if 0 <= value <= 72 else None
+
+
+def _initial(result: Result | None) -> dict[str, Any]:
+    if result is None:
+        return {}
+    return {
+        "trump": result.trump,
+        "delegated": result.delegated,
+        "contro": result.contro,
+        "recontro": result.recontro,
+        "sant_vicenc": result.sant_vicenc,
+        "ns_points_taken": result.ns_points_taken,
+        "infraction": result.infraction or "",
+        "note": result.note,
+        "version": result.version,
+    }
+

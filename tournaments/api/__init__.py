@@ -1,0 +1,1 @@
+"""Read-only JSON API (DRF): standings and travellers, public like their pages."""

@@ -1,0 +1,110 @@
+"""Read-only API views: thin, one selector each, the same visibility as the pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments import selectors
+from tournaments.api.serializers import StandingsSerializer, TravellerSerializer
+from tournaments.models import Board, Championship
+from tournaments.numbers import average_out, comparative_out
+
+
+def _int(value: str | None) -> int | None:
+    return int(value) if value and value.isdigit() else None
+
+
+class StandingsApi(APIView):
+    """Standings of a championship: overall, ``?round=N`` or ``?through=N``."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("round", int, description="that round alone"),
+            OpenApiParameter("through", int, description="after rounds 1..N"),
+        ],
+        responses=StandingsSerializer,
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        championship = get_object_or_404(Championship, slug=slug)
+        round_only = _int(request.query_params.get("round"))
+        through = None if round_only else _int(request.query_params.get("through"))
+        view = selectors.standings(championship, through_round=through, round_only=round_only)
+        rules = championship.scoring_rules()
+        data: dict[str, Any] = {
+            "championship": championship.slug,
+            "round": round_only,
+            "through_round": through,
+            "progress": {
+                "results_in": view.progress.results_in,
+                "results_expected": view.progress.results_expected,
+            },
+            "standings": [
+                {
+                    "rank": row.rank,
+                    "pair": row.number,
+                    "names": row.pair.names,
+                    "total": comparative_out(row.total, rules),
+                    "boards": row.boards,
+                    "average": average_out(row.average),
+                }
+                for row in view.rows
+            ],
+        }
+        return Response(StandingsSerializer(data).data)
+
+
+class TravellerApi(APIView):
+    """A board's traveller; hidden boards (some table still to play) come back with
+    ``public: false``, no deal and no results unless the user referees the championship."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=TravellerSerializer)
+    def get(self, request: Request, slug: str, number: int) -> Response:
+        championship = get_object_or_404(Championship, slug=slug)
+        board = get_object_or_404(Board, championship=championship, number=number)
+        board.championship = championship
+        insider = selectors.user_can_referee(request.user, championship)
+        sheet = selectors.traveller(board, for_public=not insider)
+        rules = championship.scoring_rules()
+        data = {
+            "board": board.number,
+            "dealer": sheet.dealer.value,
+            "public": sheet.public,
+            "deal": sheet.deal.to_json() if sheet.deal is not None else None,
+            "tables_missing": sheet.tables_missing,
+            "results": [
+                {
+                    "round": row.round,
+                    "table": row.table,
+                    "ns": row.ns_pair.number,
+                    "ew": row.ew_pair.number,
+                    "trump": row.result.trump,
+                    "delegated": row.result.delegated,
+                    "contro": row.result.contro,
+                    "recontro": row.result.recontro,
+                    "sant_vicenc": row.result.sant_vicenc,
+                    "ns_points_taken": row.result.ns_points_taken,
+                    "infraction": row.result.infraction,
+                    "adjusted": (
+                        {"NS": row.result.adjusted_ns, "EW": row.result.adjusted_ew}
+                        if row.result.is_adjusted else None
+                    ),
+                    "ns_score": row.score.ns_score,
+                    "ew_score": row.score.ew_score,
+                    "ns_comparative": comparative_out(row.score.ns_comparative, rules),
+                    "ew_comparative": comparative_out(row.score.ew_comparative, rules),
+                }
+                for row in sheet.rows
+            ],
+        }
+        return Response(TravellerSerializer(data).data)

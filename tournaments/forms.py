@@ -1,0 +1,193 @@
+"""Forms of the tournaments pages: they parse and check input, the services write.
+
+UI text is Catalan first (msgids in Catalan, translated to Spanish and English in
+``locale/``). A service error that names a field (``exc.field``) is attached to that
+field by :func:`add_service_error`, so the message shows next to it, never as a 500.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Championship, Result
+
+#: CSV import: at most this many bytes from an uploaded file (a championship has ~100 pairs).
+CSV_MAX_BYTES = 200_000
+
+
+def add_service_error(form: forms.BaseForm, exc: Exception) -> None:
+    """Attach a service error to ``exc.field`` when the form has that field, else to the
+    whole form. Works for any ``ValueError`` subclass raised by ``tournaments.services``."""
+    field = getattr(exc, "field", None)
+    message = str(exc)
+    if isinstance(field, str) and field in form.fields:
+        form.add_error(field, message)
+    else:
+        form.add_error(None, message)
+
+
+class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A new championship with its rules; every rule starts at the spec's default
+    (championship-json.md "rules", rules.md "Where sources disagree")."""
+
+    class Meta:
+        model = Championship
+        fields = [
+            "name",
+            "slug",
+            "date",
+            "venue",
+            "variant",
+            "doubling",
+            "method",
+            "scale_bottom",
+            "scale_top",
+            "rounding",
+            "infraction_score",
+            "sant_vicenc",
+            "sant_vicenc_on_botifarra",
+            "carregar",
+            "carregar_scope",
+            "barraca",
+        ]
+        widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        bottom, top = data.get("scale_bottom"), data.get("scale_top")
+        if bottom is not None and top is not None and top <= bottom:
+            self.add_error("scale_top", _("El màxim de l'escala ha de ser més gran que el mínim."))
+        return data
+
+
+class PairForm(forms.Form):
+    """One pair: its number and its two players' names."""
+
+    number = forms.IntegerField(label=_("Número"), min_value=1, max_value=9999)
+    player1 = forms.CharField(label=_("Jugador 1"), max_length=200)
+    player2 = forms.CharField(label=_("Jugador 2"), max_length=200)
+
+
+class PairsCsvForm(forms.Form):
+    """Pairs pasted or uploaded as lines ``number;player 1;player 2`` (issue 4)."""
+
+    text = forms.CharField(
+        label=_("Parelles (número;jugador 1;jugador 2)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8, "placeholder": "1;Anna Puig;Jordi Vila"}),
+    )
+    file = forms.FileField(label=_("O bé un fitxer CSV"), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload = data.get("file")
+        text = data.get("text") or ""
+        if upload is not None:
+            raw = upload.read(CSV_MAX_BYTES + 1)
+            if len(raw) > CSV_MAX_BYTES:
+                self.add_error("file", _("El fitxer és massa gran."))
+                return data
+            try:
+                text = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                self.add_error("file", _("El fitxer ha de ser text UTF-8."))
+                return data
+        if not text.strip():
+            self.add_error("text", _("Enganxeu almenys una línia o pugeu un fitxer."))
+        data["csv_text"] = text
+        return data
+
+
+class RoundsSetupForm(forms.Form):
+    """How many rounds, and how many boards each round plays."""
+
+    rounds = forms.IntegerField(label=_("Nombre de rondes"), min_value=1, max_value=30)
+    boards_per_round = forms.IntegerField(
+        label=_("Taulers per ronda"), min_value=1, max_value=36
+    )
+
+
+class DrawForm(forms.Form):
+    """The seed of a round's random draw; blank draws a fresh one."""
+
+    seed = forms.IntegerField(
+        label=_("Llavor del sorteig"),
+        required=False,
+        min_value=0,
+        max_value=2**62,
+        help_text=_("Deixeu-ho en blanc per a una llavor a l'atzar."),
+    )
+
+
+class ConfirmForm(forms.Form):
+    """A POST-only action with nothing to type (close a round, finish, publish)."""
+
+
+TRUMP_CHOICES = [
+    ("O", _("Oros")),
+    ("C", _("Copes")),
+    ("E", _("Espases")),
+    ("B", _("Bastos")),
+    ("botifarra", _("Botifarra")),
+]
+INFRACTION_CHOICES = [("", _("Cap")), ("NS", _("NS")), ("EW", _("EO"))]
+
+
+class ResultForm(forms.Form):
+    """One table's result on one board, as a referee types it on a phone.
+
+    Checks the order of the doubles (recontro after contro, Sant Vicenç after recontro)
+    and the championship's settings (``sant_vicenc``, ``sant_vicenc_on_botifarra``;
+    rules.md "Dealing, trump, doubling" and "Where sources disagree"); the service checks
+    them again. ``version`` is the version the referee saw (optimistic concurrency: empty
+    for a new result).
+    """
+
+    trump = forms.ChoiceField(label=_("Trumfo"), choices=TRUMP_CHOICES, widget=forms.RadioSelect)
+    delegated = forms.BooleanField(label=_("Delegat"), required=False)
+    contro = forms.BooleanField(label=_("Contro"), required=False)
+    recontro = forms.BooleanField(label=_("Recontro"), required=False)
+    sant_vicenc = forms.BooleanField(label=_("Sant Vicenç"), required=False)
+    ns_points_taken = forms.IntegerField(
+        label=_("Punts NS"),
+        min_value=0,
+        max_value=72,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 72}),
+        error_messages={
+            "min_value": _("Els punts van de 0 a 72."),
+            "max_value": _("Els punts van de 0 a 72."),
+        },
+    )
+    infraction = forms.ChoiceField(
+        label=_("Infracció"), choices=INFRACTION_CHOICES, required=False, widget=forms.RadioSelect
+    )
+    note = forms.CharField(label=_("Nota"), max_length=500, required=False)
+    version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, championship: Championship, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.championship = championship
+        if not championship.sant_vicenc:
+            self.fields["sant_vicenc"].disabled = True
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("recontro") and not data.get("contro"):
+            self.add_error("recontro", _("No hi pot haver recontro sense contro."))
+        if data.get("sant_vicenc"):
+            if not data.get("recontro"):
+                self.add_error("sant_vicenc", _("No hi pot haver Sant Vicenç sense recontro."))
+            elif not self.championship.sant_vicenc:
+                self.add_error("sant_vicenc", _("Aquest campionat no admet Sant Vicenç."))
+            elif (
+                data.get("trump") == Result.Trump.BOTIFARRA
+                and not self.championship.sant_vicenc_on_botifarra
+            ):
+                self.add_error(
+                    "sant_vicenc", _("Aquest campionat no admet Sant Vicenç en botifarra.")
+                )
+        data["infraction"] = data.get("infraction") or None
+        return data
