@@ -1,0 +1,199 @@
+"""``python -m scoring FILE.json`` end to end, on hand-checked championships.
+
+tests/scoring/data/{matchpoints,proportional,classic}.json hold the same 6 pairs, 2 rounds,
+4 boards (board 2 not played at table 3, an EW infraction and an A+/A- adjustment in round
+2), scored by matchpoints (1..2, Neuberg on the boards with 2 results where board 1 has 3),
+proportional (1..2) and classic doubling on the butinet scale (0..100, floor). butinet.json
+is rules.md's public example board.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).parents[2]
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "scoring", *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+
+
+def scored(name: str) -> dict[str, Any]:
+    done = run(str(DATA / f"{name}.json"))
+    assert done.returncode == 0, done.stderr
+    data: dict[str, Any] = json.loads(done.stdout)
+    return data
+
+
+def result_rows(doc: dict[str, Any]) -> list[tuple[Any, ...]]:
+    return [
+        (
+            round_["number"],
+            table["number"],
+            r["board"],
+            r["ns_score"],
+            r["ew_score"],
+            r["ns_comparative"],
+            r["ew_comparative"],
+        )
+        for round_ in doc["rounds"]
+        for table in round_["tables"]
+        for r in table["results"]
+    ]
+
+
+def standing_rows(doc: dict[str, Any]) -> list[tuple[Any, ...]]:
+    return [(s["rank"], s["pair"], s["total"], s["boards"], s["average"]) for s in doc["standings"]]
+
+
+# (round, table, board, ns_score, ew_score, ns_comparative, ew_comparative), hand-worked.
+EXPECTED_RESULTS = {
+    "matchpoints": [
+        (1, 1, 1, 3, -3, 2.0, 1.0),  # NS 3, 0, -6: mp 4, 2, 0 of 4
+        (1, 1, 2, -6, 12, 1.125, 1.875),  # A=2, E=3: (0+1)*3/2-1 = 1/2 of 4
+        (1, 2, 1, 0, 0, 1.5, 1.5),
+        (1, 2, 2, 12, -12, 1.875, 1.125),  # (2+1)*3/2-1 = 7/2 of 4
+        (1, 3, 1, -6, 6, 1.0, 2.0),
+        (2, 1, 3, None, None, 1.5, 0.0),  # EW infraction: NS average (15/8+9/8)/2
+        (2, 1, 4, None, None, 1.6, 1.4),  # A+ / A-
+        (2, 2, 3, 14, -14, 1.875, 1.125),
+        (2, 2, 4, 0, 0, 1.125, 1.875),
+        (2, 3, 3, -16, 16, 1.125, 1.875),
+        (2, 3, 4, 20, -10, 1.875, 1.125),  # NS contro x2; recontro, Sant Vicenç informative
+    ],
+    "proportional": [
+        (1, 1, 1, 3, -3, 2.0, 1.0),
+        (1, 1, 2, -6, 12, 1.0, 2.0),  # EW botifarra x2
+        (1, 2, 1, 0, 0, 1.6667, 1.3333),  # 1 + 6/9, 1 + 3/9
+        (1, 2, 2, 12, -12, 2.0, 1.0),  # NS contro x2 on EW botifarra x2
+        (1, 3, 1, -6, 6, 1.0, 2.0),
+        (2, 1, 3, None, None, 1.5, 0.0),
+        (2, 1, 4, None, None, 1.6, 1.4),
+        (2, 2, 3, 14, -14, 2.0, 1.0),
+        (2, 2, 4, 0, 0, 1.0, 2.0),
+        (2, 3, 3, -16, 16, 1.0, 2.0),
+        (2, 3, 4, 20, -10, 2.0, 1.0),
+    ],
+    "classic": [
+        (1, 1, 1, 3, -3, 100, 0),
+        (1, 1, 2, -12, 12, 0, 100),  # botifarra M = 2
+        (1, 2, 1, 0, 0, 66, 33),  # 66.67 and 33.33 rounded down
+        (1, 2, 2, 24, -24, 100, 0),  # botifarra with contro M = 4
+        (1, 3, 1, -6, 6, 0, 100),
+        (2, 1, 3, None, None, 50, 0),
+        (2, 1, 4, None, None, 60, 40),
+        (2, 2, 3, 14, -14, 100, 0),
+        (2, 2, 4, 0, 0, 0, 100),
+        (2, 3, 3, -16, 16, 0, 100),
+        (2, 3, 4, 80, -80, 100, 0),  # Sant Vicenç M = 8
+    ],
+}
+
+# (rank, pair, total, boards, average)
+EXPECTED_STANDINGS = {
+    "matchpoints": [
+        (1, 3, 6.375, 4, 1.5938),
+        (2, 1, 6.225, 4, 1.5563),  # 1.55625 rounded half up
+        (3, 2, 5.875, 4, 1.4688),
+        (4, 6, 5.0, 3, 1.6667),
+        (5, 4, 4.025, 4, 1.0063),
+        (6, 5, 4.0, 3, 1.3333),
+    ],
+    "proportional": [
+        (1, 3, 6.6667, 4, 1.6667),  # 20/3
+        (2, 1, 6.1, 4, 1.525),
+        (3, 2, 6.0, 4, 1.5),
+        (4, 6, 5.0, 3, 1.6667),
+        (5, 5, 4.0, 3, 1.3333),
+        (6, 4, 3.7333, 4, 0.9333),  # 56/15
+    ],
+    "classic": [
+        (1, 3, 266, 4, 66.5),
+        (2, 1, 210, 4, 52.5),
+        (3, 2, 200, 4, 50.0),
+        (3, 6, 200, 3, 66.6667),
+        (5, 5, 100, 3, 33.3333),
+        (6, 4, 73, 4, 18.25),
+    ],
+}
+
+
+@pytest.mark.parametrize("name", ["matchpoints", "proportional", "classic"])
+def test_python_m_scoring_gives_the_hand_worked_numbers(name: str) -> None:
+    doc = scored(name)
+    assert result_rows(doc) == EXPECTED_RESULTS[name]
+    assert standing_rows(doc) == EXPECTED_STANDINGS[name]
+
+
+def test_python_m_scoring_gives_the_butinet_board() -> None:
+    doc = scored("butinet")
+    assert [row[3:] for row in result_rows(doc)] == [
+        (-1, 2, 45, 72),
+        (4, -8, 68, 42),
+        (3, -6, 63, 48),
+        (-11, 11, 0, 100),
+        (11, -22, 100, 0),
+    ]
+    assert standing_rows(doc)[:3] == [
+        (1, 8, 100, 1, 100.0),
+        (1, 9, 100, 1, 100.0),
+        (3, 2, 72, 1, 72.0),
+    ]
+
+
+def test_python_m_scoring_keeps_the_rest_of_the_document() -> None:
+    original = json.loads((DATA / "classic.json").read_text(encoding="utf-8"))
+    doc = scored("classic")
+    assert {k: v for k, v in doc.items() if k not in ("standings", "rounds")} == {
+        k: v for k, v in original.items() if k != "rounds"
+    }
+
+
+def test_python_m_scoring_reads_stdin() -> None:
+    done = run("-", stdin=(DATA / "proportional.json").read_text(encoding="utf-8"))
+    assert done.returncode == 0, done.stderr
+    assert standing_rows(json.loads(done.stdout)) == EXPECTED_STANDINGS["proportional"]
+
+
+def test_a_bad_file_is_refused_with_each_problem_and_status_2(tmp_path: Path) -> None:
+    data = json.loads((DATA / "matchpoints.json").read_text(encoding="utf-8"))
+    data["rounds"][1]["tables"][2]["results"][0]["ns_points_taken"] = 73
+    data["rounds"][0]["tables"][0]["results"][0]["recontro"] = True
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    done = run(str(bad))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "rounds[0].tables[0].results[0].recontro: recontro without contro",
+        "rounds[1].tables[2].results[0].ns_points_taken: 73 is not in 0..72",
+    ]
+
+
+def test_invalid_json_is_refused_with_status_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    done = run(str(bad))
+    assert done.returncode == 2
+    assert "not JSON" in done.stderr
+
+
+def test_a_missing_file_is_refused_with_status_2(tmp_path: Path) -> None:
+    done = run(str(tmp_path / "absent.json"))
+    assert done.returncode == 2
+    assert "cannot read" in done.stderr
