@@ -11,7 +11,15 @@ from engine.rules import Rules
 OBLIGADA = Rules()
 LLIURE = Rules(variant="lliure")
 
-# (number, trump, trick, hand, obligada, lliure): rules.md "Public examples".
+# (number, trump, trick, hand, obligada, lliure): rules.md "Public examples", checked by hand:
+# 1  2nd player, opponent leads 5C: 1C 12C beat it (rule 3); lliure must beat too.
+# 2  opponent's 9C cannot be beaten: the lowest copa, 2C (rule 3); lliure any copa.
+# 3  void in copes, opponent winning: any trump beats, 3O 12O (rule 4); lliure trumps too.
+# 4  partner's 9C wins: point copes 1C 12C or the lowest, 3C (rule 1); lliure any copa.
+# 6  opponent trumped with 3O: no copa beats, the lowest copa 7C (rule 3); lliure any copa.
+# 7  void, opponent's 11O wins: only 12O over-trumps (rule 4); lliure the same.
+# 10 trump E, partner's 9E wins: 1E (points) or the lowest 3E (rule 1); lliure any espasa.
+# 11 trump B, opponent's 12C wins: 9C 1C beat it (rule 3); lliure the same.
 EXAMPLES = [
     (1, Suit.O, "5C", "1C 12C 3C 9E 2B", "1C 12C", "1C 12C"),
     (2, Suit.O, "9C", "1C 4C 2C 9O", "2C", "1C 4C 2C"),
