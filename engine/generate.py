@@ -34,7 +34,7 @@ Deal numbers (:func:`rank_deal` / :func:`unrank_deal`) are a bijection between d
 (``9O`` = 0, ``1O`` = 1, ... ``2B`` = 47). North's hand is a 12-card subset of the 48,
 East's a subset of the 36 left, South's of the 24 left (West holds the last 12); each
 subset is ranked in the combinatorial number system (colexicographic order): the subset
-at positions ``p1 < p2 < ... < p12`` of the cards still free, in index order, has rank
+at 0-based positions ``p1 < p2 < ... < p12`` among the cards still free (in index order) has rank
 ``C(p1, 1) + C(p2, 2) + ... + C(p12, 12)``. Then
 ``number = (rank_N * C(36, 12) + rank_E) * C(24, 12) + rank_S``. Number 0 gives North
 the twelve oros, East the copes, South the espases and West the bastos.
