@@ -1,0 +1,121 @@
+"""The print-job pages: ask, watch progress, download; who may print what."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from engine.deal import Deal
+from engine.seats import Seat
+from tests.factories import UserFactory, build_championship
+from tests.tournaments.reports.pdfcheck import page_texts
+from tournaments import services
+from tournaments.models import Board, Membership, PrintJob
+
+
+@pytest.fixture
+def setup(db: None, tmp_path: Path, settings):  # type: ignore[no-untyped-def]
+    settings.MEDIA_ROOT = tmp_path
+    championship = build_championship(pairs=4, rounds=2, boards_per_round=2, drawn_rounds=1)
+    organiser = UserFactory(username="org-views")
+    referee = UserFactory(username="ref-views")
+    for user in (organiser, referee):
+        user.save()  # the factory sets the password without saving; login checks its hash
+    services.membership_grant(championship=championship, user=organiser,
+                              role=Membership.Role.ORGANISER, acting_user=None)
+    services.membership_grant(championship=championship, user=referee,
+                              role=Membership.Role.REFEREE, acting_user=None)
+    return championship, organiser, referee
+
+
+def _client(user: object = None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)  # type: ignore[arg-type]
+    return client
+
+
+def test_organiser_asks_for_board_sheets_and_downloads_the_deals_of_the_database(
+    setup, django_capture_on_commit_callbacks  # type: ignore[no-untyped-def]
+) -> None:
+    championship, organiser, _referee = setup
+    client = _client(organiser)
+    url = reverse("print_jobs", args=[championship.slug])
+    page = client.get(url)
+    assert page.status_code == 200
+    assert "Fulls de mans" in page.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {"kind": "board-sheets", "round_number": 1, "copies": 2,
+                                     "per_page": 1})
+    assert response.status_code == 302
+    job = PrintJob.objects.get(championship=championship)
+    assert job.status == PrintJob.Status.DONE and job.requested_by == organiser
+
+    listing = client.get(url).content.decode()
+    download = reverse("print_job_download", args=[championship.slug, job.pk])
+    assert download in listing and 'value="100"' in listing
+
+    status = client.get(reverse("print_job_status", args=[championship.slug, job.pk])).json()
+    assert status["status"] == "done" and status["progress"] == 100
+    assert status["download"] == download
+
+    pdf = b"".join(client.get(download).streaming_content)  # type: ignore[attr-defined]
+    texts = page_texts(pdf)
+    boards = list(Board.objects.filter(round__championship=championship, round__number=1)
+                  .order_by("number"))
+    assert len(texts) == 4
+    for index, text in enumerate(texts):
+        deal = Deal.from_json(boards[index // 2].deal)
+        north_oros = " ".join(str(c.rank) for c in deal[Seat.N] if c.suit.value == "O")
+        if north_oros:
+            assert north_oros in text
+
+
+def test_a_referee_cannot_print_or_download_board_sheets(setup) -> None:  # type: ignore[no-untyped-def]
+    championship, organiser, referee = setup
+    url = reverse("print_jobs", args=[championship.slug])
+    response = _client(referee).post(url, {"kind": "board-sheets", "round_number": 1,
+                                           "copies": 1, "per_page": 1})
+    assert response.status_code == 200  # the form refuses a kind it does not offer
+    assert not PrintJob.objects.exists()
+    from tournaments.reports import services as jobs
+
+    job, _ = jobs.print_job_request(championship=championship, kind="board-sheets",
+                                    round_number=1, acting_user=organiser)
+    for client in (_client(referee), _client()):
+        status = client.get(reverse("print_job_status", args=[championship.slug, job.pk]))
+        assert status.status_code == 403
+        download = client.get(reverse("print_job_download", args=[championship.slug, job.pk]))
+        assert download.status_code == 403
+    assert "board-sheets" not in _client(referee).get(url).content.decode()
+
+
+def test_anyone_may_print_the_standings(setup, django_capture_on_commit_callbacks) -> None:  # type: ignore[no-untyped-def]
+    championship, _organiser, _referee = setup
+    client = _client()
+    url = reverse("print_jobs", args=[championship.slug])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {"kind": "standings", "round_number": 0, "copies": 1,
+                                     "per_page": 1})
+    assert response.status_code == 302
+    job = PrintJob.objects.get()
+    assert job.status == PrintJob.Status.DONE and job.requested_by is None
+    pdf = b"".join(
+        client.get(reverse("print_job_download", args=[championship.slug, job.pk]))
+        .streaming_content  # type: ignore[attr-defined]
+    )
+    assert "Classificació general" in page_texts(pdf)[0]
+
+
+def test_a_bad_request_shows_the_message_next_to_the_field(setup) -> None:  # type: ignore[no-untyped-def]
+    championship, organiser, _referee = setup
+    response = _client(organiser).post(
+        reverse("print_jobs", args=[championship.slug]),
+        {"kind": "entry-forms", "round_number": 7, "copies": 1, "per_page": 1},
+    )
+    assert response.status_code == 200
+    assert "there is no round 7" in response.content.decode()
+    assert not PrintJob.objects.exists()

@@ -1,0 +1,79 @@
+"""``python manage.py print_report KIND SLUG [--round N] [--copies N] [--per-page 1|4] -o FILE.pdf``
+
+Queues the same print job the organiser's page queues (``reports.services``), shows its
+progress, waits for it and writes the PDF to FILE. Without a broker the job runs
+in-process; with ``CELERY_BROKER_URL`` a worker runs it and this command polls the row.
+Exit status 1 with the job's error when it fails (or on a refused request).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournaments.models import Championship, PrintJob
+from tournaments.reports import services
+from tournaments.reports.documents import Kind
+
+
+class Command(BaseCommand):
+    help = "Print a report (board sheets, entry forms, standings, travellers, score cards)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("kind", choices=[k.value for k in Kind])
+        parser.add_argument("slug", help="the championship's slug")
+        parser.add_argument("--round", type=int, default=0, dest="round_number",
+                            help="round number (board sheets and entry forms need one)")
+        parser.add_argument("--copies", type=int, default=1, help="board sheets: copies")
+        parser.add_argument("--per-page", type=int, default=1, choices=[1, 4],
+                            help="board sheets: boards per page")
+        parser.add_argument("-o", "--output", required=True, help="the PDF file to write")
+        parser.add_argument("--timeout", type=float, default=600.0,
+                            help="seconds to wait for the job (default 600)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            championship = Championship.objects.get(slug=options["slug"])
+        except Championship.DoesNotExist:
+            raise CommandError(f"no championship with slug {options['slug']!r}") from None
+        try:
+            job, created = services.print_job_request(
+                championship=championship,
+                kind=options["kind"],
+                round_number=options["round_number"],
+                copies=options["copies"],
+                per_page=options["per_page"],
+                acting_user=None,
+            )
+        except services.PrintJobError as exc:
+            raise CommandError(str(exc)) from None
+        self.stderr.write(
+            f"job {job.pk} {'queued' if created else 'already queued, reused'}"
+        )
+        deadline = time.monotonic() + options["timeout"]
+        shown = -1
+        while True:
+            job.refresh_from_db()
+            if job.progress != shown:
+                shown = job.progress
+                self.stderr.write(f"\r{job.get_status_display()} {job.progress:3d}%", ending="")
+            if job.status == PrintJob.Status.DONE:
+                break
+            if job.status == PrintJob.Status.FAILED:
+                self.stderr.write("")
+                raise CommandError(f"job {job.pk} failed: {job.error}")
+            if time.monotonic() > deadline:
+                self.stderr.write("")
+                raise CommandError(
+                    f"job {job.pk} still {job.status} after {options['timeout']:.0f} s "
+                    "(is a worker running? celery -A config worker)"
+                )
+            time.sleep(0.2)
+        self.stderr.write("")
+        output = Path(options["output"])
+        with job.file.open("rb") as source:
+            output.write_bytes(source.read())
+        self.stdout.write(f"{output} ({output.stat().st_size} bytes)")

@@ -1,0 +1,131 @@
+"""Print-job pages (issue 5): ask for a document, watch its progress bar, download it.
+
+Thin views: a Django form parses the request, ``reports.services`` queues or reuses the
+job, the list shows every job with a ``<progress>`` bar that a small script refreshes
+from the JSON status view (the page also reloads itself without JavaScript while a job
+is active). Files are served through :func:`download`, never straight from MEDIA_URL,
+because board sheets and entry forms reveal the deals.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods
+
+from tournaments import selectors
+from tournaments.models import Championship, PrintJob
+from tournaments.reports import services
+from tournaments.reports.documents import Kind
+
+
+class PrintRequestForm(forms.Form):
+    kind = forms.ChoiceField(label=_("Document"), choices=PrintJob.Kind.choices)
+    round_number = forms.IntegerField(
+        label=_("Ronda"), min_value=0, initial=0, required=False,
+        help_text=_("Obligatòria per als fulls de mans i les actes; 0 = totes les rondes."),
+    )
+    copies = forms.IntegerField(label=_("Còpies (una per taula)"), min_value=1,
+                                max_value=500, initial=1)
+    per_page = forms.TypedChoiceField(
+        label=_("Mans per pàgina"), choices=[(1, "1"), (4, "4")], coerce=int, initial=1
+    )
+
+    def __init__(self, *args: object, kinds: list[str], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        field = self.fields["kind"]
+        field.choices = [c for c in PrintJob.Kind.choices if c[0] in kinds]  # type: ignore[attr-defined]
+
+
+def _allowed_kinds(user: object, championship: Championship) -> list[str]:
+    return [k.value for k in Kind if services.can_print(user, championship, k)]
+
+
+def _job_json(request: HttpRequest, job: PrintJob) -> dict[str, object]:
+    return {
+        "id": job.pk,
+        "status": job.status,
+        "status_display": str(job.get_status_display()),
+        "progress": job.progress,
+        "error": job.error,
+        "download": (
+            reverse("print_job_download", args=[job.championship.slug, job.pk])
+            if job.status == PrintJob.Status.DONE else None
+        ),
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def jobs(request: HttpRequest, slug: str) -> HttpResponse:
+    """GET: the form and the latest jobs. POST: queue (or reuse) a job, back to the list."""
+    championship = get_object_or_404(Championship, slug=slug)
+    kinds = _allowed_kinds(request.user, championship)
+    form = PrintRequestForm(request.POST or None, kinds=kinds)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            _job, created = services.print_job_request(
+                championship=championship,
+                kind=data["kind"],
+                round_number=data["round_number"] or 0,
+                copies=data["copies"],
+                per_page=data["per_page"],
+                acting_user=request.user,
+            )
+        except services.PrintNotAllowed as exc:
+            raise PermissionDenied(str(exc)) from None
+        except services.PrintJobError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+        else:
+            if created:
+                messages.success(request, _("Document demanat."))
+            else:
+                messages.info(request, _("Ja s'està fent el mateix document: el reaprofitem."))
+            return redirect("print_jobs", slug=championship.slug)
+    roles = selectors.user_roles(request.user, championship)
+    job_list = services.jobs_for(championship, request.user)
+    return render(
+        request,
+        "reports/jobs.html",
+        {
+            "championship": championship,
+            "can_referee": bool(roles),
+            "form": form,
+            "jobs": job_list,
+            "any_active": any(job.is_active for job in job_list),
+        },
+    )
+
+
+def job_status(request: HttpRequest, slug: str, job_id: int) -> JsonResponse:
+    """``{"id", "status", "status_display", "progress", "error", "download"}``."""
+    job = _visible_job(request, slug, job_id)
+    return JsonResponse(_job_json(request, job))
+
+
+def download(request: HttpRequest, slug: str, job_id: int) -> FileResponse:
+    """The finished PDF as an attachment; 404 until it is done."""
+    job = _visible_job(request, slug, job_id)
+    if job.status != PrintJob.Status.DONE or not job.file:
+        raise Http404("not ready")
+    round_part = f"-ronda-{job.round_number}" if job.round_number else ""
+    return FileResponse(
+        job.file.open("rb"),
+        as_attachment=True,
+        filename=f"{job.championship.slug}-{job.kind}{round_part}.pdf",
+        content_type="application/pdf",
+    )
+
+
+def _visible_job(request: HttpRequest, slug: str, job_id: int) -> PrintJob:
+    job = get_object_or_404(
+        PrintJob.objects.select_related("championship"), pk=job_id, championship__slug=slug
+    )
+    if not services.can_print(request.user, job.championship, Kind(job.kind)):
+        raise PermissionDenied("only the organiser or the head referee")
+    return job
