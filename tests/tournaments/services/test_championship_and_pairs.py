@@ -1,0 +1,165 @@
+"""Championship creation, roles, pair registration (form and CSV), rounds setup."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+
+from engine.rules import Variant
+from scoring.model import Doubling, Method, Rounding
+from tests.factories import UserFactory
+from tournaments import services
+from tournaments.models import Board, Championship, Membership, Pair, Round
+
+pytestmark = pytest.mark.django_db
+
+DAY = datetime.date(2026, 11, 29)
+
+
+def test_championship_create_takes_the_spec_defaults_and_makes_the_creator_organiser():
+    user = UserFactory()
+    c = services.championship_create(name="Campionat de Vic", date=DAY, acting_user=user)
+    assert c.slug == "campionat-de-vic"
+    assert c.status == Championship.Status.DRAFT
+    rules = c.scoring_rules()
+    assert (rules.doubling, rules.method, rules.rounding) == (
+        Doubling.DUPLICATE, Method.PROPORTIONAL, Rounding.NONE)
+    assert (rules.bottom, rules.top, rules.infraction_score) == (Fraction(1), Fraction(2), 0)
+    play = c.engine_rules()
+    assert play.variant is Variant.OBLIGADA and play.sant_vicenc and not play.carregar
+    assert Membership.objects.filter(championship=c, user=user, role="organiser").exists()
+
+
+def test_championship_create_makes_the_slug_unique_and_refuses_a_taken_explicit_slug():
+    first = services.championship_create(name="Obert", date=DAY)
+    second = services.championship_create(name="Obert", date=DAY)
+    assert (first.slug, second.slug) == ("obert", "obert-2")
+    with pytest.raises(services.RegistrationError) as exc:
+        services.championship_create(name="Un altre", slug="obert", date=DAY)
+    assert exc.value.field == "slug"
+
+
+def test_championship_create_stores_the_butinet_preset_exactly():
+    c = services.championship_create(
+        name="Predonats", date=DAY, scale_bottom=0, scale_top=100, rounding="floor",
+        method="matchpoints", doubling="classic", variant="lliure",
+    )
+    c.refresh_from_db()
+    assert c.scale_top == Decimal(100)
+    assert c.scoring_rules().top == Fraction(100)
+    assert c.scoring_rules().method is Method.MATCHPOINTS
+    assert c.engine_rules().variant is Variant.LLIURE
+
+
+@pytest.mark.parametrize(
+    ("rules", "field"),
+    [
+        ({"method": "swiss"}, "method"),
+        ({"scale_bottom": 2, "scale_top": 1}, "scale_top"),
+        ({"scale_top": "molt"}, "scale_top"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
+def test_championship_create_refuses_bad_rules_naming_the_field(rules, field):
+    with pytest.raises(services.RegistrationError) as exc:
+        services.championship_create(name="X", date=DAY, **rules)
+    assert exc.value.field == field
+    assert not Championship.objects.exists()
+
+
+def test_pair_register_refuses_a_repeated_number_and_a_missing_name():
+    c = services.championship_create(name="X", date=DAY)
+    pair = services.pair_register(championship=c, number=3, player1="Anna Puig",
+                                  player2="Jordi Vila", acting_user=None)
+    assert pair.names == "Anna Puig – Jordi Vila"
+    with pytest.raises(services.RegistrationError) as exc:
+        services.pair_register(championship=c, number=3, player1="A", player2="B",
+                               acting_user=None)
+    assert exc.value.field == "number"
+    with pytest.raises(services.RegistrationError) as exc:
+        services.pair_register(championship=c, number=4, player1="A", player2=" ",
+                               acting_user=None)
+    assert exc.value.field == "player2"
+
+
+def test_pairs_import_csv_registers_every_line_and_skips_a_header():
+    c = services.championship_create(name="X", date=DAY)
+    pairs = services.pairs_import_csv(
+        championship=c,
+        text="número;jugador 1;jugador 2\n1;Anna Puig;Jordi Vila\n\n2; Marta Soler ;Pere Font\n",
+        acting_user=None,
+    )
+    assert [(p.number, p.player1.name, p.player2.name) for p in pairs] == [
+        (1, "Anna Puig", "Jordi Vila"), (2, "Marta Soler", "Pere Font")]
+    codes = set(c.players.values_list("code", flat=True))
+    assert len(codes) == 4
+
+
+def test_pairs_import_csv_names_each_bad_line_and_writes_nothing():
+    c = services.championship_create(name="X", date=DAY)
+    with pytest.raises(services.PairsCsvError) as exc:
+        services.pairs_import_csv(
+            championship=c,
+            text="1;Anna;Jordi\ndos;Marta;Pere\n3;Núria\n1;Joan;Rosa\n",
+            acting_user=None,
+        )
+    problems = exc.value.problems
+    assert problems[0].startswith("línia 2:") and "dos" in problems[0]
+    assert problems[1].startswith("línia 3:")
+    assert problems[2].startswith("línia 4:") and "línia 1" in problems[2]
+    assert exc.value.field == "text"
+    assert not Pair.objects.exists()
+
+
+def test_pairs_import_csv_refuses_a_number_already_registered_by_its_line():
+    c = services.championship_create(name="X", date=DAY)
+    services.pair_register(championship=c, number=2, player1="A", player2="B",
+                           acting_user=None)
+    with pytest.raises(services.PairsCsvError) as exc:
+        services.pairs_import_csv(championship=c, text="1;C;D\n2;E;F", acting_user=None)
+    assert exc.value.problems == ["línia 2: ja hi ha una parella número 2"]
+    assert Pair.objects.count() == 1
+
+
+def test_only_an_organiser_of_this_championship_registers_pairs(small):
+    other = services.championship_create(name="Un altre", date=DAY)
+    with pytest.raises(services.NotAllowedError):
+        services.pair_register(championship=other, number=9, player1="A", player2="B",
+                               acting_user=small.organiser)
+    with pytest.raises(services.NotAllowedError):
+        services.pair_register(championship=small.championship, number=9, player1="A",
+                               player2="B", acting_user=small.referee)
+    pair = services.pair_register(championship=small.championship, number=9, player1="A",
+                                  player2="B", acting_user=small.organiser)
+    assert pair.number == 9
+
+
+def test_rounds_setup_numbers_the_boards_on_round_by_round():
+    c = services.championship_create(name="X", date=DAY)
+    rounds = services.rounds_setup(championship=c, rounds=3, boards_per_round=4,
+                                   acting_user=None)
+    assert [r.number for r in rounds] == [1, 2, 3]
+    assert list(Board.objects.filter(round__number=3, championship=c)
+                .values_list("number", flat=True)) == [9, 10, 11, 12]
+    # Redone before any draw: replaced.
+    services.rounds_setup(championship=c, rounds=2, boards_per_round=6, acting_user=None)
+    assert Round.objects.filter(championship=c).count() == 2
+    assert Board.objects.filter(championship=c).count() == 12
+
+
+def test_rounds_setup_is_refused_once_a_round_is_drawn(small):
+    with pytest.raises(services.DrawError):
+        services.rounds_setup(championship=small.championship, rounds=5, boards_per_round=2,
+                              acting_user=None)
+
+
+@pytest.mark.parametrize("value", [0, -1, 101, True, "3"])
+def test_rounds_setup_refuses_a_bad_count(value):
+    c = services.championship_create(name="X", date=DAY)
+    with pytest.raises(services.DrawError) as exc:
+        services.rounds_setup(championship=c, rounds=value, boards_per_round=2,
+                              acting_user=None)
+    assert exc.value.field == "rounds"

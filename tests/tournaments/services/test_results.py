@@ -1,0 +1,252 @@
+"""result_record: the rules, the roles, optimistic concurrency, the audit log, and the
+database constraints that back them (one result per table and board, points 0..72,
+doubles in order, never infraction and adjustment together, a board once per pair)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from tests.factories import UserFactory
+from tournaments import services
+from tournaments.models import Board, Membership, PairBoard, Result, ResultAudit
+
+pytestmark = pytest.mark.django_db
+
+
+def record(small, *, seating=0, board=0, version=None, user=None, **data):
+    fields = {"trump": "O", "ns_points_taken": 40} | data
+    return services.result_record(
+        seating=small.seatings[seating], board=small.boards[board],
+        expected_version=version, acting_user=user, **fields,
+    )
+
+
+def test_result_record_stores_the_result_with_version_1_and_an_audit_row(small):
+    result = record(small, trump="botifarra", contro=True, ns_points_taken=41,
+                    user=small.referee, note="ok")
+    assert result.version == 1
+    assert result.entered_by == small.referee
+    assert (result.trump, result.contro, result.ns_points_taken, result.ew_points_taken) == (
+        "botifarra", True, 41, 31)
+    audit = ResultAudit.objects.get()
+    assert audit.action == "create" and audit.before is None
+    assert audit.after["ns_points_taken"] == 41
+    assert audit.acting_user == small.referee
+    assert (audit.round_number, audit.table_number, audit.board_number) == (
+        1, small.seatings[0].table.number, small.boards[0].number)
+    assert PairBoard.objects.filter(result=result).count() == 2
+
+
+def test_a_correction_bumps_the_version_and_audits_before_and_after(small):
+    first = record(small, ns_points_taken=40, user=small.referee)
+    second = services.result_correct(
+        result=first, expected_version=1, acting_user=small.referee,
+        trump="C", ns_points_taken=30,
+    )
+    assert second.version == 2
+    update = ResultAudit.objects.get(action="update")
+    assert (update.before["ns_points_taken"], update.after["ns_points_taken"]) == (40, 30)
+    assert (update.before["version"], update.after["version"]) == (1, 2)
+    assert Result.objects.get().ns_points_taken == 30
+
+
+def test_saving_with_a_stale_version_raises_a_conflict_and_keeps_the_other_save(small):
+    result = record(small, ns_points_taken=40)
+    services.result_correct(result=result, expected_version=1, acting_user=None,
+                            trump="O", ns_points_taken=50)
+    with pytest.raises(services.ResultConflict) as exc:
+        services.result_correct(result=result, expected_version=1, acting_user=None,
+                                trump="O", ns_points_taken=20)
+    assert exc.value.current.ns_points_taken == 50
+    assert exc.value.current_version == 2
+    assert "versió 2" in str(exc.value)
+    assert Result.objects.get().ns_points_taken == 50
+
+
+def test_entering_a_new_result_where_one_exists_is_a_conflict(small):
+    record(small, ns_points_taken=40)
+    with pytest.raises(services.ResultConflict) as exc:
+        record(small, ns_points_taken=12)
+    assert exc.value.current.ns_points_taken == 40
+
+
+def test_correcting_a_result_that_no_longer_exists_is_a_conflict(small):
+    result = record(small)
+    services.result_delete(result=result, expected_version=1, acting_user=small.organiser)
+    with pytest.raises(services.ResultConflict) as exc:
+        record(small, version=1)
+    assert exc.value.current is None
+    assert ResultAudit.objects.filter(action="delete").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"ns_points_taken": 73}, "ns_points_taken"),
+        ({"ns_points_taken": -1}, "ns_points_taken"),
+        ({"ns_points_taken": None}, "ns_points_taken"),
+        ({"ns_points_taken": True}, "ns_points_taken"),
+        ({"ns_points_taken": "40"}, "ns_points_taken"),
+        ({"trump": None}, "trump"),
+        ({"trump": "X"}, "trump"),
+        ({"recontro": True}, "recontro"),
+        ({"contro": True, "sant_vicenc": True}, "sant_vicenc"),
+        ({"trump": "botifarra", "contro": True, "recontro": True, "sant_vicenc": True},
+         "sant_vicenc"),
+        ({"infraction": "NS", "adjusted": ("average", "average")}, "infraction"),
+        ({"infraction": "N"}, "infraction"),
+        ({"adjusted": ("average", "half")}, "adjusted"),
+    ],
+)
+def test_result_record_refuses_what_the_rules_do_not_allow(small, data, field):
+    with pytest.raises(services.ResultError) as exc:
+        record(small, **data)
+    assert exc.value.field == field
+    assert not Result.objects.exists()
+    assert not ResultAudit.objects.exists()
+
+
+def test_sant_vicenc_is_refused_when_the_championship_bans_it(small):
+    small.championship.sant_vicenc = False
+    small.championship.save()
+    with pytest.raises(services.ResultError) as exc:
+        record(small, contro=True, recontro=True, sant_vicenc=True)
+    assert exc.value.field == "sant_vicenc"
+
+
+def test_sant_vicenc_on_botifarra_is_accepted_when_the_setting_allows_it(small):
+    small.championship.sant_vicenc_on_botifarra = True
+    small.championship.save()
+    result = record(small, trump="botifarra", contro=True, recontro=True, sant_vicenc=True)
+    assert result.sant_vicenc
+
+
+def test_an_adjusted_result_needs_no_points_and_an_infraction_keeps_them(small):
+    adjusted = record(small, trump=None, ns_points_taken=None,
+                      adjusted={"NS": "average_plus", "EW": "average_minus"})
+    assert (adjusted.adjusted_ns, adjusted.adjusted_ew) == ("average_plus", "average_minus")
+    infraction = record(small, board=1, infraction="EO", ns_points_taken=50)
+    assert infraction.infraction == "EW"
+
+
+def test_a_board_of_another_round_is_refused(small):
+    board_of_round_2 = Board.objects.get(round=small.round2, number=3)
+    with pytest.raises(services.ResultError) as exc:
+        services.result_record(seating=small.seatings[0], board=board_of_round_2, trump="O",
+                               ns_points_taken=40, expected_version=None, acting_user=None)
+    assert exc.value.field == "board"
+    assert "ronda 1" in str(exc.value)
+
+
+def test_a_pair_never_plays_a_board_twice(small):
+    record(small, seating=0, board=0)
+    played = small.seatings[0]
+    # A board not tied to one round (as after an import) met again in round 2.
+    Board.objects.filter(pk=small.boards[0].pk).update(round=None)
+    again = services.seating_set(round=small.round2, table_number=1, ns_pair=played.ew_pair,
+                                 ew_pair=small.seatings[1].ns_pair, acting_user=None)
+    with pytest.raises(services.ResultError) as exc:
+        services.result_record(seating=again, board=small.boards[0], trump="O",
+                               ns_points_taken=40, expected_version=None, acting_user=None)
+    assert exc.value.field == "board"
+    assert f"parella {played.ew_pair.number} ja ha jugat el tauler" in str(exc.value)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        PairBoard.objects.create(pair=played.ns_pair, board=small.boards[0],
+                                 result=Result.objects.get())
+
+
+def test_a_referee_of_another_championship_cannot_enter_results(small):
+    from tests.factories import build_championship
+
+    other = build_championship(pairs=4)
+    stranger = UserFactory()
+    services.membership_grant(championship=other, user=stranger, role="referee",
+                              acting_user=None)
+    with pytest.raises(services.NotAllowedError):
+        record(small, user=stranger)
+    assert not Result.objects.exists()
+
+
+def test_a_closed_round_accepts_corrections_only_from_head_referee_or_organiser(small):
+    for s in small.seatings:
+        for b in small.boards:
+            services.result_record(seating=s, board=b, trump="E", ns_points_taken=36,
+                                   expected_version=None, acting_user=small.referee)
+    services.round_close(round=small.round1, acting_user=small.organiser)
+    result = Result.objects.filter(seating=small.seatings[0], board=small.boards[0]).get()
+    with pytest.raises(services.NotAllowedError):
+        services.result_correct(result=result, expected_version=1, acting_user=small.referee,
+                                trump="E", ns_points_taken=37)
+    head = UserFactory()
+    services.membership_grant(championship=small.championship, user=head,
+                              role=Membership.Role.HEAD_REFEREE, acting_user=None)
+    fixed = services.result_correct(result=result, expected_version=1, acting_user=head,
+                                    trump="E", ns_points_taken=37)
+    assert fixed.version == 2
+
+
+def test_round_close_lists_the_missing_results_unless_told_to_allow_them(small):
+    record(small, seating=0, board=0)
+    with pytest.raises(services.ChampionshipStateError) as exc:
+        services.round_close(round=small.round1, acting_user=small.organiser)
+    assert "Falten 3 resultats" in str(exc.value)
+    with pytest.raises(services.NotAllowedError):
+        services.round_close(round=small.round1, acting_user=small.referee, allow_missing=True)
+    closed = services.round_close(round=small.round1, acting_user=small.organiser,
+                                  allow_missing=True)
+    assert closed.is_closed
+
+
+def test_finish_closes_rounds_freezes_results_and_only_then_the_secret_is_published(small):
+    record(small)
+    with pytest.raises(services.ChampionshipStateError):
+        services.deal_secret_publish(championship=small.championship,
+                                     acting_user=small.organiser)
+    with pytest.raises(services.NotAllowedError):
+        services.championship_finish(championship=small.championship,
+                                     acting_user=small.referee)
+    services.championship_finish(championship=small.championship, acting_user=small.organiser)
+    small.round1.refresh_from_db()
+    assert small.round1.is_closed
+    with pytest.raises(services.ChampionshipStateError):
+        record(small, board=1, user=small.organiser)
+    c = services.deal_secret_publish(championship=small.championship,
+                                     acting_user=small.organiser)
+    assert c.public_deal_secret == c.deal_secret != ""
+    with pytest.raises(services.ChampionshipStateError):
+        services.deal_secret_publish(championship=c, acting_user=small.organiser)
+
+
+# -- the database itself -------------------------------------------------------------------
+
+
+def bare_result(small, **fields):
+    now = timezone.now()
+    data = {"seating": small.seatings[0], "board": small.boards[0], "trump": "O",
+            "ns_points_taken": 40, "entered_at": now, "updated_at": now} | fields
+    return Result(**data)
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"ns_points_taken": 73},
+        {"recontro": True},
+        {"contro": True, "sant_vicenc": True},
+        {"infraction": "NS", "adjusted_ns": "average", "adjusted_ew": "average"},
+        {"ns_points_taken": None},
+        {"trump": None},
+        {"adjusted_ns": "average"},
+    ],
+)
+def test_the_database_refuses_a_result_that_breaks_an_invariant(small, fields):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        bare_result(small, **fields).save()
+
+
+def test_the_database_keeps_one_result_per_table_and_board(small):
+    bare_result(small).save()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        bare_result(small, ns_points_taken=10).save()
