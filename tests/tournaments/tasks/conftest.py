@@ -1,0 +1,137 @@
+"""A real Celery worker on a real Redis broker, for the few job tests that need one.
+
+``TEST_CELERY_BROKER_URL`` (``.ci/run`` exports ``redis://127.0.0.1:6379/15``) names the
+broker; without it, or with Redis down, the tests skip (and fail when CI=true). The
+worker is another process: it gets the TEST database pytest-django created
+(``connection.settings_dict["NAME"]``), the same MEDIA_ROOT, and a queue of its own so
+that two test sessions sharing the broker never take each other's tasks. Tests using it
+must be ``django_db(transaction=True)`` so their rows are committed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote, urlparse
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from tests.services import port_open, require
+
+ROOT = Path(__file__).resolve().parents[3]
+#: Seconds after which Redis hands a dead worker's unacknowledged task to another worker.
+VISIBILITY_TIMEOUT = 2
+
+
+def broker_url() -> str:
+    url = os.environ.get("TEST_CELERY_BROKER_URL", "").strip()
+    require(bool(url), "needs TEST_CELERY_BROKER_URL=redis://... (.ci/run sets it)")
+    parsed = urlparse(url)
+    require(
+        port_open(parsed.hostname or "127.0.0.1", parsed.port or 6379),
+        f"needs Redis at {url}",
+    )
+    return url
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    require(db["ENGINE"].endswith("postgresql"),
+            "the worker tests need PostgreSQL (DATABASE_URL=postgres://...)")
+    user = quote(db.get("USER") or "postgres")
+    password = f":{quote(db['PASSWORD'])}" if db.get("PASSWORD") else ""
+    host = db.get("HOST") or "127.0.0.1"
+    port = db.get("PORT") or 5432
+    return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
+
+
+@dataclass
+class Worker:
+    """Start, kill and restart ``celery -A config worker --pool=solo`` on one queue."""
+
+    broker: str
+    queue: str
+    env: dict[str, str]
+    log_dir: Path
+    process: subprocess.Popen[bytes] | None = None
+    started: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    def start(self) -> None:
+        log = self.log_dir / f"worker-{len(self.started) + 1}.log"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+             "--concurrency=1", "--loglevel=INFO", "-Q", self.queue,
+             "-n", f"{self.queue}-{len(self.started) + 1}@%h", "--without-gossip",
+             "--without-mingle", "--without-heartbeat"],
+            cwd=ROOT, env=self.env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
+        )
+        self.started.append(self.process)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the worker exited early:\n{log.read_text()}")
+            if "ready." in log.read_text(errors="replace"):
+                return
+            time.sleep(0.2)
+        raise RuntimeError(f"the worker did not start in 60 s:\n{log.read_text()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no warm shutdown, the running task is never acknowledged."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        for process in self.started:
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def celery_worker(
+    django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Worker]:
+    """A running worker and the test process's Celery app pointed at its broker/queue."""
+    from config.celery import app
+
+    url = broker_url()
+    media = tmp_path_factory.mktemp("media")
+    queue = f"bd-test-{uuid.uuid4().hex[:10]}"
+    env = dict(os.environ)
+    env.update(
+        CELERY_BROKER_URL=url,
+        DATABASE_URL=_database_url(),
+        MEDIA_ROOT=str(media),
+        CELERY_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT),
+        PYTHONPATH=str(ROOT),
+    )
+    saved = {key: app.conf.get(key) for key in
+             ("broker_url", "task_always_eager", "task_default_queue",
+              "broker_transport_options")}
+    app.conf.update(broker_url=url, task_always_eager=False, task_default_queue=queue,
+                    broker_transport_options={"visibility_timeout": VISIBILITY_TIMEOUT})
+    old_media = settings.MEDIA_ROOT
+    settings.MEDIA_ROOT = media
+    worker = Worker(broker=url, queue=queue, env=env, log_dir=media)
+    worker.start()
+    try:
+        yield worker
+    finally:
+        worker.stop()
+        app.conf.update(saved)
+        settings.MEDIA_ROOT = old_media
+        app.pool.force_close_all()
