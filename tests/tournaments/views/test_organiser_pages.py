@@ -1,0 +1,257 @@
+"""Organiser pages: create a championship, register pairs (form and CSV), set rounds,
+draw, generate boards, close a round, finish, publish the secret; and who may not."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from tests.factories import UserFactory, build_championship
+from tests.tournaments.conftest import Small
+from tournaments.models import Championship, Membership, Pair, Round, Seating
+
+pytestmark = pytest.mark.django_db
+
+
+def _user(name: str):
+    user = UserFactory(username=name)
+    user.save()
+    return user
+
+
+def test_create_form_starts_with_the_spec_defaults(client) -> None:
+    client.force_login(_user("nou"))
+    form = client.get(reverse("championship_create")).context["form"]
+    assert form["variant"].value() == "obligada"
+    assert form["doubling"].value() == "duplicate"
+    assert form["method"].value() == "proportional"
+    assert float(form["scale_bottom"].value()) == 1
+    assert float(form["scale_top"].value()) == 2
+    assert form["rounding"].value() == "none"
+    assert form["sant_vicenc"].value() is True
+
+
+def test_creating_a_championship_makes_the_creator_its_organiser(client) -> None:
+    user = _user("creadora")
+    client.force_login(user)
+    response = client.post(
+        reverse("championship_create"),
+        {"name": "Open de Vic", "slug": "open-vic", "date": "2026-12-05", "venue": "Vic",
+         "variant": "obligada", "doubling": "duplicate", "method": "matchpoints",
+         "scale_bottom": "0", "scale_top": "100", "rounding": "floor",
+         "infraction_score": "0", "sant_vicenc": "on", "carregar_scope": "void_only"},
+    )
+    assert response.status_code == 302
+    championship = Championship.objects.get(slug="open-vic")
+    assert championship.method == "matchpoints" and championship.rounding == "floor"
+    assert Membership.objects.filter(
+        championship=championship, user=user, role=Membership.Role.ORGANISER
+    ).exists()
+
+
+def test_a_taken_slug_is_refused_next_to_the_slug_field(client, web: Small) -> None:
+    client.force_login(_user("altra"))
+    response = client.post(
+        reverse("championship_create"),
+        {"name": "Un altre", "slug": web.championship.slug, "date": "2026-12-05",
+         "variant": "obligada", "doubling": "duplicate", "method": "proportional",
+         "scale_bottom": "1", "scale_top": "2", "rounding": "none", "infraction_score": "0",
+         "carregar_scope": "void_only"},
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["slug"]
+
+
+def test_a_scale_upside_down_is_refused_next_to_scale_top(client) -> None:
+    client.force_login(_user("escala"))
+    response = client.post(
+        reverse("championship_create"),
+        {"name": "Al revés", "date": "2026-12-05", "variant": "obligada",
+         "doubling": "duplicate", "method": "proportional", "scale_bottom": "2",
+         "scale_top": "1", "rounding": "none", "infraction_score": "0",
+         "carregar_scope": "void_only"},
+    )
+    assert "scale_top" in response.context["form"].errors
+
+
+def test_register_one_pair(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    url = reverse("pairs_register", args=[web.championship.slug])
+    response = client.post(
+        url, {"pair-number": "9", "pair-player1": "Laia Bosch", "pair-player2": "Pau Roca",
+              "pair-submit": "1"},
+    )
+    assert response.status_code == 302
+    pair = Pair.objects.get(championship=web.championship, number=9)
+    assert pair.names == "Laia Bosch – Pau Roca"
+
+
+def test_a_pair_number_taken_is_refused_next_to_the_number(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    response = client.post(
+        reverse("pairs_register", args=[web.championship.slug]),
+        {"pair-number": "1", "pair-player1": "A", "pair-player2": "B", "pair-submit": "1"},
+    )
+    assert response.status_code == 200
+    assert "1" in response.context["pair_form"].errors["number"][0]
+
+
+def test_csv_paste_registers_every_pair(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    response = client.post(
+        reverse("pairs_register", args=[web.championship.slug]),
+        {"csv-text": "10;Anna Puig;Jordi Vila\n11;Marta Soler;Joan Font", "csv-submit": "1"},
+    )
+    assert response.status_code == 302
+    assert set(
+        Pair.objects.filter(championship=web.championship, number__gte=10)
+        .values_list("number", flat=True)
+    ) == {10, 11}
+
+
+def test_csv_upload_registers_every_pair(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    upload = SimpleUploadedFile("parelles.csv", "12;Núria Pujol;Pere Serra\n".encode())
+    response = client.post(
+        reverse("pairs_register", args=[web.championship.slug]),
+        {"csv-file": upload, "csv-submit": "1"},
+    )
+    assert response.status_code == 302
+    assert Pair.objects.get(championship=web.championship, number=12).player1.name == (
+        "Núria Pujol"
+    )
+
+
+def test_a_bad_csv_line_is_named_next_to_the_text(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    response = client.post(
+        reverse("pairs_register", args=[web.championship.slug]),
+        {"csv-text": "20;Anna;Jordi\nvint;Marta;Joan", "csv-submit": "1"},
+    )
+    assert response.status_code == 200
+    errors = response.context["csv_form"].errors["text"]
+    assert "línia 2" in errors[0]
+    assert not Pair.objects.filter(championship=web.championship, number=20).exists()
+
+
+def test_rounds_setup_creates_rounds_and_boards(client) -> None:
+    championship = build_championship(pairs=4, rounds=1, drawn_rounds=0)
+    organiser = _user("org-rondes")
+    Membership.objects.create(championship=championship, user=organiser, role="organiser")
+    client.force_login(organiser)
+    response = client.post(
+        reverse("rounds_setup", args=[championship.slug]),
+        {"rounds": "3", "boards_per_round": "4"},
+    )
+    assert response.status_code == 302
+    assert Round.objects.filter(championship=championship).count() == 3
+    assert championship.boards.count() == 12
+
+
+def test_rounds_setup_after_a_draw_is_refused_next_to_the_field(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    response = client.post(
+        reverse("rounds_setup", args=[web.championship.slug]),
+        {"rounds": "3", "boards_per_round": "4"},
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["rounds"]
+
+
+def test_draw_a_round_with_a_seed_is_repeatable(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    url = reverse("round_draw", args=[web.championship.slug, 2])
+    assert client.post(url, {"seed": "123"}).status_code == 302
+    first = list(Seating.objects.filter(round=web.round2).values_list("ns_pair", "ew_pair"))
+    assert len(first) == 2
+    client.post(url, {"seed": "123"})
+    again = list(Seating.objects.filter(round=web.round2).values_list("ns_pair", "ew_pair"))
+    assert again == first
+    assert Round.objects.get(pk=web.round2.pk).draw_seed == 123
+
+
+def test_generate_boards_changes_the_commitment(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    before = web.championship.deal_commitment
+    response = client.post(reverse("boards_generate", args=[web.championship.slug]))
+    assert response.status_code == 302
+    web.championship.refresh_from_db()
+    assert web.championship.deal_commitment != before
+    assert len(web.championship.deal_commitment) == 64
+
+
+def test_closing_a_round_with_missing_results_shows_the_refusal(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    response = client.post(
+        reverse("round_close", args=[web.championship.slug, 1]), follow=True
+    )
+    assert response.status_code == 200
+    text = " ".join(str(m) for m in response.context["messages"])
+    assert "Falten 4 resultats" in text
+    assert not Round.objects.get(pk=web.round1.pk).is_closed
+
+
+def test_finish_then_publish_the_secret(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    slug = web.championship.slug
+    client.post(reverse("championship_finish", args=[slug]))
+    response = client.post(reverse("deal_secret_publish", args=[slug]), follow=True)
+    web.championship.refresh_from_db()
+    assert web.championship.status == "finished"
+    assert web.championship.deal_secret_published
+    assert web.championship.deal_secret in response.content.decode()
+
+
+def test_publishing_before_the_end_is_refused_with_a_message(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    response = client.post(
+        reverse("deal_secret_publish", args=[web.championship.slug]), follow=True
+    )
+    text = " ".join(str(m) for m in response.context["messages"])
+    assert "quan el campionat s'ha acabat" in text
+    web.championship.refresh_from_db()
+    assert not web.championship.deal_secret_published
+
+
+ORGANISER_GETS = ["pairs_register", "rounds_setup"]
+ORGANISER_POSTS = ["boards_generate", "championship_finish", "deal_secret_publish"]
+
+
+@pytest.mark.parametrize("name", ORGANISER_GETS + ORGANISER_POSTS)
+def test_anonymous_is_sent_to_login_from_organiser_pages(client, web: Small, name) -> None:
+    url = reverse(name, args=[web.championship.slug])
+    response = client.post(url) if name in ORGANISER_POSTS else client.get(url)
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login"))
+
+
+@pytest.mark.parametrize("name", ORGANISER_GETS + ORGANISER_POSTS)
+def test_a_referee_cannot_use_organiser_pages(client, web: Small, name) -> None:
+    client.force_login(web.referee)
+    url = reverse(name, args=[web.championship.slug])
+    response = client.post(url) if name in ORGANISER_POSTS else client.get(url)
+    assert response.status_code == 403
+    web.championship.refresh_from_db()
+    assert web.championship.status != "finished"
+
+
+def test_an_organiser_of_another_championship_gets_403(client, web: Small) -> None:
+    other = build_championship(pairs=4, rounds=1, drawn_rounds=0)
+    stranger = _user("org-altre")
+    Membership.objects.create(championship=other, user=stranger, role="organiser")
+    client.force_login(stranger)
+    assert client.get(reverse("pairs_register", args=[web.championship.slug])).status_code == 403
+    assert client.post(
+        reverse("round_draw", args=[web.championship.slug, 2]), {"seed": "1"}
+    ).status_code == 403
+    assert client.get(reverse("pairs_register", args=[other.slug])).status_code == 200
+
+
+def test_draw_and_close_need_post_rights_too(client, web: Small) -> None:
+    client.force_login(web.referee)
+    assert client.post(
+        reverse("round_draw", args=[web.championship.slug, 2]), {"seed": "1"}
+    ).status_code == 403
+    assert client.post(reverse("round_close", args=[web.championship.slug, 1])).status_code == 403
+    assert not Seating.objects.filter(round=web.round2).exists()
