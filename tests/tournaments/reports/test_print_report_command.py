@@ -1,0 +1,53 @@
+"""``manage.py print_report``: queues the job, waits for it, writes the file; exit 1 on failure."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from engine.deal import Deal
+from engine.seats import Seat
+from tests.factories import build_championship
+from tests.tournaments.reports.pdfcheck import page_texts
+from tournaments.models import Board, PrintJob
+
+pytestmark = pytest.mark.django_db(transaction=True)  # the job is sent on commit
+
+
+@pytest.fixture(autouse=True)
+def media(tmp_path: Path, settings) -> Path:  # type: ignore[no-untyped-def]
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return tmp_path
+
+
+def test_print_report_writes_the_board_sheets_of_a_round(tmp_path: Path) -> None:
+    championship = build_championship(pairs=4, rounds=2, boards_per_round=2, drawn_rounds=1)
+    out = tmp_path / "fulls.pdf"
+    stdout, stderr = io.StringIO(), io.StringIO()
+    call_command("print_report", "board-sheets", championship.slug, "--round", "2",
+                 "--copies", "3", "-o", str(out), stdout=stdout, stderr=stderr)
+    texts = page_texts(out.read_bytes())
+    assert len(texts) == 2 * 3
+    board = Board.objects.get(championship=championship, number=3)
+    deal = Deal.from_json(board.deal)
+    south = " ".join(str(c.rank) for c in deal[Seat.S] if c.suit.value == "B")
+    assert "Mà 3" in texts[0] and (not south or south in texts[0])
+    assert "100%" in stderr.getvalue()
+    assert str(out) in stdout.getvalue()
+    assert PrintJob.objects.get().status == PrintJob.Status.DONE
+
+
+def test_print_report_fails_with_the_jobs_error(tmp_path: Path) -> None:
+    championship = build_championship(pairs=4, rounds=1, boards_per_round=2, generate=False)
+    with pytest.raises(CommandError, match=r"failed: .*no deal yet"):
+        call_command("print_report", "board-sheets", championship.slug, "--round", "1",
+                     "-o", str(tmp_path / "x.pdf"), stdout=io.StringIO(), stderr=io.StringIO())
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_print_report_refuses_an_unknown_championship(tmp_path: Path) -> None:
+    with pytest.raises(CommandError, match="no championship"):
+        call_command("print_report", "standings", "no-such", "-o", str(tmp_path / "x.pdf"))
