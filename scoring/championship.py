@@ -17,10 +17,10 @@ ResultScore(ns_score=4, ew_score=-4, ns_comparative=Fraction(2, 1), ew_comparati
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 
 from scoring.comparative import ResultScore, check_result, regular_count, score_board
 from scoring.errors import ResultError
@@ -45,26 +45,52 @@ class Standing:
     average: Fraction
 
 
-def exact_sum(values: Iterable[Fraction]) -> Fraction:
-    """Sum of Fractions, adding numerators per denominator first (a handful of distinct
-    denominators on a championship), so it is fast and exact."""
-    buckets: defaultdict[int, int] = defaultdict(int)
-    for value in values:
-        buckets[value.denominator] += value.numerator
-    return sum((Fraction(n, d) for d, n in buckets.items()), Fraction(0))
+class _Totals:
+    """Each pair's total as an integer count of 1/``denominator`` and its boards played.
 
+    Comparative points are Fractions whose denominators vary by board; keeping every total
+    over one common denominator (grown by lcm when a new one appears) makes adding,
+    subtracting and comparing totals plain integer arithmetic, still exact.
+    """
 
-def rank_standings(totals: Mapping[int, Fraction], boards: Mapping[int, int]) -> list[Standing]:
-    """Standings from each pair's total and boards: by total, highest first, then by pair
-    number; equal totals share a rank (1, 2, 2, 4)."""
-    ordered = sorted(totals, key=lambda pair: (-totals[pair], pair))
-    out: list[Standing] = []
-    for i, pair in enumerate(ordered):
-        total = totals[pair]
-        rank = out[-1].rank if out and out[-1].total == total else i + 1
-        played = boards[pair]
-        out.append(Standing(rank, pair, total, played, total / played if played else total))
-    return out
+    __slots__ = ("boards", "denominator", "units")
+
+    def __init__(self) -> None:
+        self.denominator = 1
+        self.units: dict[int, int] = {}
+        self.boards: dict[int, int] = {}
+
+    def add(self, pair: int, value: Fraction, sign: int = 1) -> None:
+        den = value.denominator
+        if self.denominator % den:
+            grown = lcm(self.denominator, den)
+            factor = grown // self.denominator
+            self.units = {p: u * factor for p, u in self.units.items()}
+            self.denominator = grown
+        played = self.boards.get(pair, 0) + sign
+        if played:
+            self.boards[pair] = played
+            self.units[pair] = self.units.get(pair, 0) + sign * value.numerator * (
+                self.denominator // den
+            )
+        else:
+            self.boards.pop(pair, None)
+            self.units.pop(pair, None)
+
+    def standings(self) -> list[Standing]:
+        """By total, highest first, then by pair number; equal totals share a rank."""
+        units, den = self.units, self.denominator
+        ordered = sorted(units, key=lambda pair: (-units[pair], pair))
+        out: list[Standing] = []
+        previous: int | None = None
+        rank = 0
+        for i, pair in enumerate(ordered):
+            if units[pair] != previous:
+                rank, previous = i + 1, units[pair]
+            played = self.boards[pair]
+            total = Fraction(units[pair], den)
+            out.append(Standing(rank, pair, total, played, total / played))
+        return out
 
 
 class ChampionshipScore:
@@ -82,15 +108,13 @@ class ChampionshipScore:
         for result in results:
             if result.key in self._inputs:
                 raise ResultError(f"result {result.key}: given twice (round, table, board)")
-            check_result(result)
             self._inputs[result.key] = result
             self._by_board.setdefault(result.board, {})[result.key] = result
         self._regular: dict[int, int] = {
             board: regular_count(rs.values()) for board, rs in self._by_board.items()
         }
         self._scores: dict[Key, ResultScore] = {}
-        self._totals: dict[int, Fraction] = {}
-        self._boards_played: dict[int, int] = {}
+        self._totals = _Totals()
         self._rescore_all()
 
     # -- reading ---------------------------------------------------------------------------
@@ -132,14 +156,13 @@ class ChampionshipScore:
         if through_round is not None and round_only is not None:
             raise ValueError("give through_round or round_only, not both")
         if through_round is None and round_only is None:
-            return rank_standings(self._totals, self._boards_played)
+            return self._totals.standings()
         if round_only is not None:
             keys = [k for k in self._inputs if k[0] == round_only]
         else:
             assert through_round is not None
             keys = [k for k in self._inputs if k[0] <= through_round]
-        totals, boards = self._sum(keys)
-        return rank_standings(totals, boards)
+        return self._sum(keys).standings()
 
     def progressive_standings(self) -> dict[int, list[Standing]]:
         """``{round: standings after that round}`` for every round with results."""
@@ -156,24 +179,16 @@ class ChampionshipScore:
         for board_results in self._by_board.values():
             scores.update(score_board(self.rules, board_results.values(), most_results=most))
         self._scores = scores
-        self._totals, self._boards_played = self._sum(self._inputs)
+        self._totals = self._sum(self._inputs)
 
-    def _sum(self, keys: Iterable[Key]) -> tuple[dict[int, Fraction], dict[int, int]]:
-        buckets: defaultdict[int, defaultdict[int, int]] = defaultdict(lambda: defaultdict(int))
-        boards: defaultdict[int, int] = defaultdict(int)
+    def _sum(self, keys: Iterable[Key]) -> _Totals:
+        totals = _Totals()
+        inputs, scores = self._inputs, self._scores
         for key in keys:
-            result, score = self._inputs[key], self._scores[key]
-            for pair, value in (
-                (result.ns_pair, score.ns_comparative),
-                (result.ew_pair, score.ew_comparative),
-            ):
-                buckets[pair][value.denominator] += value.numerator
-                boards[pair] += 1
-        totals = {
-            pair: sum((Fraction(n, d) for d, n in by_den.items()), Fraction(0))
-            for pair, by_den in buckets.items()
-        }
-        return totals, dict(boards)
+            result, score = inputs[key], scores[key]
+            totals.add(result.ns_pair, score.ns_comparative)
+            totals.add(result.ew_pair, score.ew_comparative)
+        return totals
 
 
 def score_championship(rules: ScoringRules, results: Iterable[Result]) -> ChampionshipScore:
@@ -247,14 +262,5 @@ class IncrementalScorer(ChampionshipScore):
         self._regular = regular
 
     def _add(self, result: Result, score: ResultScore, sign: int) -> None:
-        for pair, value in (
-            (result.ns_pair, score.ns_comparative),
-            (result.ew_pair, score.ew_comparative),
-        ):
-            played = self._boards_played.get(pair, 0) + sign
-            if played:
-                self._boards_played[pair] = played
-                self._totals[pair] = self._totals.get(pair, Fraction(0)) + sign * value
-            else:
-                self._boards_played.pop(pair, None)
-                self._totals.pop(pair, None)
+        self._totals.add(result.ns_pair, score.ns_comparative, sign)
+        self._totals.add(result.ew_pair, score.ew_comparative, sign)

@@ -173,6 +173,11 @@ def _hand_score(
     return (score.ns, score.ew)
 
 
+@lru_cache(maxsize=1024)
+def _dealer_side(board: int) -> Side:
+    return dealer(board).side
+
+
 def result_hand_score(rules: ScoringRules, result: Result) -> tuple[int, int] | None:
     """(NS, EW) hand scores of a result, ``None`` when adjusted or at an infraction.
 
@@ -187,7 +192,7 @@ def result_hand_score(rules: ScoringRules, result: Result) -> tuple[int, int] | 
     try:
         return _hand_score(
             result.ns_points_taken,
-            dealer(result.board).side,
+            _dealer_side(result.board),
             result.trump,
             result.contro,
             result.recontro,
@@ -237,24 +242,24 @@ def score_board(
     there are none. Adjusted: :func:`adjusted_points`. Rounding last (:func:`round_points`).
     Returns ``{(round, table, board): ResultScore}``. Raises :class:`ResultError`.
     """
-    board_results = list(results)
+    keyed = [(result.key, result) for result in results]
     hand: dict[tuple[int, int, int], tuple[int, int] | None] = {}
-    for result in board_results:
+    for key, result in keyed:
         check_result(result)
-        hand[result.key] = result_hand_score(rules, result)
+        hand[key] = result_hand_score(rules, result)
     played = [s for s in hand.values() if s is not None]
     ns_table = comparative_by_score(rules, [s[0] for s in played], most_results=most_results)
     ew_table = comparative_by_score(rules, [s[1] for s in played], most_results=most_results)
     rounding = rules.rounding
+    ns_rounded = {s: round_points(v, rounding) for s, v in ns_table.items()}
+    ew_rounded = {s: round_points(v, rounding) for s, v in ew_table.items()}
     out: dict[tuple[int, int, int], ResultScore] = {}
     averages: dict[Side, Fraction] = {}
-    for result in board_results:
-        score = hand[result.key]
+    for key, result in keyed:
+        score = hand[key]
         if score is not None:
-            ns_c, ew_c = ns_table[score[0]], ew_table[score[1]]
-            out[result.key] = ResultScore(
-                score[0], score[1], round_points(ns_c, rounding), round_points(ew_c, rounding)
-            )
+            ns, ew = score
+            out[key] = ResultScore(ns, ew, ns_rounded[ns], ew_rounded[ew])
             continue
         if result.adjusted is not None:
             ns_c = adjusted_points(rules, result.adjusted[0])
@@ -262,27 +267,28 @@ def score_board(
         else:
             assert result.infraction is not None
             if not averages:
-                averages = _direction_averages(rules, played, ns_table, ew_table)
+                averages = {
+                    Side.NS: _mean(rules, ns_table, [s[0] for s in played]),
+                    Side.EW: _mean(rules, ew_table, [s[1] for s in played]),
+                }
             if result.infraction is Side.NS:
                 ns_c, ew_c = rules.infraction_score, averages[Side.EW]
             else:
                 ns_c, ew_c = averages[Side.NS], rules.infraction_score
-        out[result.key] = ResultScore(
+        out[key] = ResultScore(
             None, None, round_points(ns_c, rounding), round_points(ew_c, rounding)
         )
     return out
 
 
-def _direction_averages(
-    rules: ScoringRules,
-    played: Sequence[tuple[int, int]],
-    ns_table: Mapping[int, Fraction],
-    ew_table: Mapping[int, Fraction],
-) -> dict[Side, Fraction]:
-    if not played:
-        return {Side.NS: middle(rules), Side.EW: middle(rules)}
-    n = len(played)
-    return {
-        Side.NS: sum((ns_table[s[0]] for s in played), Fraction(0)) / n,
-        Side.EW: sum((ew_table[s[1]] for s in played), Fraction(0)) / n,
-    }
+def _mean(rules: ScoringRules, table: Mapping[int, Fraction], scores: Sequence[int]) -> Fraction:
+    """Exact mean of the (unrounded) comparative points of these scores; the scale's middle
+    when there are none. Sums numerators per denominator first: few Fraction operations."""
+    if not scores:
+        return middle(rules)
+    buckets: dict[int, int] = {}
+    for score in scores:
+        value = table[score]
+        buckets[value.denominator] = buckets.get(value.denominator, 0) + value.numerator
+    total = sum((Fraction(n, d) for d, n in buckets.items()), Fraction(0))
+    return total / len(scores)
