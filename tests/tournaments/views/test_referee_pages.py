@@ -1,0 +1,212 @@
+"""Referee pages: pick a table, see the boards with their dealer, enter and correct a
+result (audited), refusals next to the field, conflicts between two referees."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import UserFactory, build_championship
+from tests.tournaments.conftest import Small
+from tests.tournaments.views.helpers import entry_url, form_data, record
+from tournaments.models import Membership, Result, ResultAudit
+
+pytestmark = pytest.mark.django_db
+
+
+def test_referee_picks_a_table_of_the_current_round(client, web: Small) -> None:
+    client.force_login(web.referee)
+    response = client.get(reverse("referee_tables", args=[web.championship.slug]))
+    assert response.status_code == 200
+    assert response.context["round"].number == 1
+    assert [s.seating.table.number for s in response.context["sheets"]] == [1, 2]
+
+
+def test_table_page_lists_the_round_boards_with_their_dealer(client, web: Small) -> None:
+    client.force_login(web.referee)
+    response = client.get(
+        reverse("referee_table", args=[web.championship.slug, 1, web.seatings[0].table.number])
+    )
+    slots = response.context["sheet"].boards
+    # Boards 1 and 2: dealers N and W (notation.md "Boards"); W shows as O in Catalan.
+    assert [(s.board.number, s.dealer.value) for s in slots] == [(1, "N"), (2, "W")]
+    page = response.content.decode()
+    assert "Reparteix: N" in page and "Reparteix: O" in page
+
+
+def test_entering_a_result_shows_the_hand_score_at_once(client, web: Small) -> None:
+    client.force_login(web.referee)
+    seating, board = web.seatings[0], web.boards[0]
+    url = entry_url(web, seating, board)
+    response = client.post(url, form_data(ns_points_taken="44", contro="on"), follow=True)
+    result = Result.objects.get(seating=seating, board=board)
+    assert (result.trump, result.ns_points_taken, result.contro, result.version) == (
+        "O", 44, True, 1
+    )
+    assert result.entered_by == web.referee
+    # Dealer N (NS chose oros), EW called contro: NS +8, EW -8 x 2 = -16.
+    assert response.context["score"] == {"ns": 8, "ew": -16}
+    assert 'id="hand-score"' in response.content.decode()
+
+
+def test_saving_a_result_updates_the_public_standings(client, web: Small) -> None:
+    standings = reverse("standings", args=[web.championship.slug])
+    assert client.get(standings).context["standings"].progress.results_in == 0
+    client.force_login(web.referee)
+    client.post(entry_url(web, web.seatings[0], web.boards[0]), form_data())
+    client.logout()
+    view = client.get(standings).context["standings"]
+    assert view.progress.results_in == 1
+    assert {row.number for row in view.rows} == {
+        web.seatings[0].ns_pair.number, web.seatings[0].ew_pair.number
+    }
+
+
+def test_points_out_of_range_are_refused_next_to_the_field(client, web: Small) -> None:
+    client.force_login(web.referee)
+    response = client.post(
+        entry_url(web, web.seatings[0], web.boards[0]), form_data(ns_points_taken="73")
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["ns_points_taken"] == ["Els punts van de 0 a 72."]
+    assert "Els punts van de 0 a 72." in response.content.decode()
+    assert not Result.objects.exists()
+
+
+def test_recontro_without_contro_is_refused_next_to_recontro(client, web: Small) -> None:
+    client.force_login(web.referee)
+    response = client.post(
+        entry_url(web, web.seatings[0], web.boards[0]), form_data(recontro="on")
+    )
+    assert "recontro" in response.context["form"].errors
+    assert not Result.objects.exists()
+
+
+def test_sant_vicenc_on_botifarra_is_refused_by_default(client, web: Small) -> None:
+    client.force_login(web.referee)
+    response = client.post(
+        entry_url(web, web.seatings[0], web.boards[0]),
+        form_data(trump="botifarra", contro="on", recontro="on", sant_vicenc="on"),
+    )
+    assert "sant_vicenc" in response.context["form"].errors
+    assert not Result.objects.exists()
+
+
+def test_sant_vicenc_is_refused_when_the_rules_ban_it(client) -> None:
+    championship = build_championship(pairs=4, rounds=1, boards_per_round=2, sant_vicenc=False)
+    referee = UserFactory(username="arbitre-sv")
+    referee.save()
+    Membership.objects.create(championship=championship, user=referee, role="referee")
+    client.force_login(referee)
+    url = reverse("result_entry", args=[championship.slug, 1, 1, 1])
+    response = client.post(
+        url, form_data(trump="O", contro="on", recontro="on", sant_vicenc="on")
+    )
+    # The field is disabled: the value is ignored, so the result saves without it.
+    assert response.status_code == 302
+    assert Result.objects.get().sant_vicenc is False
+
+
+def test_a_service_refusal_becomes_a_form_error_not_a_500(client, web: Small) -> None:
+    """A delegated hand is fine; a closed round refuses a plain referee (service error)."""
+    from tournaments import services
+
+    for seating in web.seatings:
+        for board in web.boards:
+            record(seating, board, 36)
+    services.round_close(round=web.round1, acting_user=None)
+    client.force_login(web.referee)
+    url = entry_url(web, web.seatings[0], web.boards[0])
+    response = client.post(url, form_data(version="1"))
+    assert response.status_code == 200
+    assert response.context["form"].non_field_errors()
+    assert Result.objects.get(seating=web.seatings[0], board=web.boards[0]).version == 1
+
+
+def test_correcting_a_result_bumps_the_version_and_is_audited(client, web: Small) -> None:
+    seating, board = web.seatings[0], web.boards[0]
+    record(seating, board, 40)
+    client.force_login(web.referee)
+    url = entry_url(web, seating, board)
+    form = client.get(url).context["form"]
+    assert form["version"].value() == 1
+    response = client.post(url, form_data(ns_points_taken="50", version="1"))
+    assert response.status_code == 302
+    result = Result.objects.get(seating=seating, board=board)
+    assert (result.ns_points_taken, result.version) == (50, 2)
+    audit = ResultAudit.objects.filter(result=result).order_by("at", "id").last()
+    assert audit.action == "update" and audit.acting_user == web.referee
+    assert (audit.before["ns_points_taken"], audit.after["ns_points_taken"]) == (40, 50)
+
+
+def test_two_referees_entering_the_same_result_the_second_gets_a_conflict(
+    client, web: Small
+) -> None:
+    seating, board = web.seatings[0], web.boards[0]
+    client.force_login(web.referee)
+    url = entry_url(web, seating, board)
+    assert client.get(url).context["form"]["version"].value() is None  # both load the form
+    record(seating, board, 52, trump="C")  # the other referee saves first
+    response = client.post(url, form_data(ns_points_taken="20"))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'id="conflict"' in page
+    assert response.context["conflict"].ns_points_taken == 52
+    assert "Copes" in page and "52" in page
+    assert "un altre àrbitre" in " ".join(response.context["form"].non_field_errors())
+    stored = Result.objects.get(seating=seating, board=board)
+    assert (stored.ns_points_taken, stored.version) == (52, 1)
+    # The form is re-based on the stored version: saving again is a deliberate correction.
+    assert response.context["form"]["version"].value() == "1"
+    again = client.post(url, form_data(ns_points_taken="20", version="1"))
+    assert again.status_code == 302
+    assert Result.objects.get(pk=stored.pk).ns_points_taken == 20
+
+
+def test_a_stale_correction_gets_a_conflict_and_loses_nothing(client, web: Small) -> None:
+    seating, board = web.seatings[0], web.boards[0]
+    result = record(seating, board, 40)
+    record(seating, board, 45, expected_version=1)  # another referee corrected: version 2
+    client.force_login(web.referee)
+    response = client.post(
+        entry_url(web, seating, board), form_data(ns_points_taken="30", version="1")
+    )
+    assert response.status_code == 200
+    assert response.context["conflict"].version == 2
+    result.refresh_from_db()
+    assert (result.ns_points_taken, result.version) == (45, 2)
+
+
+def test_anonymous_is_sent_to_login_from_referee_pages(client, web: Small) -> None:
+    url = entry_url(web, web.seatings[0], web.boards[0])
+    for target in (url, reverse("referee_tables", args=[web.championship.slug])):
+        response = client.get(target)
+        assert response.status_code == 302 and response.url.startswith(reverse("login"))
+    assert client.post(url, form_data()).status_code == 302
+    assert not Result.objects.exists()
+
+
+def test_a_referee_of_another_championship_gets_403(client, web: Small) -> None:
+    other = build_championship(pairs=4, rounds=1, drawn_rounds=0)
+    stranger = UserFactory(username="arbitre-altre")
+    stranger.save()
+    Membership.objects.create(championship=other, user=stranger, role="referee")
+    client.force_login(stranger)
+    url = entry_url(web, web.seatings[0], web.boards[0])
+    assert client.get(reverse("referee_tables", args=[web.championship.slug])).status_code == 403
+    assert client.get(url).status_code == 403
+    assert client.post(url, form_data()).status_code == 403
+    assert not Result.objects.filter(seating__round__championship=web.championship).exists()
+
+
+def test_a_user_with_no_role_gets_403(client, web: Small) -> None:
+    nobody = UserFactory(username="ningu")
+    nobody.save()
+    client.force_login(nobody)
+    assert client.get(reverse("referee_tables", args=[web.championship.slug])).status_code == 403
+
+
+def test_a_board_of_another_round_is_404(client, web: Small) -> None:
+    client.force_login(web.referee)
+    url = reverse("result_entry", args=[web.championship.slug, 1, 1, 3])  # board 3: round 2
+    assert client.get(url).status_code == 404
