@@ -169,6 +169,7 @@ def _write_rows(championship: Championship, doc: ChampionshipDoc) -> None:
         for t in r.tables:
             for res in t.results:
                 rounds_of_board[res.board].add(r.number)
+    round_of_board = _rounds_of_boards(doc, rounds_of_board)
     boards = {
         b.number: b
         for b in Board.objects.bulk_create(
@@ -177,18 +178,15 @@ def _write_rows(championship: Championship, doc: ChampionshipDoc) -> None:
                     championship=championship,
                     number=b.number,
                     deal=b.deal.to_json() if b.deal is not None else None,
-                    round=(
-                        rounds[next(iter(rounds_of_board[b.number]))]
-                        if len(rounds_of_board[b.number]) == 1 else None
-                    ),
+                    round=rounds.get(round_of_board.get(b.number, 0)),
                 )
                 for b in doc.boards
             ]
         )
     }
-    per_round = {len({n for n, rs in rounds_of_board.items() if rs == {r}}) for r in rounds}
-    if len(per_round) == 1:
-        championship.boards_per_round = per_round.pop()
+    per_round = _boards_per_round(rounds_of_board)
+    if per_round:
+        championship.boards_per_round = per_round
         championship.save(update_fields=["boards_per_round"])
     seating_rows: list[tuple[Seating, TableDoc]] = []
     for r in doc.rounds:
@@ -247,6 +245,39 @@ def _write_rows(championship: Championship, doc: ChampionshipDoc) -> None:
             for r in result_rows
         ]
     )
+
+
+def _boards_per_round(rounds_of_board: dict[int, set[int]]) -> int:
+    """b when the results follow the app's movement (round r plays boards (r-1)*b+1..r*b;
+    a round may be partly played), else 0."""
+    by_round: dict[int, set[int]] = defaultdict(set)
+    for board, rounds in rounds_of_board.items():
+        if len(rounds) != 1:
+            return 0
+        by_round[next(iter(rounds))].add(board)
+    if not by_round:
+        return 0
+    b = max(len(boards) for boards in by_round.values())
+    ok = all(
+        (r - 1) * b < board <= r * b for r, boards in by_round.items() for board in boards
+    )
+    return b if ok else 0
+
+
+def _rounds_of_boards(
+    doc: ChampionshipDoc, rounds_of_board: dict[int, set[int]]
+) -> dict[int, int]:
+    """``{board: round}``: the round every table that played the board played it in; with
+    the app's movement, also the boards no table has played yet."""
+    out = {b: next(iter(rs)) for b, rs in rounds_of_board.items() if len(rs) == 1}
+    b = _boards_per_round(rounds_of_board)
+    if b:
+        numbers = {r.number for r in doc.rounds}
+        for board in doc.boards:
+            r = (board.number - 1) // b + 1
+            if board.number not in out and r in numbers:
+                out[board.number] = r
+    return out
 
 
 def championship_doc(championship: Championship) -> ChampionshipDoc:

@@ -1,0 +1,67 @@
+"""``manage.py demo``: the expected shape, realistic results through the services, and
+idempotence (a second run says it exists; ``--reset`` rebuilds)."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from tournaments import selectors
+from tournaments.models import Board, Championship, Pair, Result, ResultAudit, Round, Seating
+
+pytestmark = pytest.mark.django_db
+
+
+def run_demo(*args):
+    out = StringIO()
+    call_command("demo", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_demo_builds_24_pairs_12_tables_4_rounds_of_6_boards_with_round_4_half_played():
+    out = run_demo()
+    c = Championship.objects.get(slug="demo")
+    assert Pair.objects.filter(championship=c).count() == 24
+    assert Round.objects.filter(championship=c).count() == 4
+    assert Board.objects.filter(championship=c, deal__isnull=False).count() == 24
+    assert c.deal_commitment and c.status == Championship.Status.RUNNING
+    for number in (1, 2, 3, 4):
+        assert Seating.objects.filter(round__championship=c, round__number=number).count() == 12
+    per_round = {
+        n: Result.objects.filter(seating__round__championship=c, seating__round__number=n)
+        .count()
+        for n in (1, 2, 3, 4)
+    }
+    assert per_round == {1: 72, 2: 72, 3: 72, 4: 36}
+    assert list(Round.objects.filter(championship=c, closed_at__isnull=False)
+                .values_list("number", flat=True)) == [1, 2, 3]
+    results = Result.objects.filter(seating__round__championship=c)
+    assert results.filter(infraction__isnull=False).count() == 2
+    assert results.filter(adjusted_ns__isnull=False).count() == 1
+    assert results.filter(contro=True).exists()
+    assert len(set(results.values_list("trump", flat=True))) >= 3
+    assert ResultAudit.objects.filter(championship=c).count() == 252
+    # Round 4: boards 19-20 played everywhere, 21-22 at half the tables, 23-24 nowhere.
+    assert selectors.public_board_numbers(c) == set(range(1, 21))
+    view = selectors.standings(c)
+    assert (view.progress.results_in, view.progress.results_expected) == (252, 288)
+    assert "organitzador / organitzador-demo" in out and "arbitre / arbitre-demo" in out
+    assert "http://127.0.0.1:8000/" in out
+    assert get_user_model().objects.filter(username__in=["organitzador", "arbitre"]).count() == 2
+    assert selectors.user_is_organiser(get_user_model().objects.get(username="organitzador"), c)
+
+
+def test_demo_twice_says_it_exists_and_reset_rebuilds_it():
+    run_demo()
+    first = Championship.objects.get(slug="demo")
+    out = run_demo()
+    assert "ja existeix" in out
+    assert Championship.objects.get(slug="demo").pk == first.pk
+    run_demo("--reset")
+    rebuilt = Championship.objects.get(slug="demo")
+    assert rebuilt.pk != first.pk
+    assert Championship.objects.count() == 1
+    assert Result.objects.count() == 252

@@ -1,0 +1,203 @@
+"""import_championship / export_championship (round trip, refusals) and verify_deals."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from engine.generate import generate_deal
+from tests.factories import build_championship
+from tournaments import services
+from tournaments.interchange import championship_export
+from tournaments.models import Championship, Result, ResultAudit
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args):
+    from io import StringIO
+
+    out = StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def played():
+    c = build_championship(pairs=6, rounds=3, boards_per_round=2, drawn_rounds=3,
+                           played_rounds=2)
+    seating = c.rounds.get(number=1).seatings.order_by("table__number").first()
+    board = c.boards.get(number=1)
+    result = Result.objects.get(seating=seating, board=board)
+    services.result_correct(result=result, expected_version=1, acting_user=None,
+                            trump=None, ns_points_taken=None,
+                            adjusted=("average_plus", "average_minus"))
+    board2 = c.boards.get(number=2)
+    result2 = Result.objects.get(seating=seating, board=board2)
+    services.result_correct(result=result2, expected_version=1, acting_user=None,
+                            trump="C", ns_points_taken=30, infraction="EW")
+    return c
+
+
+def test_export_then_import_then_export_gives_the_same_document(played, tmp_path):
+    path = tmp_path / "c.json"
+    run("export_championship", played.slug, "-o", str(path))
+    first = json.loads(path.read_text(encoding="utf-8"))
+    assert first["format"] == "botifarra-duplicate/1"
+    assert len(first["standings"]) == 6
+    slug = run("import_championship", str(path)).strip()
+    assert slug == f"{played.slug}-2"  # the original is still there
+    again = json.loads(run("export_championship", slug))
+    first["championship"]["slug"] = slug
+    assert again == first
+    imported = Championship.objects.get(slug=slug)
+    assert imported.status == Championship.Status.RUNNING
+    assert imported.boards_per_round == 2
+    assert ResultAudit.objects.filter(championship=imported, action="create").count() == 12
+
+
+def test_a_published_championship_round_trips_with_its_secret(played, tmp_path):
+    services.championship_finish(championship=played, acting_user=None)
+    played = services.deal_secret_publish(championship=played, acting_user=None)
+    data = championship_export(played)
+    assert data["championship"]["deal_secret"] == played.deal_secret
+    data["championship"]["slug"] = "publicat"
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert run("import_championship", str(path)).strip() == "publicat"
+    imported = Championship.objects.get(slug="publicat")
+    assert imported.status == Championship.Status.FINISHED
+    assert imported.public_deal_secret == played.deal_secret
+    assert championship_export(imported) == data
+
+
+def test_the_secret_is_not_exported_before_it_is_published(played):
+    data = championship_export(played)
+    assert "deal_secret" not in data["championship"]
+    assert data["championship"]["deal_commitment"] == played.deal_commitment
+
+
+def test_a_bad_file_is_refused_whole_with_each_json_path_and_nothing_written(played, tmp_path):
+    data = championship_export(played)
+    bad = copy.deepcopy(data)
+    bad["championship"]["slug"] = "dolent"
+    bad["rounds"][1]["tables"][0]["results"][0]["ns_points_taken"] = 73
+    bad["rounds"][0]["tables"][1]["results"][0]["recontro"] = True
+    bad["rounds"][0]["tables"][1]["results"][0]["contro"] = False
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    before = Championship.objects.count(), Result.objects.count()
+    with pytest.raises(CommandError) as exc:
+        run("import_championship", str(path))
+    message = str(exc.value)
+    assert "rounds[1].tables[0].results[0].ns_points_taken: 73 is not in 0..72" in message
+    assert "rounds[0].tables[1].results[0]" in message
+    assert "nothing imported" in message
+    assert (Championship.objects.count(), Result.objects.count()) == before
+
+
+def test_a_file_that_is_not_json_is_refused_with_a_clean_message(tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text("{nope", encoding="utf-8")
+    with pytest.raises(CommandError) as exc:
+        run("import_championship", str(path))
+    assert "not JSON" in str(exc.value) and "line 1" in str(exc.value)
+    with pytest.raises(CommandError) as exc:
+        run("import_championship", str(tmp_path / "missing.json"))
+    assert "cannot read" in str(exc.value)
+
+
+def test_the_import_command_exits_non_zero_without_a_traceback(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps({"format": "botifarra-duplicate/1",
+                                "championship": {"name": "X", "slug": "x"},
+                                "pairs": [{"number": 1, "players": ["a", "b"]}]}))
+    done = subprocess.run(
+        [sys.executable, "manage.py", "import_championship", str(path), "--skip-checks"],
+        capture_output=True, text=True, env=_env(),
+    )
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert "pairs[0].players" in done.stderr
+
+
+def _env():
+    import os
+
+    return {**os.environ, "DATABASE_URL": "sqlite:///:memory:"}
+
+
+def test_export_of_an_unknown_slug_is_a_clean_error():
+    with pytest.raises(CommandError, match="no championship with slug 'cap'"):
+        run("export_championship", "cap")
+
+
+def test_an_import_without_date_or_results_is_a_draft():
+    from tournaments.interchange import championship_import
+
+    c = championship_import({
+        "format": "botifarra-duplicate/1",
+        "championship": {"name": "Esborrany", "slug": "esb"},
+        "players": [{"id": "a", "name": "Anna"}, {"id": "b", "name": "Biel"}],
+        "pairs": [{"number": 1, "players": ["a", "b"]}],
+    })
+    assert (c.date, c.status, c.pairs.count()) == (None, Championship.Status.DRAFT, 1)
+
+
+# -- verify_deals ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def published_file(played, tmp_path):
+    services.championship_finish(championship=played, acting_user=None)
+    played = services.deal_secret_publish(championship=played, acting_user=None)
+    path = tmp_path / "published.json"
+    path.write_text(json.dumps(championship_export(played)), encoding="utf-8")
+    return path
+
+
+def test_verify_deals_checks_every_board_of_a_published_file(published_file):
+    out = run("verify_deals", str(published_file))
+    assert "commitment: ok" in out
+    assert [line for line in out.splitlines() if line.startswith("board ")] == [
+        f"board {n}: ok" for n in range(1, 7)]
+    assert "all 6 board(s) match" in out
+
+
+def test_verify_deals_reports_a_board_that_was_swapped(published_file):
+    data = json.loads(published_file.read_text())
+    secret = bytes.fromhex(data["championship"]["deal_secret"])
+    data["boards"][2]["deal"] = generate_deal(secret, 99).to_json()
+    published_file.write_text(json.dumps(data))
+    from io import StringIO
+
+    out = StringIO()
+    with pytest.raises(CommandError, match="1 problem"):
+        call_command("verify_deals", str(published_file), stdout=out)
+    assert "board 3: MISMATCH" in out.getvalue()
+    assert "board 4: ok" in out.getvalue()
+
+
+def test_verify_deals_reports_a_secret_that_does_not_match_the_commitment(published_file):
+    data = json.loads(published_file.read_text())
+    data["championship"]["deal_commitment"] = "0" * 64
+    published_file.write_text(json.dumps(data))
+    from io import StringIO
+
+    out = StringIO()
+    with pytest.raises(CommandError):
+        call_command("verify_deals", str(published_file), stdout=out)
+    assert "commitment: MISMATCH" in out.getvalue()
+
+
+def test_verify_deals_refuses_a_file_whose_secret_is_not_published(played, tmp_path):
+    path = tmp_path / "secret.json"
+    path.write_text(json.dumps(championship_export(played)))
+    with pytest.raises(CommandError, match="not\\s+published"):
+        run("verify_deals", str(path))
