@@ -199,5 +199,5 @@ def test_verify_deals_reports_a_secret_that_does_not_match_the_commitment(publis
 def test_verify_deals_refuses_a_file_whose_secret_is_not_published(played, tmp_path):
     path = tmp_path / "secret.json"
     path.write_text(json.dumps(championship_export(played)))
-    with pytest.raises(CommandError, match="not\\s+published"):
+    with pytest.raises(CommandError, match=r"not\s+published"):
         run("verify_deals", str(path))
