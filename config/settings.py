@@ -11,7 +11,7 @@ Variables:
     DATABASE_URL          postgres://user@host:port/name or sqlite:///path
                           (default: SQLite file var/db.sqlite3)
     CELERY_BROKER_URL     e.g. redis://127.0.0.1:6379/0; absent -> tasks run eagerly in-process
-    CELERY_VISIBILITY_TIMEOUT  seconds before Redis redelivers a dead worker's task (3600)
+    CELERY_VISIBILITY_TIMEOUT  seconds before Redis redelivers a dead worker's task (900)
     MEDIA_ROOT            where generated files go (default var/media)
 """
 
@@ -179,7 +179,7 @@ CELERY_TASK_IGNORE_RESULT = True  # jobs keep their state in PrintJob rows
 # Redis redelivers an unacknowledged message (its worker died) after this many seconds;
 # keep it above the task time limit so a slow job is never run twice at once.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", 3600),
+    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", 900),
 }
 
 LOGGING = {

@@ -31,7 +31,6 @@ from tournaments.reports.pdf import (
 )
 
 WIDTH, HEIGHT = landscape(A4)
-ROW = 30.0
 
 
 def render_entry_forms(document: EntryForms, on_page: OnPage | None = None) -> bytes:
@@ -83,7 +82,7 @@ def _draw_form(c: canvas.Canvas, document: EntryForms, form: EntryForm, lang: La
     # Columns: (label, width share, cell kind)
     columns = [
         (lang("board"), 0.6, "board"),
-        (lang("dealer"), 0.7, "dealer"),
+        (lang("dealer"), 1.0, "dealer"),
         (lang("trump"), 3.4, "trump"),
         (lang("delegated"), 0.8, "check"),
         (lang("contro"), 0.8, "check"),
@@ -106,8 +105,8 @@ def _draw_form(c: canvas.Canvas, document: EntryForms, form: EntryForm, lang: La
     for (label, _, _), w in zip(columns, widths, strict=True):
         draw_fitted(c, label, x, y, w, header_h, font=FONT_BOLD, size=8.5, align="center")
         x += w
-    available_rows = int((y - MARGIN - 40) // ROW)
-    row_h = ROW if len(form.boards) <= available_rows else (y - MARGIN - 40) / len(form.boards)
+    # Rows as tall as the page allows (room to write by hand), 48 pt at most.
+    row_h = min(48.0, (y - MARGIN - 40) / max(len(form.boards), 1))
     for board in form.boards:
         y -= row_h
         x = MARGIN
