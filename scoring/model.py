@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 from engine.cards import Suit
@@ -62,12 +63,31 @@ class Trump(enum.Enum):
         return cls.BOTIFARRA if suit is None else cls(suit.value)
 
 
+def _fraction(value: object, name: str) -> Fraction:
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+        raise ValueError(f"{name} {value!r} is not a number")
+    try:
+        return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+    except (ValueError, OverflowError):
+        raise ValueError(f"{name} {value!r} is not a finite number") from None
+
+
 @dataclass(frozen=True, slots=True)
 class ScoringRules:
     """``rules`` of the interchange file, as far as scoring needs them.
 
     ``bottom``/``top``: comparative points of the worst and best result on a board.
     ``infraction_score``: comparative points of the pair that committed an infraction.
+
+    Enums may be given as their text (``method="matchpoints"``) and numbers as ``int``,
+    ``Decimal``, ``float`` (read as the decimal it prints, 0.1 is 1/10) or ``Fraction``;
+    they are stored as the enum and as ``Fraction``. Raises ``ValueError`` for an unknown
+    text or ``bottom`` not below ``top``.
+
+    >>> ScoringRules(method="matchpoints", bottom=0, top=Decimal("0.5")).top
+    Fraction(1, 2)
     """
 
     doubling: Doubling = Doubling.DUPLICATE
@@ -76,6 +96,24 @@ class ScoringRules:
     top: Fraction = Fraction(2)
     rounding: Rounding = Rounding.NONE
     infraction_score: Fraction = Fraction(0)
+
+    def __post_init__(self) -> None:
+        for name, enum_cls in (
+            ("doubling", Doubling),
+            ("method", Method),
+            ("rounding", Rounding),
+        ):
+            value = getattr(self, name)
+            if not isinstance(value, enum_cls):
+                try:
+                    object.__setattr__(self, name, enum_cls(value))
+                except ValueError:
+                    choices = ", ".join(str(m.value) for m in enum_cls)
+                    raise ValueError(f"{name} {value!r} is not one of {choices}") from None
+        for name in ("bottom", "top", "infraction_score"):
+            object.__setattr__(self, name, _fraction(getattr(self, name), name))
+        if not self.bottom < self.top:
+            raise ValueError(f"scale bottom {self.bottom} must be below top {self.top}")
 
     @classmethod
     def butinet(cls) -> ScoringRules:
