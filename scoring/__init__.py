@@ -3,6 +3,21 @@
 ``score_championship(rules, results)`` scores a whole championship; ``IncrementalScorer``
 keeps the scores up to date as results change; ``scoring.interchange`` reads and writes the
 championship interchange file; ``python -m scoring FILE.json`` does both from the shell.
+
+Where championship-json.md leaves room, the reading chosen here (questions for the spec):
+
+- ``classic`` doubling scores both sides ``(taken - 36) x M`` (signed, opposite), as
+  championship-json.md says, not rules.md's classic game where the losing side scores 0.
+- Neuberg's E is championship-wide, so with ``matchpoints`` a result that changes the most
+  regular results of any board rescores every board (still an exact incremental update).
+- ``floor`` also rounds ``infraction_score`` and adjustments; negative values go down
+  (-1/3 -> -1). Exported decimals are rounded half up to 4 places (1.55625 -> 1.5563).
+- Standings: ``boards`` counts every board with a result (played, adjusted or with an
+  infraction); pairs with no result are left out. Progressive and per-round standings sum
+  the same comparative points, which always compare a board with every table that played it.
+- A result with Sant Vicenç on a botifarra hand is accepted (the interchange rules carry no
+  ``sant_vicenc_on_botifarra`` setting); ``ns_points_taken`` is required at an infraction
+  although it does not count.
 """
 
 from scoring.championship import (
