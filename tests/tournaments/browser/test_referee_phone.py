@@ -1,0 +1,105 @@
+"""In real Chromium (Debian's, driven by Playwright) on a phone-sized screen: a referee
+logs in, enters a result with the buttons, sees the hand score, and the public standings
+change. Screenshots of the key pages go to test-artifacts/ (git-ignored) to look at."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.factories import UserFactory, build_championship
+from tests.services import chromium_path, require
+from tournaments.models import Membership, Result
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
+PHONE = {"width": 390, "height": 844}
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+    "--disable-background-networking", "--disable-component-update", "--no-first-run",
+]
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    require(chromium_path() is not None, "needs Debian's chromium (apt-get install chromium)")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs a loop
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=shutil.which("chromium") or chromium_path(), args=CHROMIUM_ARGS
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def shot(page: object, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
+
+
+def test_referee_enters_a_result_on_a_phone_and_standings_change(
+    live_server, browser, transactional_db
+) -> None:
+    championship = build_championship(pairs=8, rounds=2, boards_per_round=3, drawn_rounds=1)
+    referee = UserFactory(username="arbitre-mobil")
+    referee.save()
+    Membership.objects.create(championship=championship, user=referee, role="referee")
+    base = live_server.url
+    slug = championship.slug
+
+    public = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="ca-ES")  # type: ignore[attr-defined]
+    anon = public.new_page()
+    anon.goto(f"{base}/c/{slug}/standings/")
+    assert "Resultats: 0 de 12" in anon.inner_text("#progress")
+    assert anon.locator("#standings").count() == 0
+
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="ca-ES")  # type: ignore[attr-defined]
+    page = phone.new_page()
+    page.goto(f"{base}/accounts/login/?next=/c/{slug}/referee/")
+    shot(page, "login-phone")
+    page.fill("#id_username", "arbitre-mobil")
+    page.fill("#id_password", "contrasenya-prova")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"**/c/{slug}/referee/")
+    shot(page, "referee-tables-phone")
+    page.click("#tables a >> nth=0")
+    page.wait_for_url("**/tables/1/")
+    shot(page, "referee-table-phone")
+    page.click("#boards a >> nth=0")
+    page.wait_for_url("**/boards/1/")
+
+    # JS enhancement: recontro waits for contro; EW points follow NS points.
+    assert page.is_disabled("#id_recontro")
+    page.click("label[for=id_trump_1]")  # copes
+    page.click("label[for=id_contro]")
+    assert page.is_enabled("#id_recontro")
+    assert page.is_disabled("#id_sant_vicenc")
+    page.fill("#id_ns_points_taken", "44")
+    assert page.inner_text("[data-ew-points]") == "28"
+    shot(page, "result-form-phone")
+    page.click("form.result-form button[type=submit]")
+    page.wait_for_selector("#hand-score")
+    # Dealer N: NS chose copes and took 44 (+8); EW called contro: (28 - 36) x 2 = -16.
+    score = page.inner_text("#hand-score")
+    assert "NS +8" in score and "EO -16" in score
+    shot(page, "result-saved-phone")
+
+    stored = Result.objects.get(board__championship=championship, board__number=1,
+                                seating__table__number=1)
+    assert (stored.trump, stored.ns_points_taken, stored.contro) == ("C", 44, True)
+
+    anon.reload()
+    assert "Resultats: 1 de 12" in anon.inner_text("#progress")
+    assert anon.locator("#standings tbody tr").count() == 2
+    shot(anon, "standings-phone")
+    phone.close()
+    public.close()
