@@ -367,7 +367,8 @@ def parse_pairs_csv(text: str) -> list[tuple[int, str, str]]:
     problems: list[str] = []
     rows: list[tuple[int, str, str]] = []
     seen: dict[int, int] = {}
-    reader = csv.reader(io.StringIO(text or ""), delimiter=";")
+    # A spreadsheet's UTF-8 export may start with a byte-order mark.
+    reader = csv.reader(io.StringIO((text or "").lstrip("\ufeff")), delimiter=";")
     for line_no, fields in enumerate(reader, start=1):
         fields = [f.strip() for f in fields]
         if not any(fields):

@@ -201,3 +201,21 @@ def test_verify_deals_refuses_a_file_whose_secret_is_not_published(played, tmp_p
     path.write_text(json.dumps(championship_export(played)))
     with pytest.raises(CommandError, match=r"not\s+published"):
         run("verify_deals", str(path))
+
+
+def test_an_import_with_sant_vicenc_on_botifarra_allows_it_in_the_championship():
+    from tournaments.interchange import championship_import
+
+    c = championship_import({
+        "format": "botifarra-duplicate/1",
+        "championship": {"name": "SV", "slug": "sv"},
+        "players": [{"id": k, "name": k.upper()} for k in "abcd"],
+        "pairs": [{"number": 1, "players": ["a", "b"]}, {"number": 2, "players": ["c", "d"]}],
+        "boards": [{"number": 1}],
+        "rounds": [{"number": 1, "tables": [{"number": 1, "ns": 1, "ew": 2, "results": [
+            {"board": 1, "trump": "botifarra", "contro": True, "recontro": True,
+             "sant_vicenc": True, "ns_points_taken": 50}]}]}],
+    })
+    assert c.sant_vicenc_on_botifarra
+    assert c.boards.get(number=1).round.number == 1
+    assert championship_export(c)["rounds"][0]["tables"][0]["results"][0]["ns_score"] == 28

@@ -163,3 +163,24 @@ def test_rounds_setup_refuses_a_bad_count(value):
         services.rounds_setup(championship=c, rounds=value, boards_per_round=2,
                               acting_user=None)
     assert exc.value.field == "rounds"
+
+
+def test_pairs_import_csv_accepts_a_spreadsheet_byte_order_mark():
+    c = services.championship_create(name="X", date=DAY)
+    pairs = services.pairs_import_csv(championship=c, text="\ufeffnúmero;j1;j2\n5;Anna;Joan",
+                                      acting_user=None)
+    assert [p.number for p in pairs] == [5]
+
+
+def test_rules_change_only_while_no_result_exists(small):
+    c = services.championship_update_rules(championship=small.championship,
+                                           acting_user=small.organiser, method="matchpoints")
+    assert c.scoring_rules().method is Method.MATCHPOINTS
+    with pytest.raises(services.NotAllowedError):
+        services.championship_update_rules(championship=c, acting_user=small.referee,
+                                           method="proportional")
+    services.result_record(seating=small.seatings[0], board=small.boards[0], trump="O",
+                           ns_points_taken=40, expected_version=None, acting_user=None)
+    with pytest.raises(services.ChampionshipStateError):
+        services.championship_update_rules(championship=c, acting_user=small.organiser,
+                                           method="proportional")

@@ -250,3 +250,25 @@ def test_the_database_keeps_one_result_per_table_and_board(small):
     bare_result(small).save()
     with pytest.raises(IntegrityError), transaction.atomic():
         bare_result(small, ns_points_taken=10).save()
+
+
+def test_only_a_head_referee_or_organiser_deletes_a_result(small):
+    result = record(small)
+    with pytest.raises(services.NotAllowedError):
+        services.result_delete(result=result, expected_version=1, acting_user=small.referee)
+    with pytest.raises(services.ResultConflict):
+        services.result_delete(result=result, expected_version=3, acting_user=small.organiser)
+    services.result_delete(result=result, expected_version=1, acting_user=small.organiser)
+    assert not Result.objects.exists()
+    assert not PairBoard.objects.exists()
+    audit = ResultAudit.objects.get(action="delete")
+    assert audit.before["ns_points_taken"] == 40 and audit.after is None
+
+
+def test_a_reopened_round_takes_a_referee_correction_again(small):
+    result = record(small)
+    services.round_close(round=small.round1, acting_user=None, allow_missing=True)
+    services.round_reopen(round=small.round1, acting_user=small.organiser)
+    fixed = services.result_correct(result=result, expected_version=1,
+                                    acting_user=small.referee, trump="O", ns_points_taken=41)
+    assert fixed.version == 2
