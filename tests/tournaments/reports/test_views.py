@@ -119,3 +119,9 @@ def test_a_bad_request_shows_the_message_next_to_the_field(setup) -> None:  # ty
     assert response.status_code == 200
     assert "there is no round 7" in response.content.decode()
     assert not PrintJob.objects.exists()
+
+
+def test_the_championship_page_links_to_the_print_jobs(setup) -> None:  # type: ignore[no-untyped-def]
+    championship, _organiser, _referee = setup
+    page = _client().get(reverse("championship", args=[championship.slug])).content.decode()
+    assert reverse("print_jobs", args=[championship.slug]) in page

@@ -101,11 +101,23 @@ class Worker:
                     process.wait(timeout=10)
 
 
-@pytest.fixture(scope="session")
+def _forget_routing(app: object) -> None:
+    """Drop the app's cached queues, router and connection pool so that they are built
+    again from the updated conf (an eager run earlier in the session built them for the
+    default queue and no broker)."""
+    pool = getattr(app, "_pool", None)
+    if pool is not None:
+        pool.force_close_all()
+        app._pool = None  # type: ignore[attr-defined]
+    app.__dict__.pop("amqp", None)
+
+
+@pytest.fixture(scope="module")
 def celery_worker(
     django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Worker]:
-    """A running worker and the test process's Celery app pointed at its broker/queue."""
+    """A running worker and the test process's Celery app pointed at its broker/queue,
+    for one module (the rest of the session keeps running jobs eagerly)."""
     from config.celery import app
 
     url = broker_url()
@@ -124,6 +136,7 @@ def celery_worker(
               "broker_transport_options")}
     app.conf.update(broker_url=url, task_always_eager=False, task_default_queue=queue,
                     broker_transport_options={"visibility_timeout": VISIBILITY_TIMEOUT})
+    _forget_routing(app)
     old_media = settings.MEDIA_ROOT
     settings.MEDIA_ROOT = media
     worker = Worker(broker=url, queue=queue, env=env, log_dir=media)
@@ -132,6 +145,6 @@ def celery_worker(
         yield worker
     finally:
         worker.stop()
+        _forget_routing(app)
         app.conf.update(saved)
         settings.MEDIA_ROOT = old_media
-        app.pool.force_close_all()
