@@ -53,7 +53,12 @@ class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]
             "carregar_scope",
             "barraca",
         ]
-        widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["slug"].required = False
+        self.fields["slug"].help_text = _("En blanc, es fa a partir del nom.")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -120,10 +125,6 @@ class DrawForm(forms.Form):
         max_value=2**62,
         help_text=_("Deixeu-ho en blanc per a una llavor a l'atzar."),
     )
-
-
-class ConfirmForm(forms.Form):
-    """A POST-only action with nothing to type (close a round, finish, publish)."""
 
 
 TRUMP_CHOICES = [

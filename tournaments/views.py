@@ -31,7 +31,6 @@ from engine.seats import Seat
 from tournaments import selectors, services
 from tournaments.forms import (
     ChampionshipForm,
-    ConfirmForm,
     DrawForm,
     PairForm,
     PairsCsvForm,
@@ -142,19 +141,23 @@ def championship_detail(request: HttpRequest, slug: str) -> HttpResponse:
     context = _context(request, championship)
     rounds = list(
         Round.objects.filter(championship=championship)
-        .annotate(tables=Count("seatings", distinct=True))
+        .annotate(
+            tables=Count("seatings", distinct=True),
+            boards_n=Count("boards", distinct=True),
+            results_in=Count("seatings__results", distinct=True),
+        )
         .prefetch_related("boards")
         .order_by("number")
     )
+    for r in rounds:
+        r.results_due = r.tables * r.boards_n  # type: ignore[attr-defined]
     pairs = list(
         Pair.objects.filter(championship=championship).select_related("player1", "player2")
     )
     context.update(
         rounds=rounds,
         pairs=pairs,
-        current_round=next((r for r in rounds if r.tables and not r.is_closed), None),
-        draw_form=DrawForm(),
-        confirm_form=ConfirmForm(),
+        has_results=any(r.results_in for r in rounds),  # type: ignore[attr-defined]
     )
     return render(request, "tournaments/championship.html", context)
 

@@ -255,3 +255,16 @@ def test_draw_and_close_need_post_rights_too(client, web: Small) -> None:
     ).status_code == 403
     assert client.post(reverse("round_close", args=[web.championship.slug, 1])).status_code == 403
     assert not Seating.objects.filter(round=web.round2).exists()
+
+
+def test_a_blank_slug_is_made_from_the_name(client) -> None:
+    client.force_login(_user("sense-slug"))
+    response = client.post(
+        reverse("championship_create"),
+        {"name": "Torneig de Nadal", "slug": "", "date": "2026-12-20", "variant": "obligada",
+         "doubling": "duplicate", "method": "proportional", "scale_bottom": "1",
+         "scale_top": "2", "rounding": "none", "infraction_score": "0",
+         "carregar_scope": "void_only"},
+    )
+    assert response.status_code == 302
+    assert Championship.objects.filter(slug="torneig-de-nadal").exists()
