@@ -172,3 +172,19 @@ def test_an_empty_document_still_makes_a_valid_pdf() -> None:
 
     data = render(Travellers(header=samples.HEADER, travellers=()))
     assert len(PdfReader(__import__("io").BytesIO(data)).pages) == 1
+
+
+def test_the_page_check_catches_text_that_runs_off_the_page() -> None:
+    import io
+
+    from tournaments.reports.pdf import Lang, new_canvas
+
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, title="x", lang=Lang.of("ca"), numbered=False)
+    c.setFont(FONT, 12)
+    c.drawString(500, 400, "Maria dels Àngels Puigcercós i Vallverdú")
+    c.drawString(100, 400, "dins")
+    c.showPage()
+    c.save()
+    outside = text_outside_page(buffer.getvalue())
+    assert len(outside) == 1 and "Puigcercós" in outside[0]
