@@ -217,7 +217,7 @@ def _draw_hand(
         _badge(c, lang("leader"), bx, top - seat_size, badge_size, dark=False)
 
     label_size = card_size * 0.62
-    label_w = max(width(lang.suit(s), FONT_BOLD, label_size) for s in SUIT_ORDER) + 6
+    label_w = max(width(lang.suit(s), FONT_BOLD, label_size) for s in SUIT_ORDER) + card_size * 0.5
     y_line = top - seat_size * 1.8
     for suit in SUIT_ORDER:
         ranks = " ".join(str(card.rank) for card in cards if card.suit is suit) or "—"
@@ -255,8 +255,8 @@ def _draw_centre(
     spots = {
         Seat.N: (sx + side / 2, sy + side - letter * 1.2),
         Seat.S: (sx + side / 2, sy + letter * 0.35),
-        Seat.W: (sx + letter * 0.75, sy + side / 2 - letter * 0.35),
-        Seat.E: (sx + side - letter * 0.75, sy + side / 2 - letter * 0.35),
+        Seat.W: (sx + letter * 0.95, sy + side / 2 - letter * 0.35),
+        Seat.E: (sx + side - letter * 0.95, sy + side / 2 - letter * 0.35),
     }
     for seat, (cx, cy) in spots.items():
         if seat is marks[0]:
