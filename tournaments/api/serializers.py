@@ -6,7 +6,20 @@ gives the same values as ``python -m scoring`` on the exported file.
 
 from __future__ import annotations
 
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+
+@extend_schema_field(OpenApiTypes.NUMBER)
+class PointsField(serializers.Field):  # type: ignore[type-arg]
+    """Comparative points as the export writes them: a whole number stays an int
+    (``floor`` rounding, or an exact whole value), else a float with 4 decimals."""
+
+    def to_representation(self, value: Any) -> Any:
+        return value
 
 
 class ProgressSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -18,9 +31,9 @@ class StandingSerializer(serializers.Serializer):  # type: ignore[type-arg]
     rank = serializers.IntegerField()
     pair = serializers.IntegerField()
     names = serializers.CharField()
-    total = serializers.FloatField()
+    total = PointsField()
     boards = serializers.IntegerField()
-    average = serializers.FloatField()
+    average = PointsField()
 
 
 class StandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -46,8 +59,8 @@ class TravellerResultSerializer(serializers.Serializer):  # type: ignore[type-ar
     adjusted = serializers.DictField(child=serializers.CharField(), allow_null=True)
     ns_score = serializers.IntegerField(allow_null=True)
     ew_score = serializers.IntegerField(allow_null=True)
-    ns_comparative = serializers.FloatField()
-    ew_comparative = serializers.FloatField()
+    ns_comparative = PointsField()
+    ew_comparative = PointsField()
 
 
 class TravellerSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -27,6 +27,14 @@ def test_standings_api_gives_progress_and_ranked_pairs(client, small: Small) -> 
     assert data["progress"] == {"results_in": 2, "results_expected": 4}
     assert [row["rank"] for row in data["standings"]] == [1, 1, 3, 3]
     assert {row["total"] for row in data["standings"]} == {2, 1}
+    assert {type(row["total"]) for row in data["standings"]} == {int}  # as the export
+
+
+def test_the_api_schema_describes_the_read_endpoints(client, db) -> None:
+    response = client.get(reverse("schema"))
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "/api/c/{slug}/standings/" in text and "/api/c/{slug}/boards/{number}/" in text
 
 
 def test_traveller_api_hides_a_board_until_every_table_played_it(client, small: Small):
