@@ -20,6 +20,7 @@ import logging
 import os
 import tempfile
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,9 @@ DEAL_ROLES = frozenset({Membership.Role.ORGANISER, Membership.Role.HEAD_REFEREE}
 #: Least time between two progress writes, in seconds (a 1,000-page job would otherwise
 #: write 1,000 rows).
 PROGRESS_INTERVAL = 0.25
+#: A queued or running job older than this is abandoned when the same request comes
+#: again: twice the hard time limit (600 s) covers a redelivery after a dead worker.
+STALE_AFTER = timedelta(minutes=30)
 
 
 class PrintJobError(ValueError):
@@ -132,8 +136,12 @@ def print_job_request(
             .filter(status__in=[PrintJob.Status.QUEUED, PrintJob.Status.RUNNING], **request)
             .first()
         )
-        if active is not None:
+        if active is not None and active.requested_at >= timezone.now() - STALE_AFTER:
             return active, False
+        if active is not None:
+            # Its message was lost (broker flushed, worker gone for good): give up on it
+            # rather than have every later request wait on it forever.
+            print_job_fail(job_id=active.pk, error="abandoned: no worker finished it in time")
         try:
             with transaction.atomic():
                 job = PrintJob.objects.create(requested_by=user, **request)
@@ -148,9 +156,17 @@ def print_job_request(
 
 
 def _enqueue(job_id: int) -> None:
+    """Send the task; a broker that cannot be reached fails the job with the reason
+    instead of failing the page that asked for it."""
+    from kombu.exceptions import OperationalError as BrokerError
+
     from tournaments.tasks import print_job_task
 
-    print_job_task.delay(job_id)
+    try:
+        print_job_task.delay(job_id)
+    except (BrokerError, OSError) as exc:
+        log.error("print job %s could not be queued: %s", job_id, exc)
+        print_job_fail(job_id=job_id, error=f"the job queue is unreachable: {exc}")
 
 
 def print_job_start(*, job_id: int) -> PrintJob | None:

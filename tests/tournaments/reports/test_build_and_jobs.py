@@ -289,3 +289,32 @@ def test_a_finished_job_is_never_marked_done_twice_or_without_its_file(played, m
     assert jobs.print_job_finish(job_id=job.pk, name="x.pdf") is False  # queued, not running
     job.refresh_from_db()
     assert job.status == PrintJob.Status.QUEUED and not job.file
+
+
+def test_a_request_does_not_wait_on_a_job_abandoned_long_ago(played) -> None:  # type: ignore[no-untyped-def]
+    from django.utils import timezone
+
+    old, _ = jobs.print_job_request(championship=played, kind="standings", acting_user=None)
+    PrintJob.objects.filter(pk=old.pk).update(
+        requested_at=timezone.now() - jobs.STALE_AFTER - jobs.timedelta(seconds=1)
+    )
+    new, created = jobs.print_job_request(championship=played, kind="standings",
+                                          acting_user=None)
+    old.refresh_from_db()
+    assert created and new.pk != old.pk
+    assert old.status == PrintJob.Status.FAILED and "abandoned" in old.error
+
+
+def test_an_unreachable_broker_fails_the_job_not_the_page(played, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from kombu.exceptions import OperationalError
+
+    from tournaments.tasks import print_job_task
+
+    def down(*args: object, **kwargs: object) -> None:
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379")
+
+    monkeypatch.setattr(print_job_task, "delay", down)
+    job, _ = jobs.print_job_request(championship=played, kind="standings", acting_user=None)
+    jobs._enqueue(job.pk)
+    job.refresh_from_db()
+    assert job.status == PrintJob.Status.FAILED and "unreachable" in job.error
