@@ -8,10 +8,16 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.test import Client
+from django.urls import reverse
 
-from tests.factories import build_championship
-from tests.tournaments.reports.pdfcheck import reader
-from tournaments.models import PrintJob
+from engine.cards import SUIT_ORDER
+from engine.deal import Deal
+from engine.seats import Seat
+from tests.factories import UserFactory, build_championship
+from tests.tournaments.reports.pdfcheck import page_texts, reader
+from tournaments import services
+from tournaments.models import Board, Membership, PrintJob
 from tournaments.reports import services as jobs
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -27,18 +33,48 @@ def _wait(job: PrintJob, until: object, timeout: float = 60.0) -> PrintJob:
     raise AssertionError(f"job {job.pk} still {job.status} {job.progress}% after {timeout} s")
 
 
-def test_a_queued_job_is_picked_up_by_the_worker_and_ends_done_with_its_file(
+def test_organiser_pages_queue_board_sheets_that_the_worker_prints_from_the_deals(
     celery_worker,  # type: ignore[no-untyped-def]
 ) -> None:
+    """Issue 5 "What must show", with a real Redis-backed worker: ask for the board sheets
+    of round 1 on the organiser's page, follow the progress, download a PDF whose hands
+    are the deals in the database."""
     championship = build_championship(pairs=4, rounds=1, boards_per_round=2, drawn_rounds=1)
-    job, created = jobs.print_job_request(championship=championship, kind="board-sheets",
-                                          round_number=1, copies=3, acting_user=None)
-    assert created
-    job = _wait(job, lambda j: j.status in ("done", "failed"))
-    assert job.status == PrintJob.Status.DONE, job.error
-    assert job.progress == 100 and job.attempts == 1
-    path = Path(settings.MEDIA_ROOT) / job.file.name
-    assert len(reader(path.read_bytes()).pages) == 2 * 3
+    organiser = UserFactory(username="org-worker")
+    organiser.save()
+    services.membership_grant(championship=championship, user=organiser,
+                              role=Membership.Role.ORGANISER, acting_user=None)
+    client = Client()
+    client.force_login(organiser)
+    response = client.post(reverse("print_jobs", args=[championship.slug]),
+                           {"kind": "board-sheets", "round_number": 1, "copies": 3,
+                            "per_page": 1})
+    assert response.status_code == 302
+    job = PrintJob.objects.get(championship=championship)
+    status_url = reverse("print_job_status", args=[championship.slug, job.pk])
+    seen = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        status = client.get(status_url).json()
+        seen.append(status["status"])
+        if status["status"] in ("done", "failed"):
+            break
+        time.sleep(0.05)
+    assert status["status"] == "done", status["error"]
+    assert status["progress"] == 100
+    job.refresh_from_db()
+    assert job.attempts == 1 and job.requested_by == organiser
+    pdf = b"".join(client.get(status["download"]).streaming_content)
+    texts = page_texts(pdf)
+    assert len(texts) == 2 * 3
+    boards = list(Board.objects.filter(round__championship=championship).order_by("number"))
+    for index, text in enumerate(texts):
+        deal = Deal.from_json(boards[index // 3].deal)
+        for seat in Seat:
+            for suit in SUIT_ORDER:
+                ranks = " ".join(str(c.rank) for c in deal[seat] if c.suit is suit)
+                if ranks:
+                    assert ranks in text
 
 
 def test_a_job_whose_worker_dies_midway_is_retried_and_never_left_half_written(
