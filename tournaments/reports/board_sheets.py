@@ -118,7 +118,7 @@ def _draw_board(
     large: bool,
 ) -> None:
     x0, y0, w, h = box
-    pad = 0.0 if large else 10.0
+    pad = 0.0 if large else 6.0
     x0, y0, w, h = x0 + pad, y0 + pad, w - 2 * pad, h - 2 * pad
     card_size = 22.0 if large else 11.0
     title_size = 16.0 if large else 10.0
@@ -164,7 +164,7 @@ def draw_deal(
     x0, y0, w, h = box
     marks = (dealer(board), first_leader(board))
     band = h / 3
-    centre_w = w * 0.2
+    centre_w = w * (0.2 if large else 0.15)
     side_w = (w - centre_w) / 2
     hand_w = min(side_w, w * 0.48)
     positions = {
