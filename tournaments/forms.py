@@ -135,6 +135,7 @@ TRUMP_CHOICES = [
     ("botifarra", _("Botifarra")),
 ]
 INFRACTION_CHOICES = [("", _("Cap")), ("NS", _("NS")), ("EW", _("EO"))]
+ADJUSTMENT_CHOICES = [("", "—"), *Result.Adjustment.choices]
 
 
 class ResultForm(forms.Form):
@@ -144,16 +145,22 @@ class ResultForm(forms.Form):
     and the championship's settings (``sant_vicenc``, ``sant_vicenc_on_botifarra``;
     rules.md "Dealing, trump, doubling" and "Where sources disagree"); the service checks
     them again. ``version`` is the version the referee saw (optimistic concurrency: empty
-    for a new result).
+    for a new result). With ``can_adjust`` (organiser, head referee) the form also takes
+    a director's adjusted score for each line (championship-json.md "adjusted"); then the
+    trump and points may stay blank. ``cleaned_data["adjusted"]`` is ``None`` or
+    ``{"NS": ..., "EW": ...}`` as ``services.result_record`` takes it.
     """
 
-    trump = forms.ChoiceField(label=_("Trumfo"), choices=TRUMP_CHOICES, widget=forms.RadioSelect)
+    trump = forms.ChoiceField(
+        label=_("Trumfo"), choices=TRUMP_CHOICES, required=False, widget=forms.RadioSelect
+    )
     delegated = forms.BooleanField(label=_("Delegat"), required=False)
     contro = forms.BooleanField(label=_("Contro"), required=False)
     recontro = forms.BooleanField(label=_("Recontro"), required=False)
     sant_vicenc = forms.BooleanField(label=_("Sant Vicenç"), required=False)
     ns_points_taken = forms.IntegerField(
         label=_("Punts NS"),
+        required=False,
         min_value=0,
         max_value=72,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 72}),
@@ -165,17 +172,48 @@ class ResultForm(forms.Form):
     infraction = forms.ChoiceField(
         label=_("Infracció"), choices=INFRACTION_CHOICES, required=False, widget=forms.RadioSelect
     )
+    adjusted_ns = forms.ChoiceField(
+        label=_("Puntuació arbitral NS"), choices=ADJUSTMENT_CHOICES, required=False
+    )
+    adjusted_ew = forms.ChoiceField(
+        label=_("Puntuació arbitral EO"), choices=ADJUSTMENT_CHOICES, required=False
+    )
     note = forms.CharField(label=_("Nota"), max_length=500, required=False)
     version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
-    def __init__(self, *args: Any, championship: Championship, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, championship: Championship, can_adjust: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.championship = championship
+        self.can_adjust = can_adjust
         if not championship.sant_vicenc:
             self.fields["sant_vicenc"].disabled = True
+        if not can_adjust:
+            # Only the organiser or the head referee (the director) adjusts a score.
+            del self.fields["adjusted_ns"], self.fields["adjusted_ew"]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        ns_adj, ew_adj = data.pop("adjusted_ns", ""), data.pop("adjusted_ew", "")
+        data["adjusted"] = None
+        if ns_adj or ew_adj:
+            if not ns_adj:
+                self.add_error("adjusted_ns", _("Cal la puntuació arbitral de les dues línies."))
+            if not ew_adj:
+                self.add_error("adjusted_ew", _("Cal la puntuació arbitral de les dues línies."))
+            if data.get("infraction"):
+                self.add_error(
+                    "infraction",
+                    _("Un resultat no pot tenir alhora infracció i puntuació arbitral."),
+                )
+            data["adjusted"] = {"NS": ns_adj, "EW": ew_adj}
+        else:
+            if not data.get("trump") and "trump" not in self.errors:
+                self.add_error("trump", _("Cal el trumfo (o botifarra)."))
+            if data.get("ns_points_taken") is None and "ns_points_taken" not in self.errors:
+                self.add_error("ns_points_taken", _("Cal saber els punts que ha fet NS (0 a 72)."))
+        data["trump"] = data.get("trump") or None
         if data.get("recontro") and not data.get("contro"):
             self.add_error("recontro", _("No hi pot haver recontro sense contro."))
         if data.get("sant_vicenc"):

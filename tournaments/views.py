@@ -445,8 +445,9 @@ def result_entry(
     )
     current = Result.objects.filter(seating=seating, board=board_row).first()
     conflict: Result | None = None
+    can_adjust = bool(selectors.user_roles(request.user, championship) & HEAD)
     if request.method == "POST":
-        form = ResultForm(request.POST, championship=championship)
+        form = ResultForm(request.POST, championship=championship, can_adjust=can_adjust)
         if form.is_valid():
             data = dict(form.cleaned_data)
             version = data.pop("version")
@@ -462,6 +463,8 @@ def result_entry(
                 form.data = form.data.copy()
                 form.data["version"] = str(exc.current_version or "")
             except services.TournamentError as exc:
+                if getattr(exc, "field", None) == "adjusted":
+                    exc.field = "adjusted_ns"
                 add_service_error(form, exc)
             else:
                 messages.success(request, _("Resultat desat."))
@@ -469,7 +472,9 @@ def result_entry(
                     "result_entry", championship.slug, round, table, board
                 )
     else:
-        form = ResultForm(championship=championship, initial=_initial(current))
+        form = ResultForm(
+            championship=championship, can_adjust=can_adjust, initial=_initial(current)
+        )
     return render(
         request,
         "tournaments/result_form.html",
@@ -509,6 +514,8 @@ def _initial(result: Result | None) -> dict[str, Any]:
         "ns_points_taken": result.ns_points_taken,
         "infraction": result.infraction or "",
         "note": result.note,
+        "adjusted_ns": result.adjusted_ns or "",
+        "adjusted_ew": result.adjusted_ew or "",
         "version": result.version,
     }
 

@@ -210,3 +210,53 @@ def test_a_board_of_another_round_is_404(client, web: Small) -> None:
     client.force_login(web.referee)
     url = reverse("result_entry", args=[web.championship.slug, 1, 1, 3])  # board 3: round 2
     assert client.get(url).status_code == 404
+
+
+def test_a_missing_trump_is_refused_next_to_the_trump(client, web: Small) -> None:
+    client.force_login(web.referee)
+    response = client.post(
+        entry_url(web, web.seatings[0], web.boards[0]), form_data(trump="", ns_points_taken="")
+    )
+    errors = response.context["form"].errors
+    assert errors["trump"] == ["Cal el trumfo (o botifarra)."]
+    assert "ns_points_taken" in errors
+    assert not Result.objects.exists()
+
+
+def test_the_organiser_can_set_an_adjusted_score_without_cards(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    seating, board = web.seatings[0], web.boards[0]
+    response = client.post(
+        entry_url(web, seating, board),
+        form_data(trump="", ns_points_taken="", adjusted_ns="average_plus",
+                  adjusted_ew="average_minus"),
+        follow=True,
+    )
+    result = Result.objects.get(seating=seating, board=board)
+    assert (result.adjusted_ns, result.adjusted_ew, result.ns_points_taken) == (
+        "average_plus", "average_minus", None
+    )
+    assert response.context["score"] is None
+    assert "Puntuació arbitral" in response.content.decode()
+
+
+def test_an_adjusted_score_needs_both_lines(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    response = client.post(
+        entry_url(web, web.seatings[0], web.boards[0]),
+        form_data(trump="", ns_points_taken="", adjusted_ns="average"),
+    )
+    assert "adjusted_ew" in response.context["form"].errors
+    assert not Result.objects.exists()
+
+
+def test_a_plain_referee_cannot_adjust_a_score(client, web: Small) -> None:
+    client.force_login(web.referee)
+    url = entry_url(web, web.seatings[0], web.boards[0])
+    assert "adjusted_ns" not in client.get(url).context["form"].fields
+    response = client.post(
+        url, form_data(trump="", ns_points_taken="", adjusted_ns="average",
+                       adjusted_ew="average"),
+    )
+    assert "trump" in response.context["form"].errors
+    assert not Result.objects.exists()
