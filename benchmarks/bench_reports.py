@@ -105,6 +105,9 @@ def main() -> None:
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--db", action="store_true",
+                        help="also build the 200-pair standings from a database championship "
+                             "(a scratch championship is created in DATABASE_URL, then deleted)")
     args = parser.parse_args()
     print(machine())
 
@@ -128,6 +131,29 @@ def main() -> None:
           lambda: render(table))
     overall = Standings(header=HEADER, tables=table.tables[:1], progress=table.progress)
     timed("standings 200 pairs (overall only), render", args.repeat, lambda: render(overall))
+    if args.db:
+        bench_database(args.repeat)
+
+
+def bench_database(repeat: int) -> None:
+    """200 pairs, 4 rounds of 6 boards all played (2,400 results), through the services."""
+    from django.core.management import call_command
+
+    from tests.factories import build_championship
+    from tournaments.reports import build
+
+    call_command("migrate", verbosity=0)
+    start = time.perf_counter()
+    championship = build_championship(pairs=200, rounds=4, boards_per_round=6,
+                                      drawn_rounds=4, played_rounds=4)
+    print(f"(set-up: 200 pairs, 2,400 results in {time.perf_counter() - start:.1f} s)")
+    try:
+        timed("standings 200 pairs from the database (build: scoring + 5 tables), build only",
+              repeat, lambda: build.standings(championship))
+        timed("standings 200 pairs from the database, build + render", repeat,
+              lambda: render(build.standings(championship)))
+    finally:
+        championship.delete()
 
 
 if __name__ == "__main__":

@@ -17,7 +17,9 @@ from collections import defaultdict
 from fractions import Fraction
 
 from django.conf import settings
+from django.db.models import Count
 
+import scoring
 from engine.deal import Deal
 from engine.seats import Side, dealer, first_leader
 from tournaments import selectors
@@ -168,33 +170,52 @@ def _percentage(average: Fraction, championship: Championship) -> float:
     return float((average - bottom) / (top - bottom) * 100) if top > bottom else 0.0
 
 
+def _progress(championship: Championship, results: list[Result]) -> str:
+    """"results in/results expected" as the standings page counts them
+    (``selectors.standings``): tables seated x boards of their round, plus results on
+    imported boards that belong to no round. Two queries."""
+    tables = dict(
+        Seating.objects.filter(round__championship=championship)
+        .values("round_id").annotate(n=Count("id")).values_list("round_id", "n")
+    )
+    boards = dict(
+        Board.objects.filter(championship=championship, round__isnull=False)
+        .values("round_id").annotate(n=Count("id")).values_list("round_id", "n")
+    )
+    expected = sum(n * boards.get(round_id, 0) for round_id, n in tables.items())
+    expected += sum(1 for r in results if r.board.round_id is None)
+    return f"{len(results)}/{expected}"
+
+
 def standings(championship: Championship) -> Standings:
     """Overall standings, then the standings after each round (cumulative over rounds
-    1..r), as the standings page computes them (``selectors.standings``)."""
-    view = selectors.standings(championship)
-    after = selectors.standings_after_each_round(championship)
+    1..r), scored once by ``scoring`` as the standings page does. Five queries."""
+    scored = selectors.scored_championship(championship)
+    pairs = selectors.pairs_by_number(championship)
 
-    def rows(items: list[selectors.StandingRow]) -> tuple[StandingRow, ...]:
+    def rows(items: list[scoring.Standing]) -> tuple[StandingRow, ...]:
         return tuple(
             StandingRow(
                 rank=row.rank,
-                pair=row.pair.number,
-                players=_players(row.pair),
+                pair=row.pair,
+                players=_players(pairs[row.pair]),
                 total=float(row.total),
                 boards=row.boards,
                 average=float(row.average),
                 percentage=_percentage(row.average, championship),
             )
             for row in items
+            if row.pair in pairs
         )
 
-    tables = [StandingsTable(title="", through_round=None, rows=rows(view.rows))]
+    tables = [StandingsTable(title="", through_round=None, rows=rows(scored.score.standings()))]
+    after = scored.score.progressive_standings()
     if len(after) > 1:
         tables += [
             StandingsTable(title="", through_round=n, rows=rows(after[n])) for n in sorted(after)
         ]
-    progress = f"{view.progress.results_in}/{view.progress.results_expected}"
-    return Standings(header=header(championship), tables=tuple(tables), progress=progress)
+    return Standings(header=header(championship), tables=tuple(tables),
+                     progress=_progress(championship, scored.results))
 
 
 def _doubles(result: Result) -> str:
