@@ -187,9 +187,10 @@ def _progress(championship: Championship, results: list[Result]) -> str:
     return f"{len(results)}/{expected}"
 
 
-def standings(championship: Championship) -> Standings:
+def standings(championship: Championship, *, through_round: int = 0) -> Standings:
     """Overall standings, then the standings after each round (cumulative over rounds
-    1..r), scored once by ``scoring`` as the standings page does. Five queries."""
+    1..r), scored once by ``scoring`` as the standings page does. With ``through_round``
+    only the standings after that round. Five queries."""
     scored = selectors.scored_championship(championship)
     pairs = selectors.pairs_by_number(championship)
 
@@ -208,8 +209,16 @@ def standings(championship: Championship) -> Standings:
             if row.pair in pairs
         )
 
-    tables = [StandingsTable(title="", through_round=None, rows=rows(scored.score.standings()))]
     after = scored.score.progressive_standings()
+    if through_round:
+        rows_after = scored.score.standings(through_round=through_round)
+        return Standings(
+            header=header(championship),
+            tables=(StandingsTable(title="", through_round=through_round,
+                                   rows=rows(rows_after)),),
+            progress=_progress(championship, scored.results),
+        )
+    tables = [StandingsTable(title="", through_round=None, rows=rows(scored.score.standings()))]
     if len(after) > 1:
         tables += [
             StandingsTable(title="", through_round=n, rows=rows(after[n])) for n in sorted(after)
@@ -369,7 +378,7 @@ def build(
     if kind is Kind.ENTRY_FORMS:
         return entry_forms(championship, round_number=round_number)
     if kind is Kind.STANDINGS:
-        return standings(championship)
+        return standings(championship, through_round=round_number)
     if kind is Kind.TRAVELLERS:
         return travellers(championship, round_number=round_number)
     return score_cards(championship)

@@ -318,3 +318,13 @@ def test_an_unreachable_broker_fails_the_job_not_the_page(played, monkeypatch) -
     jobs._enqueue(job.pk)
     job.refresh_from_db()
     assert job.status == PrintJob.Status.FAILED and "unreachable" in job.error
+
+
+def test_standings_of_one_round_are_the_standings_after_that_round(played) -> None:  # type: ignore[no-untyped-def]
+    document = build.standings(played, through_round=1)
+    assert [t.through_round for t in document.tables] == [1]
+    view = selectors.standings(played, through_round=1)
+    assert [(r.pair, r.total) for r in document.tables[0].rows] == [
+        (row.pair.number, float(row.total)) for row in view.rows
+    ]
+    assert "després de la ronda 1" in page_texts(render(document))[0]

@@ -26,7 +26,8 @@ class Command(BaseCommand):
         parser.add_argument("kind", choices=[k.value for k in Kind])
         parser.add_argument("slug", help="the championship's slug")
         parser.add_argument("--round", type=int, default=0, dest="round_number",
-                            help="round number (board sheets and entry forms need one)")
+                            help="board sheets and entry forms: the round (required); "
+                                 "standings: after that round; travellers: its boards")
         parser.add_argument("--copies", type=int, default=1, help="board sheets: copies")
         parser.add_argument("--per-page", type=int, default=1, choices=[1, 4],
                             help="board sheets: boards per page")
