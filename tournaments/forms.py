@@ -57,8 +57,9 @@ class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["slug"].required = False
-        self.fields["slug"].help_text = _("En blanc, es fa a partir del nom.")
+        if "slug" in self.fields:
+            self.fields["slug"].required = False
+            self.fields["slug"].help_text = _("En blanc, es fa a partir del nom.")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -66,6 +67,14 @@ class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]
         if bottom is not None and top is not None and top <= bottom:
             self.add_error("scale_top", _("El màxim de l'escala ha de ser més gran que el mínim."))
         return data
+
+
+class RulesForm(ChampionshipForm):
+    """The rules alone, to change them while no result exists."""
+
+    class Meta(ChampionshipForm.Meta):
+        fields = [f for f in ChampionshipForm.Meta.fields
+                  if f not in ("name", "slug", "date", "venue")]
 
 
 class PairForm(forms.Form):

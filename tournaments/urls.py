@@ -16,6 +16,7 @@ urlpatterns = [
     path(C + "boards/<int:number>/", views.traveller, name="traveller"),
     path(C + "pairs/<int:number>/", views.pair_card, name="pair_card"),
     # Organiser
+    path(C + "organise/rules/", views.rules_edit, name="rules_edit"),
     path(C + "organise/pairs/", views.pairs_register, name="pairs_register"),
     path(C + "organise/rounds/", views.rounds_setup, name="rounds_setup"),
     path(C + "organise/boards/", views.boards_generate, name="boards_generate"),

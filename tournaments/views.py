@@ -36,6 +36,7 @@ from tournaments.forms import (
     PairsCsvForm,
     ResultForm,
     RoundsSetupForm,
+    RulesForm,
     add_service_error,
 )
 from tournaments.models import Board, Championship, Membership, Pair, Result, Round, Seating
@@ -249,6 +250,28 @@ def championship_create(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Campionat creat."))
             return redirect("championship", championship.slug)
     return render(request, "tournaments/championship_form.html", {"form": form})
+
+
+@role_required(ORGANISER)
+def rules_edit(request: HttpRequest, championship: Championship) -> HttpResponse:
+    """Change the rules while no result exists (``services.championship_update_rules``)."""
+    # The form edits a copy: a refused change must not show on the page as if saved.
+    form = RulesForm(
+        request.POST or None, instance=Championship.objects.get(pk=championship.pk)
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.championship_update_rules(
+                championship=championship, acting_user=request.user, **form.cleaned_data
+            )
+        except services.TournamentError as exc:
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("Regles desades."))
+            return redirect("championship", championship.slug)
+    return render(
+        request, "tournaments/rules_edit.html", _context(request, championship, form=form)
+    )
 
 
 @role_required(ORGANISER)

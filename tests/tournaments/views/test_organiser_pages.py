@@ -268,3 +268,37 @@ def test_a_blank_slug_is_made_from_the_name(client) -> None:
     )
     assert response.status_code == 302
     assert Championship.objects.filter(slug="torneig-de-nadal").exists()
+
+
+RULES = {"variant": "lliure", "doubling": "classic", "method": "matchpoints",
+         "scale_bottom": "0", "scale_top": "100", "rounding": "floor",
+         "infraction_score": "0", "carregar_scope": "void_only"}
+
+
+def test_the_organiser_changes_the_rules_before_any_result(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    response = client.post(reverse("rules_edit", args=[web.championship.slug]), RULES)
+    assert response.status_code == 302
+    web.championship.refresh_from_db()
+    assert (web.championship.method, web.championship.rounding, web.championship.variant) == (
+        "matchpoints", "floor", "lliure"
+    )
+
+
+def test_rules_cannot_change_once_a_result_exists(client, web: Small) -> None:
+    from tests.tournaments.views.helpers import record
+
+    record(web.seatings[0], web.boards[0], 40)
+    client.force_login(web.organiser)
+    response = client.post(reverse("rules_edit", args=[web.championship.slug]), RULES)
+    assert response.status_code == 200
+    assert "Ja hi ha resultats" in response.context["form"].non_field_errors()[0]
+    web.championship.refresh_from_db()
+    assert web.championship.method == "proportional"
+
+
+def test_a_referee_cannot_change_the_rules(client, web: Small) -> None:
+    client.force_login(web.referee)
+    assert client.post(
+        reverse("rules_edit", args=[web.championship.slug]), RULES
+    ).status_code == 403
