@@ -509,6 +509,8 @@ def result_entry(
                 result_hand_score(championship, board_row, conflict) if conflict else None
             ),
             dealer=board_row.dealer,
+            next_board=Board.objects.filter(round_id=seating.round_id, number__gt=board)
+            .order_by("number").values_list("number", flat=True).first(),
             ew_points=_ew_points(form),
             history=selectors.result_history(current) if current else [],
         ),

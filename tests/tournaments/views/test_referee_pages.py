@@ -46,7 +46,10 @@ def test_entering_a_result_shows_the_hand_score_at_once(client, web: Small) -> N
     assert result.entered_by == web.referee
     # Dealer N (NS chose oros), EW called contro: NS +8, EW -8 x 2 = -16.
     assert response.context["score"] == {"ns": 8, "ew": -16}
-    assert 'id="hand-score"' in response.content.decode()
+    page = response.content.decode()
+    assert 'id="hand-score"' in page
+    assert response.context["next_board"] == web.boards[1].number  # on to the next board
+    assert 'id="next-board"' in page
 
 
 def test_saving_a_result_updates_the_public_standings(client, web: Small) -> None:
