@@ -28,10 +28,7 @@ class PrintRequestForm(forms.Form):
     kind = forms.ChoiceField(label=_("Document"), choices=PrintJob.Kind.choices)
     round_number = forms.IntegerField(
         label=_("Ronda"), min_value=0, initial=0, required=False,
-        help_text=_(
-            "Obligatòria per als fulls de mans i les actes; per a la classificació, després "
-            "d'aquesta ronda; 0 = totes les rondes."
-        ),
+        help_text=_("Obligatòria per als fulls de mans i les actes; 0 = totes les rondes."),
     )
     copies = forms.IntegerField(label=_("Còpies (una per taula)"), min_value=1,
                                 max_value=500, initial=1)
