@@ -26,25 +26,42 @@ TRANSIENT = (OperationalError, InterfaceError, ConnectionError, TimeoutError)
 MAX_RETRIES = 5
 
 
+def backoff(retries: int) -> int:
+    """Seconds before retry number ``retries + 1``: 2, 4, 8, 16, 32, at most 60."""
+    return min(60, 2 ** (retries + 1))
+
+
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
 def print_job_task(self: Any, job_id: int) -> str:
     """Run print job ``job_id``; returns its final status (``done``, ``failed`` or
-    ``skipped`` when there was nothing to do)."""
-    try:
-        job = services.print_job_run(job_id=job_id)
-    except SoftTimeLimitExceeded:
-        services.print_job_fail(job_id=job_id, error="time limit exceeded")
-        return "failed"
-    except TRANSIENT as exc:
-        if self.request.retries >= MAX_RETRIES:
-            services.print_job_fail(job_id=job_id, error=f"gave up after retries: {exc}")
+    ``skipped`` when there was nothing to do).
+
+    On a worker a transient fault sends the task again after :func:`backoff` seconds;
+    in-process (eager, no broker) it is tried again at once, so that the page that asked
+    never sees the fault.
+    """
+    eager = bool(self.request.is_eager)
+    attempt = 0
+    while True:
+        try:
+            job = services.print_job_run(job_id=job_id)
+        except SoftTimeLimitExceeded:
+            services.print_job_fail(job_id=job_id, error="time limit exceeded")
             return "failed"
-        countdown = min(60, 2 ** (self.request.retries + 1))
-        log.warning("print job %s: %s; retry in %s s", job_id, exc, countdown)
-        raise self.retry(exc=exc, countdown=countdown) from exc
-    except Exception as exc:
-        # A bug, not a refusal: the user sees the message, the log the traceback.
-        log.exception("print job %s crashed", job_id)
-        services.print_job_fail(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
-        return "failed"
-    return "skipped" if job is None else job.status
+        except TRANSIENT as exc:
+            retries = attempt if eager else self.request.retries
+            if retries >= MAX_RETRIES:
+                services.print_job_fail(job_id=job_id, error=f"gave up after retries: {exc}")
+                return "failed"
+            if eager:
+                attempt += 1
+                log.warning("print job %s: %s; trying again", job_id, exc)
+                continue
+            log.warning("print job %s: %s; retry in %s s", job_id, exc, backoff(retries))
+            raise self.retry(exc=exc, countdown=backoff(retries)) from exc
+        except Exception as exc:
+            # A bug, not a refusal: the user sees the message, the log the traceback.
+            log.exception("print job %s crashed", job_id)
+            services.print_job_fail(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
+            return "failed"
+        return "skipped" if job is None else job.status
