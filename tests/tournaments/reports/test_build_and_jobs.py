@@ -54,6 +54,7 @@ def test_board_sheets_hands_match_the_deals_in_the_database_exactly(played) -> N
                 ranks = _suit_text(deal[seat], suit)
                 if ranks:
                     assert ranks in text, (board.number, seat, suit)
+    assert text_outside_page(data) == []
     save_png(data, "db-board-sheets")
 
 
@@ -89,6 +90,7 @@ def test_standings_pdf_shows_the_same_numbers_as_the_standings_page(played) -> N
     assert any("després de la ronda 1" in t for t in texts)
     assert any("després de la ronda 2" in t for t in texts)
     assert f"Resultats: {view.progress.results_in}/{view.progress.results_expected}" in first
+    assert text_outside_page(data) == []
     save_png(data, "db-standings")
 
 
@@ -107,6 +109,7 @@ def test_travellers_and_score_cards_never_show_a_hidden_board(played) -> None:  
     data = render(travellers)
     texts = page_texts(data)
     assert not any(f"Mà {board.number} ·" in t for t in texts)
+    assert text_outside_page(data) == []
     save_png(data, "db-travellers")
 
     cards = build.score_cards(played)
@@ -119,6 +122,7 @@ def test_travellers_and_score_cards_never_show_a_hidden_board(played) -> None:  
     assert pair_numbers <= {card.pair for card in cards.cards}
     data = render(cards)
     assert len(page_texts(data)) == 8
+    assert text_outside_page(data) == []
     save_png(data, "db-score-cards")
 
 
