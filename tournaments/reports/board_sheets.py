@@ -36,7 +36,6 @@ from tournaments.reports.pdf import (
     Lang,
     OnPage,
     draw_fitted,
-    fit,
     new_canvas,
     width,
 )
@@ -226,10 +225,12 @@ def _draw_hand(
         c.setFont(FONT_BOLD, label_size)
         c.drawString(x + 2, baseline + (card_size - label_size) * 0.35, lang.suit(suit))
         c.setFillColor(black)
-        lines, size = fit(ranks, FONT_BOLD, card_size, w - label_w - 4, max_lines=1,
-                          min_size=card_size * 0.55)
+        # A card is never cut or wrapped away: a long suit shrinks as much as it must.
+        available = w - label_w - 4
+        needed = width(ranks, FONT_BOLD, card_size)
+        size = card_size if needed <= available else card_size * available / needed * 0.999
         c.setFont(FONT_BOLD, size)
-        c.drawString(x + 2 + label_w, baseline, lines[0])
+        c.drawString(x + 2 + label_w, baseline, ranks)
         y_line -= line_h
 
 

@@ -188,3 +188,40 @@ def test_the_page_check_catches_text_that_runs_off_the_page() -> None:
     c.save()
     outside = text_outside_page(buffer.getvalue())
     assert len(outside) == 1 and "Puigcercós" in outside[0]
+
+
+def test_a_twelve_card_suit_is_printed_whole_and_inside_the_page() -> None:
+    from engine.cards import DECK
+    from engine.deal import Deal
+    from engine.seats import dealer, first_leader
+    from tournaments.reports.documents import BoardSheet, BoardSheets
+
+    # North holds every oros, East every copes...: the longest suits a deal can have.
+    deal = Deal.from_hands({seat: DECK[i * 12 : (i + 1) * 12]
+                            for i, seat in enumerate((Seat.N, Seat.E, Seat.S, Seat.W))})
+    sheet = BoardSheet(board=1, round=1, deal=deal, dealer=dealer(1),
+                       first_leader=first_leader(1))
+    for per_page in (1, 4):
+        document = BoardSheets(header=samples.HEADER, round=1, boards=(sheet,) * 4,
+                               per_page=per_page)
+        data = render(document)
+        text = page_texts(data)[0]
+        assert text.count("9 1 12 11 10 8 7 6 5 4 3 2") >= 4
+        assert text_outside_page(data) == []
+
+
+def test_cards_are_printed_large_enough_to_read_at_arms_length() -> None:
+    """22 pt on a one-board page, 11 pt on a four-board page (shrunk only for a suit
+    too long for its box)."""
+    sizes: dict[int, list[float]] = {1: [], 4: []}
+    for per_page in (1, 4):
+        data = render(samples.board_sheets(boards=4, per_page=per_page))
+
+        def visit(text: str, cm: list[float], tm: list[float], font: object, size: float,
+                  per_page: int = per_page) -> None:
+            if text.strip() and all(part.isdigit() for part in text.split()):
+                sizes[per_page].append(size * tm[0])
+
+        reader(data).pages[0].extract_text(visitor_text=visit)
+    assert sizes[1] and sorted(sizes[1])[len(sizes[1]) // 2] >= 22
+    assert sizes[4] and sorted(sizes[4])[len(sizes[4]) // 2] >= 11
