@@ -70,11 +70,18 @@ def header(championship: Championship) -> Header:
     )
     return Header(
         championship=championship.name,
-        date=championship.date.isoformat() if championship.date else "",
+        date=_date(championship, language_of(championship)),
         venue=championship.venue,
         language=language_of(championship),
         rules_summary=str(summary),
     )
+
+
+def _date(championship: Championship, language: str) -> str:
+    """The championship's date (and end date) as the language writes it: 29/11/2026."""
+    pattern = "%Y-%m-%d" if language.startswith("en") else "%d/%m/%Y"
+    days = [d for d in (championship.date, getattr(championship, "end_date", None)) if d]
+    return " – ".join(d.strftime(pattern) for d in days)
 
 
 def _num(value: object) -> str:

@@ -332,3 +332,10 @@ def test_standings_of_one_round_are_the_standings_after_that_round(played) -> No
         (row.pair.number, float(row.total)) for row in view.rows
     ]
     assert "després de la ronda 1" in page_texts(render(document))[0]
+
+
+def test_the_header_gives_the_date_as_catalan_writes_it_and_a_rules_summary(played) -> None:  # type: ignore[no-untyped-def]
+    header = build.header(played)
+    assert header.date == "29/11/2026"
+    assert header.championship == played.name and header.language == "ca"
+    assert "Proporcional 1-2" in header.rules_summary
