@@ -244,7 +244,7 @@ def championship_create(request: HttpRequest) -> HttpResponse:
                 name=data.pop("name"), date=data.pop("date"), venue=data.pop("venue"),
                 slug=data.pop("slug") or None, acting_user=request.user, **data,
             )
-        except services.TournamentError as exc:
+        except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
             add_service_error(form, exc)
         else:
             messages.success(request, _("Campionat creat."))
@@ -264,7 +264,7 @@ def rules_edit(request: HttpRequest, championship: Championship) -> HttpResponse
             services.championship_update_rules(
                 championship=championship, acting_user=request.user, **form.cleaned_data
             )
-        except services.TournamentError as exc:
+        except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
             add_service_error(form, exc)
         else:
             messages.success(request, _("Regles desades."))
@@ -288,7 +288,7 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
                         championship=championship, text=csv_form.cleaned_data["csv_text"],
                         acting_user=request.user,
                     )
-                except services.TournamentError as exc:
+                except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
                     add_service_error(csv_form, exc)
                 else:
                     messages.success(
@@ -303,7 +303,7 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
                         championship=championship, acting_user=request.user,
                         **pair_form.cleaned_data,
                     )
-                except services.TournamentError as exc:
+                except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
                     add_service_error(pair_form, exc)
                 else:
                     messages.success(
@@ -334,7 +334,7 @@ def rounds_setup(request: HttpRequest, championship: Championship) -> HttpRespon
             services.rounds_setup(
                 championship=championship, acting_user=request.user, **form.cleaned_data
             )
-        except services.TournamentError as exc:
+        except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
             add_service_error(form, exc)
         else:
             messages.success(request, _("Rondes preparades."))
@@ -351,7 +351,7 @@ def _action(
     championship page (these actions have no field to attach it to)."""
     try:
         call()
-    except services.TournamentError as exc:
+    except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
         messages.error(request, str(exc))
     else:
         messages.success(request, done)
@@ -378,7 +378,7 @@ def round_draw(request: HttpRequest, championship: Championship, round: int) -> 
             services.round_draw(
                 round=rnd, seed=form.cleaned_data["seed"], acting_user=request.user
             )
-        except services.TournamentError as exc:
+        except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
             add_service_error(form, exc)
         else:
             messages.success(request, _("Ronda %(n)s sortejada.") % {"n": rnd.number})
@@ -485,7 +485,7 @@ def result_entry(
                 # Re-base on what is stored now so a deliberate second save corrects it.
                 form.data = form.data.copy()
                 form.data["version"] = str(exc.current_version or "")
-            except services.TournamentError as exc:
+            except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
                 if getattr(exc, "field", None) == "adjusted":
                     exc.field = "adjusted_ns"
                 add_service_error(form, exc)

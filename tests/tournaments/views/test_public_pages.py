@@ -123,3 +123,19 @@ def test_language_switcher_changes_the_page_language(client, web: Small) -> None
     assert "Standings" in page
     client.post(reverse("set_language"), {"language": "es", "next": url})
     assert "Clasificación" in client.get(url).content.decode()
+
+
+def test_standings_after_a_round_count_only_rounds_up_to_it(client) -> None:
+    from tests.factories import build_championship
+
+    championship = build_championship(
+        pairs=4, rounds=2, boards_per_round=2, drawn_rounds=2, played_rounds=2
+    )
+    url = reverse("standings", args=[championship.slug])
+    after_one = client.get(url, {"through": 1})
+    overall = client.get(url)
+    assert after_one.context["standings"].through_round == 1
+    assert after_one.context["standings"].progress.results_in == 4
+    assert overall.context["standings"].progress.results_in == 8
+    assert {row.boards for row in after_one.context["standings"].rows} == {2}
+    assert "?through=1" in overall.content.decode()
