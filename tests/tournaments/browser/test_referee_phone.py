@@ -47,7 +47,7 @@ def shot(page: object, name: str) -> None:
 
 
 def test_referee_enters_a_result_on_a_phone_and_standings_change(
-    live_server, browser, transactional_db
+    transactional_db, live_server, browser
 ) -> None:
     championship = build_championship(pairs=8, rounds=2, boards_per_round=3, drawn_rounds=1)
     referee = UserFactory(username="arbitre-mobil")
