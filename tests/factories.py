@@ -30,10 +30,10 @@ class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)
-        skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"usuari{n}")
-    password = factory.PostGenerationMethodCall("set_password", "contrasenya-prova")
+    # Hashed before the row is written, so a session made with force_login stays valid.
+    password = factory.django.Password("contrasenya-prova")
 
 
 class ChampionshipFactory(factory.django.DjangoModelFactory):
