@@ -1,4 +1,5 @@
-"""Bots: legal, deterministic per seed, and sensible where the brief says so."""
+"""Bots: legal, deterministic per seed, sensible where the brief says so, and varied from
+table to table like real players (SensibleBot's per-seat styles)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,18 @@ import random
 
 import pytest
 
-from engine.bots import DELEGATE, PlayedHand, RandomBot, SensibleBot, play_board
+from engine.bots import (
+    DELEGATE,
+    STEADY,
+    PlayedHand,
+    RandomBot,
+    SensibleBot,
+    Style,
+    play_board,
+)
 from engine.cards import DECK, Card, Suit
 from engine.deal import Deal
+from engine.generate import generate_deal
 from engine.hand import HandPlay
 from engine.rules import Rules
 from engine.seats import Seat
@@ -100,13 +110,13 @@ def test_random_bot_declares_only_suits_botifarra_or_delegate() -> None:
 def test_sensible_bot_beats_cheaply() -> None:
     # W leads 2C; S (12C 7C 3C) may play any of them: the cheapest that beats is 3C.
     hand = hand_at(Suit.O, "2C")
-    assert SensibleBot(1).choose_card(hand) == Card.parse("3C")
+    assert SensibleBot(1, style=STEADY).choose_card(hand) == Card.parse("3C")
 
 
 def test_sensible_bot_beats_with_the_cheapest_card_that_beats() -> None:
     # W 2B, S 3B, E 8B: N (9B 10B 5B) must beat 8B and picks the cheaper 10B over 9B.
     hand = hand_at(Suit.O, "2B 3B 8B")
-    assert SensibleBot(1).choose_card(hand) == Card.parse("10B")
+    assert SensibleBot(1, style=STEADY).choose_card(hand) == Card.parse("10B")
 
 
 def test_sensible_bot_loads_points_on_a_partners_winning_trick() -> None:
@@ -121,7 +131,7 @@ def test_sensible_bot_loads_points_on_a_partners_winning_trick() -> None:
     hand.play_many(Card.parse_many("4C 9C 2E"))
     # N is last and partner S wins with the manilla: N loads the ace (4 points).
     assert hand.legal_cards() == frozenset(Card.parse_many("1C 12C 2C"))
-    assert SensibleBot(1).choose_card(hand) == Card.parse("1C")
+    assert SensibleBot(1, style=STEADY).choose_card(hand) == Card.parse("1C")
 
 
 def test_sensible_bot_plays_low_when_it_cannot_beat() -> None:
@@ -131,14 +141,14 @@ def test_sensible_bot_plays_low_when_it_cannot_beat() -> None:
     hand.declare(Suit.O)
     hand.play_many(Card.parse_many("11C 12C 1C 9C 10C"))
     assert hand.legal_cards() == frozenset(Card.parse_many("6C 2C"))
-    assert SensibleBot(1).choose_card(hand) == Card.parse("2C")
+    assert SensibleBot(1, style=STEADY).choose_card(hand) == Card.parse("2C")
 
 
 def test_sensible_bot_leads_a_master_card_with_points() -> None:
     # N wins the first trick with 9C; N's masters outside trump: 10C, 9E, 9B.
     hand = hand_at(Suit.O, "11C 12C 1C 9C")
     assert hand.to_play is Seat.N
-    assert SensibleBot(1).choose_card(hand) in {Card.parse("9E"), Card.parse("9B")}
+    assert SensibleBot(1, style=STEADY).choose_card(hand) in {Card.parse("9E"), Card.parse("9B")}
 
 
 def test_sensible_bot_leads_from_length_without_a_master() -> None:
@@ -151,4 +161,129 @@ def test_sensible_bot_leads_from_length_without_a_master() -> None:
     hand.declare(Suit.O)
     # W leads, holds no master card: the lowest card of the longest suit, copes.
     assert hand.to_play is Seat.W
-    assert SensibleBot(1).choose_card(hand) == Card.parse("4C")
+    assert SensibleBot(1, style=STEADY).choose_card(hand) == Card.parse("4C")
+
+
+# ------------------------------------------------------------ styles and variety
+SECRET = bytes(range(32))
+
+
+def test_sensible_bot_declares_a_long_strong_suit_in_every_style() -> None:
+    cards = Card.parse_many("9E 1E 12E 7E 5E 3C 2C 8O 4O 6B 5B 4B")
+    for seed in range(20):
+        bot = SensibleBot(seed)
+        assert {bot.declaration(cards, may_delegate=True, seat=seat) for seat in Seat} == {Suit.E}
+
+
+def test_a_marginal_suit_is_declared_by_a_bold_player_and_delegated_by_a_cautious_one() -> None:
+    # Four espases with the ace (3 x 4 + 4 = 16 against 17 - 3 x boldness).
+    cards = Card.parse_many("1E 7E 5E 3E 8O 4O 2O 6C 5C 4B 3B 2B")
+    bold = SensibleBot(1, style=Style(boldness=1.0))
+    cautious = SensibleBot(1, style=Style(boldness=-1.0))
+    assert bold.declaration(cards, may_delegate=True, seat=Seat.N) is Suit.E
+    assert cautious.declaration(cards, may_delegate=True, seat=Seat.N) == DELEGATE
+    assert cautious.declaration(cards, may_delegate=False, seat=Seat.N) is Suit.E
+
+
+def test_a_marginal_contro_is_called_by_a_bold_player_only() -> None:
+    # 23 card points, three small trumps: contro from 24 - 3 x boldness points.
+    cards = Card.parse_many("9C 1C 12C 9E 1E 11B 3O 2O 4O 5B 6B 7E")
+    assert SensibleBot(1, style=Style(boldness=1.0)).wants_double(
+        "contro", cards, Suit.O, seat=Seat.E
+    )
+    assert not SensibleBot(1, style=Style(boldness=-1.0)).wants_double(
+        "contro", cards, Suit.O, seat=Seat.E
+    )
+
+
+def test_made_to_choose_a_flat_hand_with_manillas_names_botifarra() -> None:
+    cards = Card.parse_many("9O 12O 4O 9C 11C 5C 1E 3E 2E 12B 5B 4B")
+    bot = SensibleBot(1, style=STEADY)
+    assert bot.declaration(cards, may_delegate=True) == DELEGATE
+    assert bot.declaration(cards, may_delegate=False) is None
+
+
+def test_each_seat_gets_a_style_drawn_from_the_seed() -> None:
+    first = SensibleBot(5).styles
+    assert SensibleBot(5).styles == first
+    assert SensibleBot(6).styles != first
+    assert len(set(first.values())) == 4
+    for style in first.values():
+        assert -1.0 <= style.boldness <= 1.0
+        assert 0.02 <= style.slip <= 0.12
+        assert 2.5 <= style.length_weight <= 3.5
+    assert SensibleBot(5, style=STEADY).styles == dict.fromkeys(Seat, STEADY)
+
+
+def test_a_slip_is_another_legal_card_never_a_manilla_or_an_ace_for_a_cheap_card() -> None:
+    always = SensibleBot(3, style=Style(slip=1.0))
+    steady = SensibleBot(3, style=STEADY)
+    choices = slips = 0
+    for seed in range(20):
+        hand = HandPlay(shuffled_deal(seed), seed + 1)
+        hand.declare([*Suit, None][seed % 5])
+        while not hand.is_over:
+            legal = hand.legal_cards()
+            best = steady.choose_card(hand)
+            card = always.choose_card(hand)
+            assert card in legal
+            if len(legal) > 1:
+                choices += 1
+                slips += card != best
+                if best.points <= 1:
+                    assert card.rank not in (9, 1)
+            hand.play(best)
+    assert slips > choices // 2
+
+
+def test_a_slip_can_play_another_low_card() -> None:
+    # As in test_sensible_bot_plays_low_when_it_cannot_beat: W keeps 6C instead of 2C.
+    hand = HandPlay(DEAL, 1, Rules(variant="lliure"))
+    hand.declare(Suit.O)
+    hand.play_many(Card.parse_many("11C 12C 1C 9C 10C"))
+    assert SensibleBot(1, style=Style(slip=1.0)).choose_card(hand) == Card.parse("6C")
+
+
+def test_drawn_styles_still_beat_cheaply_nearly_always() -> None:
+    hand = hand_at(Suit.O, "2C")
+    cards = [SensibleBot(seed).choose_card(hand) for seed in range(100)]
+    assert cards.count(Card.parse("3C")) >= 85
+    assert set(cards) <= {Card.parse("3C"), Card.parse("7C")}
+
+
+def test_the_tables_of_one_board_get_varied_results() -> None:
+    # The demo's seeds: round x 10000 + table x 100 + board, 12 tables.
+    for board in range(1, 9):
+        deal = generate_deal(SECRET, board)
+        results = {
+            (hand.trump, hand.contro, hand.ns_points)
+            for hand in (
+                play_board(deal, board, seed=10_000 + table * 100 + board)
+                for table in range(1, 13)
+            )
+        }
+        assert len(results) >= 4, board
+
+
+def test_one_seed_gives_the_same_hand_and_styles_on_every_board() -> None:
+    for board in range(1, 5):
+        deal = generate_deal(SECRET, board)
+        first = play_board(deal, board, seed=20_304)
+        assert play_board(deal, board, seed=20_304) == first
+        assert play_board(deal, board, seed=20_305) != first
+
+
+def test_sensible_bots_beat_random_bots_playing_each_deal_both_ways() -> None:
+    margins = []
+    for seed in range(40):
+        deal = shuffled_deal(1000 + seed)
+        as_ns = play_board(deal, seed + 1, seed=seed, bot="sensible", ew_bot="random")
+        as_ew = play_board(deal, seed + 1, seed=seed, bot="random", ew_bot="sensible")
+        margins.append(as_ns.ns_points - as_ew.ns_points)
+    assert sum(margins) / len(margins) > 6  # the sensible side takes 39+ of 72 on average
+    assert sum(margin > 0 for margin in margins) >= 28
+
+
+def test_play_board_refuses_an_unknown_ew_bot() -> None:
+    with pytest.raises(ValueError, match="bot 'clever' is not one of random, sensible"):
+        play_board(DEAL, 1, seed=1, ew_bot="clever")
