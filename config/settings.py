@@ -10,6 +10,7 @@ Variables:
     ALLOWED_HOSTS         comma-separated (default "127.0.0.1,localhost,testserver")
     DATABASE_URL          postgres://user@host:port/name or sqlite:///path
                           (default: SQLite file var/db.sqlite3)
+    DATABASE_CONN_MAX_AGE seconds a connection is kept between requests (default 0)
     CELERY_BROKER_URL     e.g. redis://127.0.0.1:6379/0; absent -> tasks run eagerly in-process
     CELERY_VISIBILITY_TIMEOUT  seconds before Redis redelivers a dead worker's task (900)
     MEDIA_ROOT            where generated files go (default var/media)
@@ -69,7 +70,9 @@ def database_from_env() -> dict[str, object]:
             f"DATABASE_URL={url!r}: only postgres://... and sqlite:///... are supported"
         )
     try:
-        config = dict(dj_database_url.parse(url, conn_max_age=60))
+        config = dict(
+            dj_database_url.parse(url, conn_max_age=envint("DATABASE_CONN_MAX_AGE", 0))
+        )
     except ValueError as exc:
         raise ImproperlyConfigured(f"DATABASE_URL={url!r} is malformed: {exc}") from None
     if config["ENGINE"].endswith("postgresql") and not config.get("NAME"):

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.db import connections
 
 from tests.factories import UserFactory, build_championship
 from tests.services import chromium_path, require
@@ -93,8 +94,13 @@ def test_referee_enters_a_result_on_a_phone_and_standings_change(
     assert "NS +8" in score and "EO -16" in score
     shot(page, "result-saved-phone")
 
-    stored = Result.objects.get(board__championship=championship, board__number=1,
-                                seating__table__number=1)
+    try:
+        stored = Result.objects.get(board__championship=championship, board__number=1,
+                                    seating__table__number=1)
+    finally:
+        # Under Playwright's sync API this query runs in another context, with a
+        # connection of its own that would otherwise outlive the test database.
+        connections.close_all()
     assert (stored.trump, stored.ns_points_taken, stored.contro) == ("C", 44, True)
 
     anon.reload()
