@@ -3,7 +3,7 @@
 Pure Python, no Django. See engine/README.md for the public API with examples.
 """
 
-from engine.bots import PlayedHand, RandomBot, SensibleBot, play_board
+from engine.bots import STEADY, PlayedHand, RandomBot, SensibleBot, Style, play_board
 from engine.cards import DECK, Card, Suit
 from engine.deal import Deal
 from engine.errors import (
@@ -32,6 +32,7 @@ from engine.seats import Seat, Side, dealer, first_leader
 __all__ = [
     "DEAL_COUNT",
     "DECK",
+    "STEADY",
     "Card",
     "CarregarScope",
     "Deal",
@@ -52,6 +53,7 @@ __all__ = [
     "Seat",
     "SensibleBot",
     "Side",
+    "Style",
     "Suit",
     "Trick",
     "Variant",
