@@ -12,6 +12,7 @@ board's deal and results stay hidden until every table due to play it has a resu
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
@@ -163,18 +164,30 @@ def championship_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/championship.html", context)
 
 
+#: A round number in a query string: ASCII digits only (``str.isdigit()`` accepts "²",
+#: which ``int()`` refuses).
+_ROUND_NUMBER = re.compile(r"[0-9]{1,6}")
+
+
 def _int_param(request: HttpRequest, name: str) -> int | None:
-    raw = request.GET.get(name, "")
-    return int(raw) if raw.isdigit() else None
+    """``?name=N`` as an int, or ``None`` when absent or malformed (ignored, never a 500)."""
+    raw = request.GET.get(name, "").strip()
+    return int(raw) if _ROUND_NUMBER.fullmatch(raw) else None
 
 
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings: overall, ``?round=N`` (that round alone) or ``?through=N`` (after
-    round N), with progress (results in / results expected). Constant number of queries."""
+    round N), with progress (results in / results expected). Constant number of queries.
+
+    A malformed ``round``/``through`` is ignored; a round the championship does not have
+    is a 404 (one more query, only then)."""
     championship = get_object_or_404(Championship, slug=slug)
     round_only = _int_param(request, "round")
-    through = None if round_only else _int_param(request, "through")
+    through = None if round_only is not None else _int_param(request, "through")
     view = selectors.standings(championship, through_round=through, round_only=round_only)
+    asked = round_only if round_only is not None else through
+    if asked is not None and asked not in view.rounds:
+        get_object_or_404(Round, championship=championship, number=asked)
     return render(
         request,
         "tournaments/standings.html",
@@ -429,7 +442,10 @@ def deal_secret_publish(request: HttpRequest, championship: Championship) -> Htt
 def referee_tables(request: HttpRequest, championship: Championship) -> HttpResponse:
     """Pick a table: the current round (or ``?round=N``) with each table's progress."""
     number = _int_param(request, "round")
-    rnd = _round(championship, number) if number else selectors.current_round(championship)
+    rnd = (
+        _round(championship, number) if number is not None
+        else selectors.current_round(championship)
+    )
     sheets = selectors.referee_round(rnd) if rnd is not None else []
     rounds = list(Round.objects.filter(championship=championship).order_by("number"))
     return render(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.shortcuts import get_object_or_404
@@ -13,12 +14,17 @@ from rest_framework.views import APIView
 
 from tournaments import selectors
 from tournaments.api.serializers import StandingsSerializer, TravellerSerializer
-from tournaments.models import Board, Championship
+from tournaments.models import Board, Championship, Round
 from tournaments.numbers import average_out, comparative_out
+
+#: ASCII digits only: ``str.isdigit()`` accepts "²", which ``int()`` refuses (a 500).
+_NUMBER = re.compile(r"[0-9]{1,6}")
 
 
 def _int(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() else None
+    """A query parameter as an int, or ``None`` when absent or malformed (ignored)."""
+    value = (value or "").strip()
+    return int(value) if _NUMBER.fullmatch(value) else None
 
 
 class StandingsApi(APIView):
@@ -36,8 +42,11 @@ class StandingsApi(APIView):
     def get(self, request: Request, slug: str) -> Response:
         championship = get_object_or_404(Championship, slug=slug)
         round_only = _int(request.query_params.get("round"))
-        through = None if round_only else _int(request.query_params.get("through"))
+        through = None if round_only is not None else _int(request.query_params.get("through"))
         view = selectors.standings(championship, through_round=through, round_only=round_only)
+        asked = round_only if round_only is not None else through
+        if asked is not None and asked not in view.rounds:  # a round it lacks: 404
+            get_object_or_404(Round, championship=championship, number=asked)
         rules = championship.scoring_rules()
         data: dict[str, Any] = {
             "championship": championship.slug,

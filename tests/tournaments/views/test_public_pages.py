@@ -139,3 +139,24 @@ def test_standings_after_a_round_count_only_rounds_up_to_it(client) -> None:
     assert overall.context["standings"].progress.results_in == 8
     assert {row.boards for row in after_one.context["standings"].rows} == {2}
     assert "?through=1" in overall.content.decode()
+
+
+@pytest.mark.parametrize("query", [{"round": "²"}, {"through": "²"}, {"round": "abc"},
+                                   {"round": "-1"}, {"through": "1.5"}, {"round": "٣"}])
+def test_a_malformed_round_in_the_standings_is_ignored(client, web: Small, query) -> None:
+    response = client.get(reverse("standings", args=[web.championship.slug]), query)
+    assert response.status_code == 200
+    assert (response.context["round_only"], response.context["through"]) == (None, None)
+
+
+@pytest.mark.parametrize("query", [{"round": "9"}, {"through": "9"}, {"round": "0"}])
+def test_a_round_the_championship_lacks_is_404_in_the_standings(client, web: Small, query):
+    response = client.get(reverse("standings", args=[web.championship.slug]), query)
+    assert response.status_code == 404
+
+
+def test_a_round_not_yet_drawn_has_empty_standings_not_404(client, web: Small) -> None:
+    response = client.get(reverse("standings", args=[web.championship.slug]), {"round": "2"})
+    assert response.status_code == 200
+    assert response.context["round_only"] == 2
+    assert response.context["standings"].rows == []

@@ -263,3 +263,19 @@ def test_a_plain_referee_cannot_adjust_a_score(client, web: Small) -> None:
     )
     assert "trump" in response.context["form"].errors
     assert not Result.objects.exists()
+
+
+@pytest.mark.parametrize("raw", ["²", "abc"])
+def test_a_malformed_round_on_the_referee_page_falls_back_to_the_current_round(
+    client, web: Small, raw
+) -> None:
+    client.force_login(web.referee)
+    response = client.get(reverse("referee_tables", args=[web.championship.slug]), {"round": raw})
+    assert response.status_code == 200
+    assert response.context["round"].number == 1
+
+
+def test_a_round_the_championship_lacks_is_404_on_the_referee_page(client, web: Small) -> None:
+    client.force_login(web.referee)
+    response = client.get(reverse("referee_tables", args=[web.championship.slug]), {"round": "9"})
+    assert response.status_code == 404
