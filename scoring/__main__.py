@@ -2,7 +2,8 @@
 
 Reads the document (``-`` for stdin), checks it (championship-json.md), scores it, and
 writes the same document with everything "Export adds" to stdout. A bad file (unreadable,
-not JSON, or breaking the spec) is refused with each problem on stderr, exit status 2.
+not JSON, too large or too deeply nested, a repeated key, or breaking the spec) is refused
+with each problem on stderr, exit status 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 
 from scoring.championship import score_championship
 from scoring.errors import InterchangeError, ResultError
-from scoring.interchange import dump, load
+from scoring.interchange import DocumentReadError, dump, load, read_json
 
 EXIT_BAD_FILE = 2
 
@@ -28,18 +29,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("file", help="the championship JSON file, or - for stdin")
     args = parser.parse_args(argv)
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as handle:
-                text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"{args.file}: cannot read: {exc}", file=sys.stderr)
-        return EXIT_BAD_FILE
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        print(f"{args.file}: not JSON: {exc}", file=sys.stderr)
+        data = read_json(args.file)
+    except DocumentReadError as exc:
+        for problem in exc.problems:
+            print(f"{args.file}: {problem}", file=sys.stderr)
         return EXIT_BAD_FILE
     try:
         doc = load(data)

@@ -22,13 +22,23 @@ Questions the spec leaves open, and the reading chosen here:
 - With both ``deal_secret`` and ``deal_commitment``, the commitment must match and so must
   every board's deal (it is regenerated from the secret); a secret alone also checks deals.
 - Pairs with no result are left out of ``standings`` (they have no average).
+- Limits the spec does not give, chosen so every valid file fits the database and the
+  program's memory (see the ``MAX_*`` constants): numbers of rounds, tables, boards and
+  pairs 1..9999; names and venue at most 200 characters, player ids 50, slug 100; no
+  control characters in text; scale values and ``infraction_score`` strictly between
+  -10^6 and 10^6 with at most 4 decimals; at most 200,000 results and 50 MB of JSON; an
+  object may not repeat a key (JSON allows it, but one of the two values would be lost
+  silently).
 """
 
 from __future__ import annotations
 
 import datetime
 import enum
+import json
+import os
 import re
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -122,10 +132,196 @@ class ChampionshipDoc:
                 yield from table.results
 
 
+# -- limits ----------------------------------------------------------------------------------
+
+#: Largest JSON document read, in bytes (10^6 results took minutes and gigabytes).
+MAX_DOCUMENT_BYTES = 50 * 1024 * 1024
+#: Most results a document may hold.
+MAX_RESULTS = 200_000
+#: Round, table, board and pair numbers are 1..MAX_NUMBER.
+MAX_NUMBER = 9999
+#: Longest championship name, venue and player name, in characters.
+MAX_NAME_LENGTH = 200
+#: Longest player id, in characters.
+MAX_ID_LENGTH = 50
+#: Longest slug, in characters.
+MAX_SLUG_LENGTH = 100
+#: Scale values and ``infraction_score`` lie strictly between -MAX_SCALE and MAX_SCALE...
+MAX_SCALE = 10**6
+#: ... with at most this many decimals (they are stored as such).
+SCALE_PLACES = 4
+#: Deepest nesting of arrays and objects reported by position when the parser gives up.
+MAX_DEPTH = 100
+#: Integers with more digits than this are not converted (they are out of every range).
+MAX_INTEGER_DIGITS = 100
+#: Problems listed in full; the rest are counted.
+MAX_PROBLEMS = 200
+
+
+class DocumentReadError(InterchangeError):
+    """The file cannot be read as a JSON document: unreadable, not UTF-8, too large, not
+    JSON, nested too deep, or an object with the same key twice. ``problems`` as for
+    :class:`InterchangeError` (the file-level ones have no JSON path)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OversizedNumber:
+    """An integer of the file too long to convert (``digits`` digits): :func:`parse_json`
+    puts it where the number was, so :func:`load` can refuse it by JSON path."""
+
+    digits: int
+
+    def __str__(self) -> str:
+        return f"a number of {self.digits} digits"
+
+
+def _parse_int(text: str) -> int | OversizedNumber:
+    if len(text) > MAX_INTEGER_DIGITS:
+        return OversizedNumber(len(text.lstrip("-")))
+    return int(text)
+
+
+class _DuplicateKeys(dict[str, Any]):
+    """An object that repeated keys (``repeated``); the last value of each is kept."""
+
+    repeated: list[str]
+
+
+def parse_json(text: str | bytes) -> Any:
+    """Parse the text of an interchange document into plain JSON values.
+
+    Unlike ``json.loads``, a problem is a :class:`DocumentReadError` saying what and where,
+    never a crash: not JSON (line and column), text over :data:`MAX_DOCUMENT_BYTES`,
+    arrays/objects nested deeper than Python can parse (with the line and column where
+    nesting passes :data:`MAX_DEPTH`), an object with the same key twice (each by JSON path).
+    An integer of more than :data:`MAX_INTEGER_DIGITS` digits becomes an
+    :class:`OversizedNumber`, which :func:`load` refuses by path.
+
+    >>> parse_json('{"a": 1, "a": 2}')
+    Traceback (most recent call last):
+    ...
+    scoring.interchange.DocumentReadError: a: the key appears twice in the same object
+    """
+    if len(text) > MAX_DOCUMENT_BYTES:
+        raise DocumentReadError([_too_large(len(text))])
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise DocumentReadError([f"not UTF-8 text (byte {exc.start})"]) from None
+    duplicates = False
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal duplicates
+        out = dict(pairs)
+        if len(out) == len(pairs):
+            return out
+        duplicates = True
+        marked = _DuplicateKeys(out)
+        seen: set[str] = set()
+        marked.repeated = []
+        for key, _value in pairs:
+            if key in seen and key not in marked.repeated:
+                marked.repeated.append(key)
+            seen.add(key)
+        return marked
+
+    try:
+        data = json.loads(text, object_pairs_hook=pairs_hook, parse_int=_parse_int)
+    except json.JSONDecodeError as exc:
+        raise DocumentReadError(
+            [f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"]
+        ) from None
+    except RecursionError:
+        where = _too_deep_at(text)
+        raise DocumentReadError(
+            [f"arrays and objects nested too deep (more than {MAX_DEPTH} levels{where})"]
+        ) from None
+    except ValueError as exc:  # a float the parser cannot convert, or a similar limit
+        raise DocumentReadError([f"not JSON this program can read: {_brief(str(exc))}"]) \
+            from None
+    if duplicates:
+        raise DocumentReadError(_repeated_keys(data))
+    return data
+
+
+def read_json(source: str) -> Any:
+    """Read and parse the interchange document in the file ``source`` (``-``: stdin).
+
+    Refuses a file over :data:`MAX_DOCUMENT_BYTES` before reading it. Raises
+    :class:`DocumentReadError`: cannot read it (the OS reason), not UTF-8, and everything
+    :func:`parse_json` refuses.
+    """
+    try:
+        if source == "-":
+            raw = sys.stdin.buffer.read(MAX_DOCUMENT_BYTES + 1)
+        else:
+            with open(source, "rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                if size > MAX_DOCUMENT_BYTES:
+                    raise DocumentReadError([_too_large(size)])
+                raw = handle.read(MAX_DOCUMENT_BYTES + 1)
+    except OSError as exc:
+        raise DocumentReadError([f"cannot read it ({exc.strerror or exc})"]) from None
+    return parse_json(raw)
+
+
+def _too_large(size: int) -> str:
+    return (
+        f"the file is {size:,} bytes, more than the {MAX_DOCUMENT_BYTES:,} a championship "
+        "file may have"
+    )
+
+
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+
+def _too_deep_at(text: str) -> str:
+    """``" at line L column C"`` where nesting first passes MAX_DEPTH (or ``""``)."""
+    depth = 0
+    for match in _TOKENS.finditer(text):
+        mark = match.group()
+        if mark in ("[", "{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                start = match.start()
+                line = text.count("\n", 0, start) + 1
+                column = start - (text.rfind("\n", 0, start) + 1) + 1
+                return f" at line {line} column {column}"
+        elif mark in ("]", "}"):
+            depth -= 1
+    return ""
+
+
+def _repeated_keys(data: Any) -> list[str]:
+    """Each repeated key by JSON path, an object's own before its children's (an iterative
+    walk: a deep document cannot exhaust the stack)."""
+    out: list[str] = []
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        path, value = stack.pop()
+        children: list[tuple[str, Any]] = []
+        if isinstance(value, dict):
+            if isinstance(value, _DuplicateKeys):
+                out.extend(
+                    f"{_join(path, key)}: the key appears twice in the same object"
+                    for key in value.repeated
+                )
+            children = [(_join(path, key), child) for key, child in value.items()]
+        elif isinstance(value, list):
+            children = [(f"{path}[{i}]", child) for i, child in enumerate(value)]
+        stack.extend(
+            (p, c) for p, c in reversed(children) if isinstance(c, dict | list)
+        )
+    return out
+
+
 # -- loading -------------------------------------------------------------------------------
 
-_SLUG = re.compile(r"^[-a-zA-Z0-9_]+$")
-_HEX64 = re.compile(r"^[0-9a-fA-F]{64}$")
+_SLUG = re.compile(r"[-a-zA-Z0-9_]+")
+_HEX64 = re.compile(r"[0-9a-fA-F]{64}")
+# C0 and C1 control characters (NUL breaks PostgreSQL) and lone surrogates (not UTF-8).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 _MISSING = object()
 
 
@@ -134,9 +330,17 @@ class _Reader:
 
     def __init__(self) -> None:
         self.problems: list[str] = []
+        self.count = 0
 
     def problem(self, path: str, message: str) -> None:
-        self.problems.append(f"{path}: {message}")
+        self.count += 1
+        if self.count <= MAX_PROBLEMS:
+            self.problems.append(f"{path}: {_brief(message)}")
+
+    def report(self) -> list[str]:
+        """The problems, the ones past MAX_PROBLEMS counted in a last line."""
+        extra = self.count - len(self.problems)
+        return self.problems + ([f"... and {extra} more problem(s)"] if extra else [])
 
     def obj(
         self,
@@ -168,21 +372,44 @@ class _Reader:
             return []
         return value
 
-    def integer(self, value: object, path: str, *, minimum: int | None = 1) -> int | None:
+    def integer(
+        self, value: object, path: str, *, minimum: int | None = 1, maximum: int | None = None
+    ) -> int | None:
+        if isinstance(value, OversizedNumber):
+            self.problem(path, f"{value} is out of range")
+            return None
         if isinstance(value, bool) or not isinstance(value, int):
             self.problem(path, f"must be a whole number, not {_kind(value)}")
             return None
         if minimum is not None and value < minimum:
-            self.problem(path, f"{value} must be {minimum} or more")
+            self.problem(path, f"{_show(value)} must be {minimum} or more")
+            return None
+        if maximum is not None and value > maximum:
+            self.problem(path, f"{_show(value)} must be {maximum} or less")
             return None
         return value
 
-    def text(self, value: object, path: str, *, empty: bool = False) -> str | None:
+    def number_(self, value: object, path: str) -> int | None:
+        """A round, table, board or pair number: 1..MAX_NUMBER."""
+        return self.integer(value, path, minimum=1, maximum=MAX_NUMBER)
+
+    def text(
+        self, value: object, path: str, *, empty: bool = False, max_length: int = MAX_NAME_LENGTH
+    ) -> str | None:
         if not isinstance(value, str):
             self.problem(path, f"must be text, not {_kind(value)}")
             return None
         if not empty and not value.strip():
             self.problem(path, "must not be empty")
+            return None
+        if len(value) > max_length:
+            self.problem(path, f"{len(value)} characters, more than {max_length}")
+            return None
+        bad = _CONTROL.search(value)
+        if bad is not None:
+            self.problem(
+                path, f"holds the control character {bad.group()!r} at {bad.start() + 1}"
+            )
             return None
         return value
 
@@ -195,6 +422,9 @@ class _Reader:
         return value
 
     def number(self, value: object, path: str) -> Fraction | None:
+        if isinstance(value, OversizedNumber):
+            self.problem(path, f"{value} is out of range")
+            return None
         if isinstance(value, bool) or not isinstance(value, int | float):
             self.problem(path, f"must be a number, not {_kind(value)}")
             return None
@@ -204,6 +434,20 @@ class _Reader:
         # str() keeps the decimal the file wrote (0.1 stays 1/10, not the nearest binary).
         return Fraction(value) if isinstance(value, int) else Fraction(str(value))
 
+    def scale_value(self, value: object, path: str) -> Fraction | None:
+        """A scale value or infraction score: |x| < MAX_SCALE, at most SCALE_PLACES decimals
+        (the database keeps 10 digits, 4 of them decimals)."""
+        number = self.number(value, path)
+        if number is None:
+            return None
+        if not -MAX_SCALE < number < MAX_SCALE:
+            self.problem(path, f"{_show(value)} is not between -{MAX_SCALE} and {MAX_SCALE}")
+            return None
+        if (number * 10**SCALE_PLACES).denominator != 1:
+            self.problem(path, f"{_show(value)} has more than {SCALE_PLACES} decimals")
+            return None
+        return number
+
     def choice(self, value: object, path: str, cls: type[E], default: E) -> E:
         if value is _MISSING:
             return default
@@ -211,8 +455,27 @@ class _Reader:
             if member.value == value:
                 return member
         choices = ", ".join(str(m.value) for m in cls)
-        self.problem(path, f"{value!r} is not one of {choices}")
+        self.problem(path, f"{_show(value)} is not one of {choices}")
         return default
+
+
+def _brief(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _show(value: object) -> str:
+    """A short, printable rendering of a JSON value for a message (never recursive)."""
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 40 else repr(value[:40])[:-1] + "…'"
+    if isinstance(value, bool) or value is None:
+        return _kind(value)
+    if isinstance(value, int):
+        if -(10**20) < value < 10**20:
+            return str(value)
+        return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1} digits"
+    if isinstance(value, float | OversizedNumber):
+        return str(value)
+    return _kind(value)
 
 
 def _kind(value: object) -> str:
@@ -221,9 +484,11 @@ def _kind(value: object) -> str:
     if isinstance(value, bool):
         return "true/false"
     if isinstance(value, int | float):
-        return f"the number {value}"
+        return f"the number {_show(value)}"
+    if isinstance(value, OversizedNumber):
+        return str(value)
     if isinstance(value, str):
-        return f"the text {value!r}"
+        return f"the text {_show(value)}"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, Mapping):
@@ -231,7 +496,12 @@ def _kind(value: object) -> str:
     return type(value).__name__
 
 
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,40}")
+
+
 def _join(path: str, key: str) -> str:
+    if not _PLAIN_KEY.fullmatch(key):
+        key = _show(key)  # an odd key stays readable and printable in the path
     return f"{path}.{key}" if path else key
 
 
@@ -249,8 +519,8 @@ def load(data: object) -> ChampionshipDoc:
     """
     reader = _Reader()
     doc = _load(reader, data)
-    if reader.problems or doc is None:
-        raise InterchangeError(reader.problems)
+    if reader.count or doc is None:
+        raise InterchangeError(reader.report())
     return doc
 
 
@@ -266,14 +536,25 @@ def _load(rd: _Reader, data: object) -> ChampionshipDoc | None:
         return None
     fmt = top.get("format", _MISSING)
     if fmt is not _MISSING and fmt != FORMAT:
-        rd.problem("format", f"{fmt!r} is not {FORMAT!r}")
+        rd.problem("format", f"{_show(fmt)} is not {FORMAT!r}")
     name, slug, date, venue, commitment, secret = _championship(
         rd, top.get("championship", _MISSING)
     )
     variant, rules = _rules(rd, top.get("rules", _MISSING))
     players = _players(rd, top.get("players", _MISSING))
-    pairs, pair_numbers = _pairs(rd, top.get("pairs", _MISSING), {p.id for p in players})
+    # Ids refused above still count as given, so their pairs do not repeat the problem.
+    listed = top.get("players")
+    given_ids = {
+        item["id"]
+        for item in (listed if isinstance(listed, list) else ())
+        if isinstance(item, Mapping) and isinstance(item.get("id"), str)
+    }
+    pairs, pair_numbers = _pairs(rd, top.get("pairs", _MISSING), given_ids)
     boards = _boards(rd, top.get("boards", _MISSING), secret, commitment)
+    count = _count_results(top.get("rounds"))
+    if count > MAX_RESULTS:
+        rd.problem("rounds", f"{count} results, more than the {MAX_RESULTS} a file may hold")
+        return None
     rounds = _rounds(rd, top.get("rounds", _MISSING), pair_numbers, boards)
     if name is None or slug is None:
         return None
@@ -293,6 +574,26 @@ def _load(rd: _Reader, data: object) -> ChampionshipDoc | None:
     )
 
 
+def _count_results(rounds: object) -> int:
+    """How many results the rounds hold, counted before anything is built from them."""
+    count = 0
+    for round_ in rounds if isinstance(rounds, list) else ():
+        tables = round_.get("tables") if isinstance(round_, Mapping) else None
+        for table in tables if isinstance(tables, list) else ():
+            results = table.get("results") if isinstance(table, Mapping) else None
+            count += len(results) if isinstance(results, list) else 0
+    return count
+
+
+def _deal_shape(value: object) -> bool:
+    """A deal is an object of lists of text (checked before the engine reads it, so an odd
+    value is one short problem)."""
+    return isinstance(value, Mapping) and all(
+        isinstance(hand, list) and all(isinstance(card, str) and len(card) <= 10 for card in hand)
+        for hand in value.values()
+    )
+
+
 def _championship(
     rd: _Reader, value: object
 ) -> tuple[str | None, str | None, datetime.date | None, str, str | None, str | None]:
@@ -308,8 +609,12 @@ def _championship(
     if obj is None:
         return (None, None, None, "", None, None)
     name = rd.text(obj["name"], f"{path}.name") if "name" in obj else None
-    slug = rd.text(obj["slug"], f"{path}.slug") if "slug" in obj else None
-    if slug is not None and not _SLUG.match(slug):
+    slug = (
+        rd.text(obj["slug"], f"{path}.slug", max_length=MAX_SLUG_LENGTH)
+        if "slug" in obj
+        else None
+    )
+    if slug is not None and not _SLUG.fullmatch(slug):
         rd.problem(f"{path}.slug", f"{slug!r} may hold only letters, digits, '-' and '_'")
         slug = None
     date: datetime.date | None = None
@@ -320,7 +625,7 @@ def _championship(
         except ValueError:
             date = None
         if date is None or len(raw) != 10:
-            rd.problem(f"{path}.date", f"{raw!r} is not a date YYYY-MM-DD")
+            rd.problem(f"{path}.date", f"{_show(raw)} is not a date YYYY-MM-DD")
             date = None
     venue = ""
     if obj.get("venue") is not None:
@@ -331,7 +636,7 @@ def _championship(
         hexes[key] = None
         if raw is None:
             continue
-        if not isinstance(raw, str) or not _HEX64.match(raw):
+        if not isinstance(raw, str) or not _HEX64.fullmatch(raw):
             rd.problem(f"{path}.{key}", "must be 64 hex digits (0-9, a-f)")
             continue
         hexes[key] = raw
@@ -369,16 +674,16 @@ def _rules(rd: _Reader, value: object) -> tuple[Variant, ScoringRules]:
     if "scale" in obj:
         scale = rd.obj(obj["scale"], "rules.scale", required=("bottom", "top"))
         if scale is not None and "bottom" in scale and "top" in scale:
-            low = rd.number(scale["bottom"], "rules.scale.bottom")
-            high = rd.number(scale["top"], "rules.scale.top")
+            low = rd.scale_value(scale["bottom"], "rules.scale.bottom")
+            high = rd.scale_value(scale["top"], "rules.scale.top")
             if low is not None and high is not None:
                 if low >= high:
-                    rd.problem("rules.scale", f"bottom {scale['bottom']} must be below top")
+                    rd.problem("rules.scale", f"bottom {_show(scale['bottom'])} must be below top")
                 else:
                     bottom, top = low, high
     infraction = default.infraction_score
     if "infraction_score" in obj:
-        given = rd.number(obj["infraction_score"], "rules.infraction_score")
+        given = rd.scale_value(obj["infraction_score"], "rules.infraction_score")
         infraction = infraction if given is None else given
     return (
         variant,
@@ -401,12 +706,12 @@ def _players(rd: _Reader, value: object) -> tuple[PlayerDoc, ...]:
         obj = rd.obj(item, path, required=("id", "name"))
         if obj is None or "id" not in obj or "name" not in obj:
             continue
-        pid = rd.text(obj["id"], f"{path}.id")
+        pid = rd.text(obj["id"], f"{path}.id", max_length=MAX_ID_LENGTH)
         name = rd.text(obj["name"], f"{path}.name")
         if pid is None or name is None:
             continue
         if pid in seen:
-            rd.problem(f"{path}.id", f"player {pid!r} appears twice")
+            rd.problem(f"{path}.id", f"player {_show(pid)} appears twice")
             continue
         seen.add(pid)
         out.append(PlayerDoc(pid, name))
@@ -425,7 +730,7 @@ def _pairs(
         obj = rd.obj(item, path, required=("number", "players"))
         if obj is None or "number" not in obj or "players" not in obj:
             continue
-        number = rd.integer(obj["number"], f"{path}.number")
+        number = rd.number_(obj["number"], f"{path}.number")
         members = obj["players"]
         ok = True
         if not isinstance(members, list) or len(members) != 2:
@@ -434,10 +739,10 @@ def _pairs(
         else:
             for j, pid in enumerate(members):
                 if not isinstance(pid, str) or pid not in player_ids:
-                    rd.problem(f"{path}.players[{j}]", f"player {pid!r} does not exist")
+                    rd.problem(f"{path}.players[{j}]", f"player {_show(pid)} does not exist")
                     ok = False
             if ok and members[0] == members[1]:
-                rd.problem(f"{path}.players", f"player {members[0]!r} twice in one pair")
+                rd.problem(f"{path}.players", f"player {_show(members[0])} twice in one pair")
                 ok = False
         if number is None:
             continue
@@ -460,9 +765,13 @@ def _boards(
         obj = rd.obj(item, path, required=("number",), optional=("deal",))
         if obj is None or "number" not in obj:
             continue
-        number = rd.integer(obj["number"], f"{path}.number")
+        number = rd.number_(obj["number"], f"{path}.number")
         deal: Deal | None = None
-        if obj.get("deal") is not None:
+        if obj.get("deal") is not None and not _deal_shape(obj["deal"]):
+            rd.problem(
+                f"{path}.deal", "must be an object of seats N, E, S, W, each a list of cards"
+            )
+        elif obj.get("deal") is not None:
             try:
                 deal = Deal.from_json(obj["deal"])
             except EngineError as exc:
@@ -505,7 +814,7 @@ def _rounds(
         obj = rd.obj(item, path, required=("number",), optional=("tables",))
         if obj is None or "number" not in obj:
             continue
-        number = rd.integer(obj["number"], f"{path}.number")
+        number = rd.number_(obj["number"], f"{path}.number")
         if number is not None and number in seen_rounds:
             rd.problem(f"{path}.number", f"round {number} appears twice")
             number = None
@@ -545,9 +854,9 @@ def _table(
     obj = rd.obj(value, path, required=("number", "ns", "ew"), optional=("results",))
     if obj is None or not {"number", "ns", "ew"} <= obj.keys():
         return None
-    number = rd.integer(obj["number"], f"{path}.number")
-    ns = rd.integer(obj["ns"], f"{path}.ns")
-    ew = rd.integer(obj["ew"], f"{path}.ew")
+    number = rd.number_(obj["number"], f"{path}.number")
+    ns = rd.number_(obj["ns"], f"{path}.ns")
+    ew = rd.number_(obj["ew"], f"{path}.ew")
     for key, pair in (("ns", ns), ("ew", ew)):
         if pair is not None and pair not in pair_numbers:
             rd.problem(f"{path}.{key}", f"pair {pair} does not exist")
@@ -592,7 +901,7 @@ def _result(
     if obj is None or "board" not in obj:
         return None
     before = len(rd.problems)
-    board = rd.integer(obj["board"], f"{path}.board")
+    board = rd.number_(obj["board"], f"{path}.board")
     if board is not None and board not in boards:
         rd.problem(f"{path}.board", f"board {board} does not exist")
     adjusted = _adjusted(rd, obj.get("adjusted"), f"{path}.adjusted")
@@ -613,7 +922,7 @@ def _result(
     if obj.get("ns_points_taken") is not None:
         points = rd.integer(obj["ns_points_taken"], f"{path}.ns_points_taken", minimum=None)
         if points is not None and not 0 <= points <= 72:
-            rd.problem(f"{path}.ns_points_taken", f"{points} is not in 0..72")
+            rd.problem(f"{path}.ns_points_taken", f"{_show(points)} is not in 0..72")
     elif adjusted is None:
         rd.problem(f"{path}.ns_points_taken", "may be null only when adjusted is set")
     infraction: Side | None = None
@@ -622,7 +931,7 @@ def _result(
         if raw in ("NS", "EW"):
             infraction = Side(raw)
         else:
-            rd.problem(f"{path}.infraction", f"{raw!r} is not one of null, NS, EW")
+            rd.problem(f"{path}.infraction", f"{_show(raw)} is not one of null, NS, EW")
     if infraction is not None and adjusted is not None:
         rd.problem(path, "both infraction and adjusted are set")
     if len(rd.problems) > before or None in (board, round_number, table, ns, ew):

@@ -27,13 +27,19 @@ from scoring import (
     score_championship,
 )
 from scoring.interchange import (
+    MAX_DOCUMENT_BYTES,
+    MAX_RESULTS,
     BoardDoc,
     ChampionshipDoc,
+    DocumentReadError,
+    OversizedNumber,
     PairDoc,
     PlayerDoc,
     dump,
     export_number,
     load,
+    parse_json,
+    read_json,
 )
 
 DATA = Path(__file__).parent / "data"
@@ -385,3 +391,152 @@ def test_problems_list_is_also_the_error_message() -> None:
     first_result(data)["ns_points_taken"] = 80
     with pytest.raises(InterchangeError, match=r"results\[0\]\.ns_points_taken: 80 is not in"):
         load(data)
+
+
+# -- robustness: what the file may hold, and what reading it may cost ---------------------
+
+
+def read_problems(text: str | bytes) -> list[str]:
+    with pytest.raises(DocumentReadError) as caught:
+        parse_json(text)
+    return caught.value.problems
+
+
+def test_deep_nesting_is_refused_with_where_it_passes_the_limit() -> None:
+    assert read_problems("[" * 100_000 + "]" * 100_000) == [
+        "arrays and objects nested too deep (more than 100 levels at line 1 column 101)"
+    ]
+
+
+def test_a_huge_integer_is_refused_by_json_path() -> None:
+    data = parse_json('{"format": "botifarra-duplicate/1", "championship": '
+                      '{"name": "P", "slug": "p"}, "rounds": [{"number": ' + "9" * 5000 + "}]}")
+    assert data["rounds"][0]["number"] == OversizedNumber(5000)
+    with pytest.raises(InterchangeError) as caught:
+        load(data)
+    assert caught.value.problems == ["rounds[0].number: a number of 5000 digits is out of range"]
+
+
+def test_a_repeated_key_is_refused_by_json_path() -> None:
+    text = json.dumps(base()).replace('"contro": false', '"contro": false, "contro": true', 1)
+    assert read_problems(text) == [
+        "rounds[0].tables[0].results[0].contro: the key appears twice in the same object"
+    ]
+    assert read_problems('[{"a": 1}, {"b": {"c": 1, "c": 1}, "a": 2, "a": 3}]') == [
+        "[1].a: the key appears twice in the same object",
+        "[1].b.c: the key appears twice in the same object",
+    ]
+
+
+def test_not_json_says_line_and_column() -> None:
+    assert read_problems('{\n  "a": }') == ["not JSON: Expecting value at line 2 column 8"]
+
+
+def test_text_over_the_size_cap_is_refused_before_parsing() -> None:
+    [problem] = read_problems(b" " * (MAX_DOCUMENT_BYTES + 1))
+    assert problem.startswith(f"the file is {MAX_DOCUMENT_BYTES + 1:,} bytes, more than")
+
+
+def test_read_json_refuses_a_file_over_the_cap_and_bad_utf8(tmp_path: Path) -> None:
+    big = tmp_path / "big.json"
+    with big.open("wb") as handle:
+        handle.truncate(MAX_DOCUMENT_BYTES + 1)
+    with pytest.raises(DocumentReadError, match="more than the 52,428,800"):
+        read_json(str(big))
+    latin = tmp_path / "latin.json"
+    latin.write_bytes('{"a": "Vic\xe7"}'.encode("latin-1"))
+    with pytest.raises(DocumentReadError, match=r"not UTF-8 text \(byte 10\)"):
+        read_json(str(latin))
+    with pytest.raises(DocumentReadError, match="cannot read it"):
+        read_json(str(tmp_path / "absent.json"))
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(base()), encoding="utf-8")
+    assert load(read_json(str(good))) == load(base())
+
+
+def test_more_results_than_the_cap_are_refused_before_reading_them() -> None:
+    data = base()
+    table = data["rounds"][0]["tables"][0]
+    table["results"] = table["results"] * (MAX_RESULTS // 2 + 1)
+    with pytest.raises(InterchangeError) as caught:
+        load(data)
+    count = 2 * (MAX_RESULTS // 2 + 1) + 9
+    assert caught.value.problems == [
+        f"rounds: {count} results, more than the {MAX_RESULTS} a file may hold"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda d: d["rules"]["scale"].update(top=1e30),
+         "rules.scale.top: 1e+30 is not between -1000000 and 1000000"),
+        (lambda d: d["rules"].update(infraction_score=1e300),
+         "rules.infraction_score: 1e+300 is not between -1000000 and 1000000"),
+        (lambda d: d["rules"]["scale"].update(bottom=-1000000),
+         "rules.scale.bottom: -1000000 is not between -1000000 and 1000000"),
+        (lambda d: d["rules"]["scale"].update(top=1.00001),
+         "rules.scale.top: 1.00001 has more than 4 decimals"),
+        (lambda d: d["rounds"][0].update(number=40000),
+         "rounds[0].number: 40000 must be 9999 or less"),
+        (lambda d: d["rounds"][0]["tables"][0].update(number=70000),
+         "rounds[0].tables[0].number: 70000 must be 9999 or less"),
+        (lambda d: d["boards"][0].update(number=40000),
+         "boards[0].number: 40000 must be 9999 or less"),
+        (lambda d: d["pairs"][0].update(number=10**15),
+         "pairs[0].number: 1000000000000000 must be 9999 or less"),
+        (lambda d: d["pairs"][0].update(number=10**40),
+         "pairs[0].number: a number of about 41 digits must be 9999 or less"),
+        (lambda d: d["championship"].update(name="n" * 201),
+         "championship.name: 201 characters, more than 200"),
+        (lambda d: d["championship"].update(venue="v" * 201),
+         "championship.venue: 201 characters, more than 200"),
+        (lambda d: d["championship"].update(slug="s" * 101),
+         "championship.slug: 101 characters, more than 100"),
+        (lambda d: d["championship"].update(slug="prova\n"),
+         "championship.slug: holds the control character '\\n' at 6"),
+        (lambda d: d["players"][0].update(id="x" * 500),
+         "players[0].id: 500 characters, more than 50"),
+        (lambda d: d["players"][1].update(name="Anna\x00Puig"),
+         "players[1].name: holds the control character '\\x00' at 5"),
+        (lambda d: d["players"][1].update(name="Anna\ud800"),
+         "players[1].name: holds the control character '\\ud800' at 5"),
+        (lambda d: d["championship"].update(deal_commitment="0" * 64 + "\n"),
+         "championship.deal_commitment: must be 64 hex digits"),
+        (lambda d: d["boards"][0].update(deal={"N": [[[[]]]], "E": [], "S": [], "W": []}),
+         "boards[0].deal: must be an object of seats N, E, S, W, each a list of cards"),
+        (lambda d: first_result(d).update(trump="x" * 10_000),
+         "rounds[0].tables[0].results[0].trump: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' "
+         "is not one of O, C, E, B, botifarra"),
+        (lambda d: first_result(d).update(ns_points_taken=10**25),
+         "rounds[0].tables[0].results[0].ns_points_taken: a number of about 26 digits is not "
+         "in 0..72"),
+    ],
+)
+def test_every_limit_is_checked_by_json_path(
+    change: Callable[[dict[str, Any]], object], expected: str
+) -> None:
+    found = problems(change)
+    assert found[0].startswith(expected), found
+    assert len(found) <= 4, found  # and the pair's tables or the board's results
+
+
+def test_the_limits_themselves_are_accepted() -> None:
+    data = base()
+    data["rules"]["scale"] = {"bottom": -999999.9999, "top": 999999.9999}
+    data["championship"].update(name="n" * 200, venue="v" * 200, slug="s" * 100)
+    data["players"][0]["name"] = "Núria Peña-Çà " * 14
+    doc = load(data)
+    assert (doc.rules.bottom, doc.rules.top) == (F("-999999.9999"), F("999999.9999"))
+    assert (len(doc.name), len(doc.slug), len(doc.players[0].name)) == (200, 100, 196)
+
+
+def test_many_problems_are_listed_up_to_a_cap_then_counted() -> None:
+    data = base()
+    data["players"] = [{"id": 1, "name": "x"}] * 1000
+    with pytest.raises(InterchangeError) as caught:
+        load(data)
+    found = caught.value.problems
+    assert len(found) == 201
+    assert found[0] == "players[0].id: must be text, not the number 1"
+    assert found[-1].startswith("... and ") and found[-1].endswith(" more problem(s)")

@@ -197,3 +197,32 @@ def test_a_missing_file_is_refused_with_status_2(tmp_path: Path) -> None:
     done = run(str(tmp_path / "absent.json"))
     assert done.returncode == 2
     assert "cannot read" in done.stderr
+
+
+def matchpoints_text() -> str:
+    return (DATA / "matchpoints.json").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[" * 100_000 + "]" * 100_000,
+         "-: arrays and objects nested too deep (more than 100 levels at line 1 column 101)"),
+        (matchpoints_text().replace('"number": 1,', '"number": ' + "9" * 5000 + ",", 1),
+         "pairs[0].number: a number of 5000 digits is out of range"),
+        (matchpoints_text().replace('"top": 2', '"top": 1e30', 1),
+         "rules.scale.top: 1e+30 is not between -1000000 and 1000000"),
+        (matchpoints_text().replace('"infraction_score": 0', '"infraction_score": 1e300', 1),
+         "rules.infraction_score: 1e+300 is not between -1000000 and 1000000"),
+        (matchpoints_text().replace('"contro": false', '"contro": false, "contro": true', 1),
+         "-: rounds[0].tables[0].results[0].contro: the key appears twice in the same object"),
+    ],
+    ids=["deep", "huge-integer", "huge-scale", "huge-infraction-score", "repeated-key"],
+)
+def test_a_hostile_file_is_refused_with_a_message_and_status_2_not_a_traceback(
+    text: str, expected: str
+) -> None:
+    done = run("-", stdin=text)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert "Traceback" not in done.stderr
+    assert expected in done.stderr.splitlines(), done.stderr
