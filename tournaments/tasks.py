@@ -5,7 +5,8 @@ acknowledged late and rejected when its worker is lost (settings ``CELERY_TASK_A
 ``CELERY_TASK_REJECT_ON_WORKER_LOST``), so a worker that dies mid-way leaves the message
 to be delivered again and the job restarts from page one. Transient faults (database or
 broker connection, timeouts) are retried with exponential backoff; after the last retry,
-or on the soft time limit, the job is marked failed with the reason.
+or on the soft time limit, the job is marked failed with the reason (in the active
+language, Catalan msgids: the page shows it as it is).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import InterfaceError, OperationalError
+from django.utils.translation import gettext as _
 
 from tournaments.reports import services
 
@@ -46,12 +48,18 @@ def print_job_task(self: Any, job_id: int) -> str:
         try:
             job = services.print_job_run(job_id=job_id)
         except SoftTimeLimitExceeded:
-            services.print_job_fail(job_id=job_id, error="time limit exceeded")
+            services.print_job_fail(
+                job_id=job_id, error=_("S'ha superat el temps màxim per preparar el PDF.")
+            )
             return "failed"
         except TRANSIENT as exc:
             retries = attempt if eager else self.request.retries
             if retries >= MAX_RETRIES:
-                services.print_job_fail(job_id=job_id, error=f"gave up after retries: {exc}")
+                services.print_job_fail(
+                    job_id=job_id,
+                    error=_("Abandonat després de %(n)s intents: %(error)s")
+                    % {"n": MAX_RETRIES + 1, "error": exc},
+                )
                 return "failed"
             if eager:
                 attempt += 1
@@ -62,6 +70,10 @@ def print_job_task(self: Any, job_id: int) -> str:
         except Exception as exc:
             # A bug, not a refusal: the user sees the message, the log the traceback.
             log.exception("print job %s crashed", job_id)
-            services.print_job_fail(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
+            services.print_job_fail(
+                job_id=job_id,
+                error=_("Error inesperat (%(type)s): %(error)s")
+                % {"type": type(exc).__name__, "error": exc},
+            )
             return "failed"
         return "skipped" if job is None else job.status

@@ -5,7 +5,9 @@ East on the right; every hand lists its suits in O C E B order (notation.md), ea
 by name and colour, the ranks high to low (the engine's display order). The dealer and
 the first leader (the dealer's right-hand player, notation.md "Seats and sides") are
 marked on their hands and in the centre. Cards are printed at 22 pt on a one-board page
-and 11 pt on a four-board page, so a seat's cards read at arm's length.
+and 11 pt on a four-board page, so a seat's cards read at arm's length; a suit too long
+for its line shrinks by its length alone (:func:`suit_size`), so two suits of one length
+always print at one size.
 
 Copies (one per table) are grouped by board: all copies of board 1, then board 2...,
 so the person making up the deals handles one board at a time. (Spec question: the
@@ -21,7 +23,7 @@ from collections.abc import Iterator
 from reportlab.lib.colors import HexColor, black, white
 from reportlab.pdfgen import canvas
 
-from engine.cards import SUIT_ORDER, Card
+from engine.cards import STRENGTH, SUIT_ORDER, Card
 from engine.deal import Deal
 from engine.seats import Seat, dealer, first_leader
 from tournaments.reports.documents import BoardSheet, BoardSheets
@@ -42,6 +44,13 @@ from tournaments.reports.pdf import (
 
 DEALER_FILL = HexColor("#222222")
 LEADER_FILL = HexColor("#ffe08a")
+#: Centre square: seat letters are ``LETTER`` x its side; a marker disc of radius
+#: ``DISC`` x the letter is centred ``INSET`` x the letter from the square's edge.
+LETTER = 0.16
+DISC = 0.7
+INSET = 0.95
+#: Least gap between the board number and the W/E marker discs, x the letter size.
+NUMBER_GAP = 0.35
 
 
 def page_count(document: BoardSheets) -> int:
@@ -165,7 +174,8 @@ def draw_deal(
     band = h / 3
     centre_w = w * (0.2 if large else 0.15)
     side_w = (w - centre_w) / 2
-    hand_w = min(side_w, w * 0.48)
+    # One width for the four hands, so that the same suit length prints at one size.
+    hand_w = side_w
     positions = {
         Seat.N: (x0 + (w - hand_w) / 2, y0 + 2 * band, hand_w, band),
         Seat.W: (x0, y0 + band, side_w, band),
@@ -225,13 +235,41 @@ def _draw_hand(
         c.setFont(FONT_BOLD, label_size)
         c.drawString(x + 2, baseline + (card_size - label_size) * 0.35, lang.suit(suit))
         c.setFillColor(black)
-        # A card is never cut or wrapped away: a long suit shrinks as much as it must.
-        available = w - label_w - 4
-        needed = width(ranks, FONT_BOLD, card_size)
-        size = card_size if needed <= available else card_size * available / needed * 0.999
+        # A card is never cut or wrapped away: a long suit shrinks as much as it must,
+        # by its length alone so that two suits of one length look alike.
+        count = sum(1 for card in cards if card.suit is suit)
+        size = suit_size(count, card_size, w - label_w - 4)
         c.setFont(FONT_BOLD, size)
         c.drawString(x + 2 + label_w, baseline, ranks)
         y_line -= line_h
+
+
+def _widest_ranks(count: int) -> str:
+    """The widest line ``count`` cards of one suit can print: the widest rank labels
+    (10, 11, 12 before the one-digit ranks) joined by spaces."""
+    labels = sorted((str(rank) for rank in STRENGTH),
+                    key=lambda text: -width(text, FONT_BOLD, 1.0))
+    return " ".join(labels[:count])
+
+
+def suit_size(count: int, card_size: float, available: float) -> float:
+    """Font size (points) of a suit of ``count`` cards in a line ``available`` points
+    wide: ``card_size`` when any ``count`` cards fit at that size, else the size at which
+    the widest ``count`` cards fit. It depends on the length alone, never on which
+    cards, so that every 6-card suit of a sheet prints at one size (only lengths that
+    may not fit shrink)."""
+    needed = width(_widest_ranks(max(count, 1)), FONT_BOLD, card_size)
+    return card_size if needed <= available else card_size * available / needed * 0.999
+
+
+def centre_number_size(board: int, side: float) -> float:
+    """Font size of the board number in a centre square of ``side`` points: 0.3 x the
+    side, shrunk so that the number keeps ``NUMBER_GAP`` letters clear of the W and E
+    marker discs (board 20 has East's dealer disc right of it)."""
+    letter = side * LETTER
+    disc_edge = letter * (INSET + DISC)  # from the square's edge to the disc's inner edge
+    room = side - 2 * (disc_edge + letter * NUMBER_GAP)
+    return min(side * 0.3, room / width(str(board), FONT_BOLD, 1.0))
 
 
 def _draw_centre(
@@ -252,29 +290,30 @@ def _draw_centre(
     c.setLineWidth(1.2 if large else 0.8)
     c.rect(sx, sy, side, side, stroke=1, fill=0)
     c.setLineWidth(1)
-    letter = side * 0.16
+    letter = side * LETTER
     spots = {
         Seat.N: (sx + side / 2, sy + side - letter * 1.2),
         Seat.S: (sx + side / 2, sy + letter * 0.35),
-        Seat.W: (sx + letter * 0.95, sy + side / 2 - letter * 0.35),
-        Seat.E: (sx + side - letter * 0.95, sy + side / 2 - letter * 0.35),
+        Seat.W: (sx + letter * INSET, sy + side / 2 - letter * 0.35),
+        Seat.E: (sx + side - letter * INSET, sy + side / 2 - letter * 0.35),
     }
     for seat, (cx, cy) in spots.items():
         if seat is marks[0]:
             c.setFillColor(DEALER_FILL)
-            c.circle(cx, cy + letter * 0.35, letter * 0.7, stroke=0, fill=1)
+            c.circle(cx, cy + letter * 0.35, letter * DISC, stroke=0, fill=1)
             c.setFillColor(white)
         elif seat is marks[1]:
             c.setFillColor(LEADER_FILL)
-            c.circle(cx, cy + letter * 0.35, letter * 0.7, stroke=0, fill=1)
+            c.circle(cx, cy + letter * 0.35, letter * DISC, stroke=0, fill=1)
             c.setFillColor(black)
         c.setFont(FONT_BOLD, letter)
         c.drawCentredString(cx, cy, lang.seat_letter(seat))
         c.setFillColor(black)
-    number = side * 0.3
+    number = centre_number_size(board, side)
     c.setFont(FONT_BOLD, number)
     c.drawCentredString(sx + side / 2, sy + side / 2 - number * 0.35, str(board))
     c.setFont(FONT, max(letter * 0.5, 5))
     c.setFillColor(GREY)
-    c.drawCentredString(sx + side / 2, sy + side / 2 - number * 0.35 - letter * 0.75, lang("board"))
+    c.drawCentredString(sx + side / 2, sy + side / 2 - side * 0.105 - letter * 0.75,
+                        lang("board"))
     c.setFillColor(black)

@@ -18,12 +18,14 @@ from fractions import Fraction
 
 from django.conf import settings
 from django.db.models import Count
+from django.utils.translation import gettext as _
 
 import scoring
 from engine.deal import Deal
 from engine.seats import Side, dealer, first_leader
 from tournaments import selectors
 from tournaments.models import Board, Championship, Pair, Result, Seating
+from tournaments.numbers import average_out, comparative_out
 from tournaments.reports.documents import (
     BoardSheet,
     BoardSheets,
@@ -100,7 +102,8 @@ def _round_boards(championship: Championship, round_number: int) -> list[Board]:
     )
     if not boards:
         raise ReportError(
-            f"{championship.slug}: round {round_number} has no boards (set up the rounds first)"
+            _("%(championship)s: la ronda %(round)s no té taulers (prepareu les rondes "
+              "primer).") % {"championship": championship.slug, "round": round_number}
         )
     return boards
 
@@ -114,8 +117,10 @@ def board_sheets(
     for board in _round_boards(championship, round_number):
         if board.deal is None:
             raise ReportError(
-                f"{championship.slug}: board {board.number} of round {round_number} has no "
-                "deal yet (generate the boards first)"
+                _("%(championship)s: el tauler %(board)s de la ronda %(round)s encara no té "
+                  "repartiment (genereu els taulers primer).")
+                % {"championship": championship.slug, "board": board.number,
+                   "round": round_number}
             )
         sheets.append(
             BoardSheet(
@@ -147,7 +152,8 @@ def entry_forms(championship: Championship, *, round_number: int) -> EntryForms:
     )
     if not seatings:
         raise ReportError(
-            f"{championship.slug}: round {round_number} has no tables drawn yet"
+            _("%(championship)s: la ronda %(round)s encara no té les taules sortejades.")
+            % {"championship": championship.slug, "round": round_number}
         )
     rows = tuple(EntryFormBoard(board=b.number, dealer=dealer(b.number)) for b in boards)
     return EntryForms(
@@ -200,6 +206,7 @@ def standings(championship: Championship, *, through_round: int = 0) -> Standing
     only the standings after that round. Five queries."""
     scored = selectors.scored_championship(championship)
     pairs = selectors.pairs_by_number(championship)
+    rules = championship.scoring_rules()
 
     def rows(items: list[scoring.Standing]) -> tuple[StandingRow, ...]:
         return tuple(
@@ -207,9 +214,9 @@ def standings(championship: Championship, *, through_round: int = 0) -> Standing
                 rank=row.rank,
                 pair=row.pair,
                 players=_players(pairs[row.pair]),
-                total=float(row.total),
+                total=comparative_out(row.total, rules),
                 boards=row.boards,
-                average=float(row.average),
+                average=average_out(row.average),
                 percentage=_percentage(row.average, championship),
             )
             for row in items
@@ -259,6 +266,7 @@ def travellers(championship: Championship, *, round_number: int = 0) -> Travelle
     still hidden from the public are left out, whoever asks. Constant query count."""
     lang = Lang.of(language_of(championship))
     scored = selectors.scored_championship(championship)
+    rules = championship.scoring_rules()
     public = selectors.public_board_numbers(championship)
     boards = Board.objects.filter(championship=championship).select_related("round")
     if round_number:
@@ -284,8 +292,8 @@ def travellers(championship: Championship, *, round_number: int = 0) -> Travelle
                     ns_points_taken=r.ns_points_taken,
                     ns_score=score.ns_score,
                     ew_score=score.ew_score,
-                    ns_comparative=float(score.ns_comparative),
-                    ew_comparative=float(score.ew_comparative),
+                    ns_comparative=comparative_out(score.ns_comparative, rules),
+                    ew_comparative=comparative_out(score.ew_comparative, rules),
                     note=_note(r, lang),
                 )
             )
@@ -319,17 +327,25 @@ def result_text(result: Result, lang: Lang) -> str:
     return " ".join(parts)
 
 
-def score_cards(championship: Championship, *, pair_number: int = 0) -> ScoreCards:
+def score_cards(
+    championship: Championship, *, pair_number: int = 0, through_round: int = 0
+) -> ScoreCards:
     """Score cards of every pair (or of pair ``pair_number``), each board in round and
-    board order with its running total. Boards still hidden from the public are left out
-    and do not count in the printed total. Constant query count."""
+    board order with its running total; with ``through_round`` only the boards of
+    rounds 1..``through_round``. Boards still hidden from the public are left out and do
+    not count in the printed total. Comparative points as the web writes them
+    (``tournaments.numbers``). Constant query count. Raises :class:`ReportError` for a
+    pair that does not exist."""
     lang = Lang.of(language_of(championship))
     scored = selectors.scored_championship(championship)
+    rules = championship.scoring_rules()
     public = selectors.public_board_numbers(championship)
     pairs = selectors.pairs_by_number(championship)
     by_pair: dict[int, list[tuple[Result, Side]]] = defaultdict(list)
     for r in scored.results:
         if r.board.number not in public:
+            continue
+        if through_round and r.seating.round.number > through_round:
             continue
         by_pair[r.seating.ns_pair.number].append((r, Side.NS))
         by_pair[r.seating.ew_pair.number].append((r, Side.EW))
@@ -357,15 +373,17 @@ def score_cards(championship: Championship, *, pair_number: int = 0) -> ScoreCar
                     direction=side.value,
                     result=result_text(r, lang),
                     score=score.ns_score if side is Side.NS else score.ew_score,
-                    comparative=float(comparative),
-                    running_total=float(running),
+                    comparative=comparative_out(comparative, rules),
+                    running_total=comparative_out(running, rules),
                 )
             )
         cards.append(ScoreCard(pair=number, players=_players(pair), rows=tuple(rows),
-                               total=float(running)))
+                               total=comparative_out(running, rules)))
     if pair_number and not cards:
-        raise ReportError(f"{championship.slug}: there is no pair {pair_number}")
-    return ScoreCards(header=header(championship), cards=tuple(cards))
+        raise ReportError(_("%(championship)s: no hi ha cap parella %(pair)s.")
+                          % {"championship": championship.slug, "pair": pair_number})
+    return ScoreCards(header=header(championship), cards=tuple(cards),
+                      through_round=through_round)
 
 
 def build(
@@ -376,9 +394,12 @@ def build(
     copies: int = 1,
     per_page: int = 1,
 ) -> BoardSheets | EntryForms | Standings | Travellers | ScoreCards:
-    """The document of ``kind`` for ``championship``. Raises :class:`ReportError`."""
+    """The document of ``kind`` for ``championship``. ``round_number``: board sheets and
+    entry forms print that round (required, 1 or more); standings and score cards count
+    rounds 1..N; travellers show the boards of round N; 0 means every round for the last
+    three. Raises :class:`ReportError`."""
     if kind.needs_round and round_number < 1:
-        raise ReportError(f"{kind.value}: say which round (--round N)")
+        raise ReportError(_("%(kind)s: cal dir quina ronda.") % {"kind": kind.label})
     if kind is Kind.BOARD_SHEETS:
         return board_sheets(championship, round_number=round_number, copies=copies,
                             per_page=per_page)
@@ -388,4 +409,4 @@ def build(
         return standings(championship, through_round=round_number)
     if kind is Kind.TRAVELLERS:
         return travellers(championship, round_number=round_number)
-    return score_cards(championship)
+    return score_cards(championship, through_round=round_number)

@@ -4,14 +4,18 @@
 never touch the ORM (STYLE.md "Reports"). Every class is a frozen dataclass so that a
 document can be built in one transaction and rendered outside it.
 
-Numbers: points taken 0..72, hand scores signed ints, comparative points and totals
-``float`` on the championship's scale (``bottom``..``top``), percentages 0..100.
+Numbers: points taken 0..72, hand scores signed ints, comparative points, totals and
+averages on the championship's scale (``bottom``..``top``) as the export and the web
+write them (``tournaments.numbers``: ``int`` when whole, else a ``float`` with at most 4
+decimals), percentages 0..100 (``float``).
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
 
 from engine.deal import Deal
 from engine.seats import Seat
@@ -33,8 +37,20 @@ class Kind(enum.Enum):
 
     @property
     def needs_round(self) -> bool:
-        """Board sheets and entry forms are printed for one round."""
+        """Board sheets and entry forms are printed for one round (the others take a
+        round too, optionally: 0 means every round)."""
         return self.reveals_deals
+
+    @property
+    def label(self) -> str:
+        """The kind's name in the active language (the msgids of ``PrintJob.Kind``)."""
+        return {
+            Kind.BOARD_SHEETS: _("Fulls de mans"),
+            Kind.ENTRY_FORMS: _("Actes de taula"),
+            Kind.STANDINGS: _("Classificació"),
+            Kind.TRAVELLERS: _("Fulls de recorregut"),
+            Kind.SCORE_CARDS: _("Fulls de puntuació"),
+        }[self]
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,8 +233,12 @@ class ScoreCard:
 
 @dataclass(frozen=True, slots=True)
 class ScoreCards:
+    """``through_round`` 0: every round; N: the boards of rounds 1..N only (the rounds
+    the standings after round N count)."""
+
     header: Header
     cards: tuple[ScoreCard, ...]
+    through_round: int = 0
 
 
 Document = BoardSheets | EntryForms | Standings | Travellers | ScoreCards

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -60,8 +61,8 @@ LIGHT = HexColor("#e8e8e8")
 
 _COMMON_CA = {
     "round": "Ronda",
-    "board": "Mà",
-    "boards": "Mans",
+    "board": "Tauler",
+    "boards": "Taulers",
     "table": "Taula",
     "dealer": "Reparteix",
     "leader": "Surt",
@@ -72,6 +73,7 @@ _COMMON_CA = {
     "standings": "Classificació",
     "standings_overall": "Classificació general",
     "standings_after": "Classificació després de la ronda {round}",
+    "through_round": "fins a la ronda {round}",
     "traveller": "Full de recorregut",
     "score_card": "Full de puntuació",
     "rank": "Lloc",
@@ -98,7 +100,7 @@ _COMMON_CA = {
     "botifarra": "Botifarra",
     "bot_short": "Bot.",
     "adjusted": "ajustat",
-    "hidden_note": "Les mans encara ocultes al públic no s'imprimeixen.",
+    "hidden_note": "Els taulers encara ocults al públic no s'imprimeixen.",
     "progress": "Resultats: {progress}",
     "referee": "Àrbitre",
     "none": "Cap",
@@ -108,8 +110,8 @@ LABELS: dict[str, dict[str, str]] = {
     "es": _COMMON_CA
     | {
         "round": "Ronda",
-        "board": "Mano",
-        "boards": "Manos",
+        "board": "Tablero",
+        "boards": "Tableros",
         "table": "Mesa",
         "dealer": "Reparte",
         "leader": "Sale",
@@ -120,6 +122,7 @@ LABELS: dict[str, dict[str, str]] = {
         "standings": "Clasificación",
         "standings_overall": "Clasificación general",
         "standings_after": "Clasificación tras la ronda {round}",
+        "through_round": "hasta la ronda {round}",
         "traveller": "Hoja de recorrido",
         "score_card": "Hoja de puntuación",
         "rank": "Puesto",
@@ -138,7 +141,7 @@ LABELS: dict[str, dict[str, str]] = {
         "direction": "Lugar",
         "result": "Juego",
         "adjusted": "ajustado",
-        "hidden_note": "Las manos aún ocultas al público no se imprimen.",
+        "hidden_note": "Los tableros aún ocultos al público no se imprimen.",
         "progress": "Resultados: {progress}",
         "referee": "Árbitro",
         "none": "Ninguna",
@@ -158,6 +161,7 @@ LABELS: dict[str, dict[str, str]] = {
         "standings": "Standings",
         "standings_overall": "Overall standings",
         "standings_after": "Standings after round {round}",
+        "through_round": "through round {round}",
         "traveller": "Traveller",
         "score_card": "Score card",
         "rank": "Rank",
@@ -500,12 +504,36 @@ def heading(c: canvas.Canvas, title: str, subtitle: str, lang: Lang, *, top: flo
     return y - 30
 
 
-def fmt_points(value: float | None, decimals: int = 2) -> str:
-    """Comparative points as printed: up to ``decimals`` places, no trailing zeros."""
+#: Decimal separator per language, as Django's formats write it on the web (ca, es: comma).
+DECIMAL_SEPARATORS = {"ca": ",", "es": ",", "en": "."}
+
+
+def fmt_points(value: float | None, lang: Lang) -> str:
+    """Comparative points, totals and averages as the web shows them: the value the
+    export writes (``tournaments.numbers``: an ``int`` when whole, else at most 4
+    decimals) with the language's decimal separator, ``1,5682`` in Catalan and
+    Spanish, ``1.5682`` in English; blank for ``None``. A float with more than 4
+    decimals (a document not built by ``build``) is rounded half up to 4.
+
+    >>> fmt_points(1.5682, Lang.of("ca")), fmt_points(3, Lang.of("en"))
+    ('1,5682', '3')
+    """
     if value is None:
         return ""
-    text = f"{value:.{decimals}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    number = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+    exponent = number.as_tuple().exponent
+    if isinstance(exponent, int) and exponent < -4:
+        number = number.quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP)
+    return _localise(format(number, "f"), lang)
+
+
+def fmt_percent(value: float, lang: Lang) -> str:
+    """A percentage with one decimal and the language's separator: ``56,3``."""
+    return _localise(f"{value:.1f}", lang)
+
+
+def _localise(text: str, lang: Lang) -> str:
+    return text.replace(".", DECIMAL_SEPARATORS.get(lang.code, "."))
 
 
 def fmt_score(value: int | None) -> str:

@@ -1,5 +1,7 @@
 """Score cards: one pair's boards with opponents, direction, result, comparative points
-and the running total (issue 5). One pair per page (continued when it does not fit).
+and the running total (issue 5). One pair per page (continued when it does not fit);
+with ``through_round`` only the boards of rounds 1..N (the rounds the standings after
+round N count).
 ``build.py`` leaves out the boards still hidden from the public (issue 4's rule)."""
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ def _card(c: canvas.Canvas, document: ScoreCards, card: ScoreCard, lang: Lang,
 
     def page_top(cv: canvas.Canvas) -> float:
         subtitle = document.header.championship
+        if document.through_round:
+            subtitle += " · " + lang("through_round", round=document.through_round)
         if document.header.rules_summary:
             subtitle += " · " + document.header.rules_summary
         return heading(cv, title, subtitle, lang)
@@ -82,10 +86,11 @@ def _card(c: canvas.Canvas, document: ScoreCards, card: ScoreCard, lang: Lang,
                 f"{row.opponents}: {row.opponent_players}",
                 row.result,
                 fmt_score(row.score),
-                fmt_points(row.comparative),
-                fmt_points(row.running_total),
+                fmt_points(row.comparative, lang),
+                fmt_points(row.running_total, lang),
             ],
             shade=i % 2 == 1,
         )
-    writer.row(["", "", "", "", lang("total"), "", "", fmt_points(card.total)], bold=True)
+    writer.row(["", "", "", "", lang("total"), "", "", fmt_points(card.total, lang)],
+               bold=True)
     writer.finish_page()

@@ -23,23 +23,48 @@ from tournaments.models import Championship, PrintJob
 from tournaments.reports import services
 from tournaments.reports.documents import Kind
 
+ROUND_HELP = _(
+    "Fulls de mans i actes de taula: la ronda que cal imprimir (obligatòria, 1 o més). "
+    "Classificació i fulls de puntuació: fins a aquesta ronda; fulls de recorregut: els "
+    "taulers d'aquesta ronda; per a aquests tres, 0 = totes les rondes."
+)
+
 
 class PrintRequestForm(forms.Form):
+    """The print request. ``defaults`` (``services.request_defaults``) fill the round
+    (the latest drawn) and the copies (its tables), so that pressing the button at once
+    prints the board sheets of the round about to be played, one per table. Copies and
+    boards per page are only offered to whoever may print board sheets."""
+
     kind = forms.ChoiceField(label=_("Document"), choices=PrintJob.Kind.choices)
     round_number = forms.IntegerField(
-        label=_("Ronda"), min_value=0, initial=0, required=False,
-        help_text=_("Obligatòria per als fulls de mans i les actes; 0 = totes les rondes."),
+        label=_("Ronda"), min_value=0, initial=1, required=False, help_text=ROUND_HELP,
     )
-    copies = forms.IntegerField(label=_("Còpies (una per taula)"), min_value=1,
-                                max_value=500, initial=1)
+    copies = forms.IntegerField(
+        label=_("Còpies (una per taula)"), min_value=1, max_value=500, initial=1,
+        help_text=_("Només per als fulls de mans."),
+    )
     per_page = forms.TypedChoiceField(
-        label=_("Mans per pàgina"), choices=[(1, "1"), (4, "4")], coerce=int, initial=1
+        label=_("Taulers per pàgina"), choices=[(1, "1"), (4, "4")], coerce=int, initial=1,
+        help_text=_("Només per als fulls de mans."),
     )
 
-    def __init__(self, *args: object, kinds: list[str], **kwargs: object) -> None:
+    def __init__(
+        self,
+        *args: object,
+        kinds: list[str],
+        defaults: services.RequestDefaults | None = None,
+        **kwargs: object,
+    ) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         field = self.fields["kind"]
         field.choices = [c for c in PrintJob.Kind.choices if c[0] in kinds]  # type: ignore[attr-defined]
+        if defaults is not None:
+            self.fields["round_number"].initial = defaults.round_number
+            self.fields["copies"].initial = defaults.copies
+        if Kind.BOARD_SHEETS.value not in kinds:
+            del self.fields["copies"]
+            del self.fields["per_page"]
 
 
 def _allowed_kinds(user: object, championship: Championship) -> list[str]:
@@ -65,16 +90,17 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
     """GET: the form and the latest jobs. POST: queue (or reuse) a job, back to the list."""
     championship = get_object_or_404(Championship, slug=slug)
     kinds = _allowed_kinds(request.user, championship)
-    form = PrintRequestForm(request.POST or None, kinds=kinds)
+    form = PrintRequestForm(request.POST or None, kinds=kinds,
+                            defaults=services.request_defaults(championship))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            _job, created = services.print_job_request(
+            job, created = services.print_job_request(
                 championship=championship,
                 kind=data["kind"],
                 round_number=data["round_number"] or 0,
-                copies=data["copies"],
-                per_page=data["per_page"],
+                copies=data.get("copies") or 1,
+                per_page=data.get("per_page") or 1,
                 acting_user=request.user,
             )
         except services.PrintNotAllowed as exc:
@@ -84,6 +110,9 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             if created:
                 messages.success(request, _("Document demanat."))
+            elif job.status == PrintJob.Status.DONE:
+                messages.info(request, _("Aquest document ja està fet amb els resultats "
+                                         "d'ara: el podeu descarregar."))
             else:
                 messages.info(request, _("Ja s'està fent el mateix document: el reaprofitem."))
             return redirect("print_jobs", slug=championship.slug)
@@ -98,6 +127,7 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "jobs": job_list,
             "any_active": any(job.is_active for job in job_list),
+            "show_requesters": services.sees_everything(request.user, championship),
         },
     )
 
@@ -112,7 +142,7 @@ def download(request: HttpRequest, slug: str, job_id: int) -> FileResponse:
     """The finished PDF as an attachment; 404 until it is done."""
     job = _visible_job(request, slug, job_id)
     if job.status != PrintJob.Status.DONE or not job.file:
-        raise Http404("not ready")
+        raise Http404(_("El document encara no està a punt."))
     round_part = f"-ronda-{job.round_number}" if job.round_number else ""
     return FileResponse(
         job.file.open("rb"),
@@ -127,5 +157,7 @@ def _visible_job(request: HttpRequest, slug: str, job_id: int) -> PrintJob:
         PrintJob.objects.select_related("championship"), pk=job_id, championship__slug=slug
     )
     if not services.can_print(request.user, job.championship, Kind(job.kind)):
-        raise PermissionDenied("only the organiser or the head referee")
+        raise PermissionDenied(
+            _("Només l'organitzador i l'àrbitre principal poden veure aquest document.")
+        )
     return job

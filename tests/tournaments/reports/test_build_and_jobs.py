@@ -14,10 +14,11 @@ from tests.factories import UserFactory, build_championship
 from tests.tournaments.reports.pdfcheck import page_texts, save_png, text_outside_page, words
 from tournaments import selectors, services
 from tournaments.models import Board, Membership, PrintJob, Round
+from tournaments.numbers import comparative_out
 from tournaments.reports import build
 from tournaments.reports import services as jobs
 from tournaments.reports.documents import Kind
-from tournaments.reports.pdf import fmt_points
+from tournaments.reports.pdf import Lang, fmt_points
 from tournaments.reports.render import render
 
 
@@ -47,7 +48,7 @@ def test_board_sheets_hands_match_the_deals_in_the_database_exactly(played) -> N
     for index, text in enumerate(texts):
         board = boards[index // 2]
         deal = Deal.from_json(board.deal)
-        assert f"Mà {board.number}" in text
+        assert f"Tauler {board.number}" in text
         assert played.name in text
         for seat in Seat:
             for suit in SUIT_ORDER:
@@ -75,6 +76,11 @@ def test_entry_forms_have_a_page_per_table_with_both_pairs_and_every_board(playe
 
 
 def test_standings_pdf_shows_the_same_numbers_as_the_standings_page(played) -> None:  # type: ignore[no-untyped-def]
+    """Totals and averages as the web page writes them: 4 decimals, decimal comma."""
+    from django.utils import translation
+
+    from tournaments.templatetags.botifarra import average, points
+
     view = selectors.standings(played)
     data = render(build.standings(played))
     texts = page_texts(data)
@@ -85,7 +91,10 @@ def test_standings_pdf_shows_the_same_numbers_as_the_standings_page(played) -> N
             [str(row.rank), str(row.pair.number), row.pair.player1.name]
         )
         assert line in first, line
-        assert fmt_points(float(row.total)) in first
+        with translation.override("ca"):
+            web_total, web_average = points(row.total, played), average(row.average)
+        assert f"{web_total} {row.boards} {web_average}" in first, row.pair.number
+    assert any("," in str(average(row.average)) for row in view.rows)
     # Overall, then after round 1 and after round 2.
     assert any("després de la ronda 1" in t for t in texts)
     assert any("després de la ronda 2" in t for t in texts)
@@ -108,7 +117,7 @@ def test_travellers_and_score_cards_never_show_a_hidden_board(played) -> None:  
     assert [t.board for t in travellers.travellers] == sorted(public)
     data = render(travellers)
     texts = page_texts(data)
-    assert not any(f"Mà {board.number} ·" in t for t in texts)
+    assert not any(f"Tauler {board.number} ·" in t for t in texts)
     assert text_outside_page(data) == []
     save_png(data, "db-travellers")
 
@@ -117,7 +126,8 @@ def test_travellers_and_score_cards_never_show_a_hidden_board(played) -> None:  
     for card in cards.cards:
         assert board.number not in [row.board for row in card.rows]
         assert len(card.rows) == 4  # rounds 1-2, two boards each
-        assert card.total == pytest.approx(sum(row.comparative for row in card.rows))
+        assert card.total == pytest.approx(sum(row.comparative for row in card.rows),
+                                           abs=1e-3)  # each printed at 4 decimals
         assert card.rows[-1].running_total == pytest.approx(card.total)
     assert pair_numbers <= {card.pair for card in cards.cards}
     data = render(cards)
@@ -133,14 +143,19 @@ def test_traveller_rows_carry_the_scores_the_traveller_page_shows(played) -> Non
     assert [(r.table, r.ns_score, r.ew_score) for r in doc.rows] == [
         (row.table, row.score.ns_score, row.score.ew_score) for row in page.rows
     ]
-    assert [r.ns_comparative for r in doc.rows] == [
-        float(row.score.ns_comparative) for row in page.rows
-    ]
+    from django.utils import translation
+
+    from tournaments.templatetags.botifarra import points
+
+    with translation.override("ca"):
+        web = [points(row.score.ns_comparative, played) for row in page.rows]
+    assert [fmt_points(r.ns_comparative, Lang.of("ca")) for r in doc.rows] == web
+    assert any("," in text for text in web)
 
 
 def test_board_sheets_refused_when_the_boards_have_no_deal(db: None) -> None:
     championship = build_championship(pairs=4, rounds=1, boards_per_round=2, generate=False)
-    with pytest.raises(build.ReportError, match="no deal yet"):
+    with pytest.raises(build.ReportError, match="encara no té repartiment"):
         build.board_sheets(championship, round_number=1)
 
 
@@ -261,7 +276,8 @@ def test_an_eager_job_runs_on_commit_and_stores_a_complete_pdf(
     assert job.status == PrintJob.Status.DONE
     assert job.progress == 100 and job.attempts == 1 and job.error == ""
     assert progress == sorted(progress) and progress and max(progress) <= 99
-    assert job.file.name == f"reports/{played.slug}-board-sheets-r1-{job.pk}.pdf"
+    state = jobs.results_state(played)
+    assert job.file.name == f"reports/{played.slug}-board-sheets-r1-{job.pk}-s{state}.pdf"
     data = default_storage.open(job.file.name).read()
     assert len(page_texts(data)) == 2 * 3
     assert not list(Path(media, "reports").glob(".part-*"))
@@ -276,7 +292,7 @@ def test_a_job_that_cannot_be_built_ends_failed_with_the_reason(
                                         round_number=1, acting_user=None)
     job.refresh_from_db()
     assert job.status == PrintJob.Status.FAILED
-    assert "no deal yet" in job.error
+    assert "encara no té repartiment" in job.error
     assert not job.file
 
 
@@ -306,7 +322,7 @@ def test_a_request_does_not_wait_on_a_job_abandoned_long_ago(played) -> None:  #
                                           acting_user=None)
     old.refresh_from_db()
     assert created and new.pk != old.pk
-    assert old.status == PrintJob.Status.FAILED and "abandoned" in old.error
+    assert old.status == PrintJob.Status.FAILED and "Abandonat" in old.error
 
 
 def test_an_unreachable_broker_fails_the_job_not_the_page(played, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -321,7 +337,7 @@ def test_an_unreachable_broker_fails_the_job_not_the_page(played, monkeypatch) -
     job, _ = jobs.print_job_request(championship=played, kind="standings", acting_user=None)
     jobs._enqueue(job.pk)
     job.refresh_from_db()
-    assert job.status == PrintJob.Status.FAILED and "unreachable" in job.error
+    assert job.status == PrintJob.Status.FAILED and "cua de treballs" in job.error
 
 
 def test_standings_of_one_round_are_the_standings_after_that_round(played) -> None:  # type: ignore[no-untyped-def]
@@ -329,7 +345,8 @@ def test_standings_of_one_round_are_the_standings_after_that_round(played) -> No
     assert [t.through_round for t in document.tables] == [1]
     view = selectors.standings(played, through_round=1)
     assert [(r.pair, r.total) for r in document.tables[0].rows] == [
-        (row.pair.number, float(row.total)) for row in view.rows
+        (row.pair.number, comparative_out(row.total, played.scoring_rules()))
+        for row in view.rows
     ]
     assert "després de la ronda 1" in page_texts(render(document))[0]
 

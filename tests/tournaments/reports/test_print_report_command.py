@@ -34,7 +34,7 @@ def test_print_report_writes_the_board_sheets_of_a_round(tmp_path: Path) -> None
     board = Board.objects.get(championship=championship, number=3)
     deal = Deal.from_json(board.deal)
     south = " ".join(str(c.rank) for c in deal[Seat.S] if c.suit.value == "B")
-    assert "Mà 3" in texts[0] and (not south or south in texts[0])
+    assert "Tauler 3" in texts[0] and (not south or south in texts[0])
     assert "100%" in stderr.getvalue()
     assert str(out) in stdout.getvalue()
     assert PrintJob.objects.get().status == PrintJob.Status.DONE
@@ -42,7 +42,7 @@ def test_print_report_writes_the_board_sheets_of_a_round(tmp_path: Path) -> None
 
 def test_print_report_fails_with_the_jobs_error(tmp_path: Path) -> None:
     championship = build_championship(pairs=4, rounds=1, boards_per_round=2, generate=False)
-    with pytest.raises(CommandError, match=r"failed: .*no deal yet"):
+    with pytest.raises(CommandError, match=r"failed: .*encara no té repartiment"):
         call_command("print_report", "board-sheets", championship.slug, "--round", "1",
                      "-o", str(tmp_path / "x.pdf"), stdout=io.StringIO(), stderr=io.StringIO())
     assert not (tmp_path / "x.pdf").exists()

@@ -18,7 +18,7 @@ from tests.tournaments.reports.pdfcheck import (
     words,
 )
 from tournaments.reports.board_sheets import page_count
-from tournaments.reports.pdf import FONT, fit, fmt_points, width
+from tournaments.reports.pdf import FONT, Lang, fit, fmt_percent, fmt_points, width
 from tournaments.reports.render import render
 
 
@@ -34,7 +34,7 @@ def test_board_sheets_print_every_hand_by_suit_high_to_low_one_board_per_page() 
     # Grouped by board: board 1 copies 1..3, then board 2...
     for index, text in enumerate(texts):
         sheet = document.boards[index // 3]
-        assert f"Mà {sheet.board}" in text
+        assert f"Tauler {sheet.board}" in text
         assert f"Còpia {index % 3 + 1}/3" in text
         for seat in Seat:
             for suit in SUIT_ORDER:
@@ -133,9 +133,10 @@ def test_standings_list_rank_pair_total_average_and_percentage() -> None:
     text = page_texts(render(document))[0]
     row = document.tables[0].rows[1]
     assert " ".join(["2", str(row.pair), row.players]) in " ".join(words(text))
-    assert fmt_points(row.total) in text
-    assert fmt_points(row.average, 3) in text
-    assert f"{row.percentage:.1f}" in text
+    ca = Lang.of("ca")
+    assert fmt_points(row.total, ca) in text
+    assert fmt_points(row.average, ca) in text
+    assert fmt_percent(row.percentage, ca) in text and "," in fmt_percent(row.percentage, ca)
 
 
 def test_labels_follow_the_championship_language() -> None:
@@ -145,15 +146,19 @@ def test_labels_follow_the_championship_language() -> None:
     english = replace(document, header=replace(document.header, language="en"))
     text = page_texts(render(english))[0]
     assert "Board 1" in text and "Dealer: North" in text and "Coins" in text
+    assert "Mà" not in text
     spanish = replace(document, header=replace(document.header, language="es"))
     text = page_texts(render(spanish))[0]
-    assert "Mano 1" in text and "Reparte: Norte" in text and "Espadas" in text
+    assert "Tablero 1" in text and "Reparte: Norte" in text and "Espadas" in text
+    assert "Mano" not in text
 
 
 def test_travellers_show_each_table_and_the_deal() -> None:
     document = samples.travellers(boards=1, tables=3)
     text = page_texts(render(document))[0]
-    assert "Full de recorregut · Mà 1 · Ronda 1" in text
+    assert "Full de recorregut · Tauler 1 · Ronda 1" in text
+    assert "Mà" not in text
+    assert "1,1" in words(text) and "1,9" in words(text)  # comparative points, comma
     assert "Botifarra" in text and "Oros (D)" in text
     assert "-10" in text and "+5" in text  # table 1: botifarra lost by 5 doubles NS's loss
     north = _suit_line(document.travellers[0].deal[Seat.N], SUIT_ORDER[0])  # type: ignore[index]
@@ -163,8 +168,8 @@ def test_travellers_show_each_table_and_the_deal() -> None:
 def test_score_cards_show_running_total_and_total() -> None:
     document = samples.score_cards(pairs=1, boards=4)
     text = " ".join(words(page_texts(render(document))[0]))
-    assert "Total 6" in text
-    assert "4.5" in text
+    assert "Total 6,0" in text
+    assert "4,5" in text and "4.5" not in text
 
 
 def test_an_empty_document_still_makes_a_valid_pdf() -> None:

@@ -117,7 +117,7 @@ def test_a_bad_request_shows_the_message_next_to_the_field(setup) -> None:  # ty
         {"kind": "entry-forms", "round_number": 7, "copies": 1, "per_page": 1},
     )
     assert response.status_code == 200
-    assert "there is no round 7" in response.content.decode()
+    assert "no té cap ronda 7" in response.content.decode()
     assert not PrintJob.objects.exists()
 
 

@@ -54,7 +54,7 @@ def test_the_job_fails_with_the_reason_after_the_last_retry(
     assert tasks.print_job_task.apply(args=[job.pk]).get() == "failed"
     job.refresh_from_db()
     assert job.status == PrintJob.Status.FAILED
-    assert "gave up after retries: could not connect to server" in job.error
+    assert "Abandonat després de 6 intents: could not connect to server" in job.error
 
 
 def test_a_crash_marks_the_job_failed_instead_of_leaving_it_running(
@@ -67,7 +67,7 @@ def test_a_crash_marks_the_job_failed_instead_of_leaving_it_running(
     assert tasks.print_job_task.apply(args=[job.pk]).get() == "failed"
     job.refresh_from_db()
     assert job.status == PrintJob.Status.FAILED
-    assert job.error == "RuntimeError: reportlab exploded"
+    assert job.error == "Error inesperat (RuntimeError): reportlab exploded"
     assert not job.file
 
 
