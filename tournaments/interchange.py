@@ -21,17 +21,25 @@ Questions the spec leaves open, and the reading chosen here:
   spec's checks allow it; the result was played that way).
 - The file has no championship status: an import with a ``deal_secret`` is a published,
   finished championship; one with rounds is ``running``; otherwise ``draft``.
-- A slug already taken gets ``-2``, ``-3``... (the command prints the new slug).
+- A slug already taken gets ``-2``, ``-3``... (the command prints the new slug); a slug
+  that would then pass the column's length is shortened first.
+- Every value is checked against its model field (``max_length``, integer range, NUL,
+  slug pattern, decimal digits) before anything is written, so a file the spec-level
+  limits of ``scoring.interchange`` let through can still never reach the database as a
+  ``DataError`` (PostgreSQL) or be stored cut short (SQLite).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from decimal import Decimal
+from collections.abc import Iterator
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, models, transaction
+from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils import timezone
 
 from engine.rules import Variant
@@ -62,23 +70,94 @@ from tournaments.models import (
 from tournaments.selectors import to_scoring_result
 
 
-def _decimal(value: Fraction, path: str, problems: list[str]) -> Decimal:
-    """A scale value as the 4-decimal column stores it; an inexact one is a problem."""
-    number = (Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal("0.0001"))
+def _decimal(value: Fraction, path: str, problems: list[str], field: str) -> Decimal:
+    """``value`` as the DecimalField ``Championship.<field>`` stores it; a value that does
+    not fit its digits, or needs more decimals, is a problem (and 0 is returned)."""
+    column = Championship._meta.get_field(field)
+    assert isinstance(column, models.DecimalField)
+    places = column.decimal_places or 0
+    limit = Fraction(10) ** ((column.max_digits or 0) - places)
+    if not -limit < value < limit:
+        problems.append(f"{path}: {float(value):g} does not fit (-{limit}..{limit})")
+        return Decimal(0)
+    try:
+        number = (Decimal(value.numerator) / Decimal(value.denominator)).quantize(
+            Decimal(1).scaleb(-places)
+        )
+    except InvalidOperation:
+        problems.append(f"{path}: {float(value):g} does not fit")
+        return Decimal(0)
     if Fraction(number) != value:
-        problems.append(f"{path}: {value} needs more than 4 decimals")
+        problems.append(f"{path}: {float(value):g} needs more than {places} decimals")
     return number
 
 
+def _field_problems(model: type[models.Model], name: str, value: Any, path: str) -> list[str]:
+    """What the column of ``model.name`` cannot hold of ``value``, as problems: the
+    field's validators (``max_length``, slug pattern), NUL characters (PostgreSQL refuses
+    them) and, for integers, the portable range of its column type (SQLite would store
+    40000 in a smallint; PostgreSQL refuses it)."""
+    field = model._meta.get_field(name)
+    problems: list[str] = []
+    try:
+        field.run_validators(value)
+    except ValidationError as exc:
+        problems.extend(f"{path}: {message}" for message in exc.messages)
+    if isinstance(value, str) and "\x00" in value:
+        problems.append(f"{path}: holds a NUL character")
+    internal = field.get_internal_type()
+    if (
+        isinstance(value, int)
+        and not problems  # PostgreSQL's own range validator already spoke
+        and internal in BaseDatabaseOperations.integer_field_ranges
+    ):
+        low, high = BaseDatabaseOperations.integer_field_ranges[internal]
+        if not low <= value <= high:
+            problems.append(f"{path}: {value} is not in {low}..{high}")
+    return problems
+
+
+def _model_values(doc: ChampionshipDoc) -> Iterator[tuple[type[models.Model], str, Any, str]]:
+    """(model, field, value, JSON path) of every value an import writes to a limited column."""
+    yield Championship, "name", doc.name, "championship.name"
+    yield Championship, "slug", doc.slug, "championship.slug"
+    yield Championship, "venue", doc.venue, "championship.venue"
+    for i, player in enumerate(doc.players):
+        yield Player, "code", player.id, f"players[{i}].id"
+        yield Player, "name", player.name, f"players[{i}].name"
+    for i, pair in enumerate(doc.pairs):
+        yield Pair, "number", pair.number, f"pairs[{i}].number"
+    for i, board in enumerate(doc.boards):
+        yield Board, "number", board.number, f"boards[{i}].number"
+    for i, round_ in enumerate(doc.rounds):
+        yield Round, "number", round_.number, f"rounds[{i}].number"
+        for j, table in enumerate(round_.tables):
+            yield Table, "number", table.number, f"rounds[{i}].tables[{j}].number"
+
+
+def model_limit_problems(doc: ChampionshipDoc) -> list[str]:
+    """Every value of ``doc`` that its model field would refuse, as ``"json.path: message"``
+    (limits derived from the models, e.g. ``Player.code`` max_length, smallint ranges)."""
+    problems: list[str] = []
+    for model, name, value, path in _model_values(doc):
+        problems.extend(_field_problems(model, name, value, path))
+    return problems
+
+
 def _free_slug(slug: str) -> str:
-    taken = set(Championship.objects.filter(slug__startswith=slug).values_list("slug",
-                                                                               flat=True))
+    """``slug``, or ``slug-2``, ``slug-3``... when taken; shortened to fit the column."""
+    max_length = Championship._meta.get_field("slug").max_length or 50
+    taken = set(Championship.objects.filter(slug__startswith=slug[: max_length - 8])
+                .values_list("slug", flat=True))
     if slug not in taken:
         return slug
     n = 2
-    while f"{slug}-{n}" in taken:
+    while True:
+        suffix = f"-{n}"
+        candidate = slug[: max_length - len(suffix)] + suffix
+        if candidate not in taken:
+            return candidate
         n += 1
-    return f"{slug}-{n}"
 
 
 @transaction.atomic
@@ -90,12 +169,14 @@ def championship_import(data: Any) -> Championship:
     Raises ``scoring.InterchangeError`` (``problems``: ``"json.path: message"``).
     """
     doc = load(data)
-    problems: list[str] = []
+    problems = model_limit_problems(doc)
     rules = doc.rules
-    bottom = _decimal(rules.bottom, "rules.scale.bottom", problems)
-    top = _decimal(rules.top, "rules.scale.top", problems)
-    infraction_score = _decimal(rules.infraction_score, "rules.infraction_score", problems)
-    if top <= bottom:
+    bottom = _decimal(rules.bottom, "rules.scale.bottom", problems, "scale_bottom")
+    top = _decimal(rules.top, "rules.scale.top", problems, "scale_top")
+    infraction_score = _decimal(
+        rules.infraction_score, "rules.infraction_score", problems, "infraction_score"
+    )
+    if not problems and top <= bottom:
         problems.append(f"rules.scale: top {top} must be above bottom {bottom}")
     if problems:
         raise InterchangeError(problems)

@@ -120,17 +120,17 @@ def test_the_import_command_exits_non_zero_without_a_traceback(tmp_path):
                                 "pairs": [{"number": 1, "players": ["a", "b"]}]}))
     done = subprocess.run(
         [sys.executable, "manage.py", "import_championship", str(path), "--skip-checks"],
-        capture_output=True, text=True, env=_env(),
+        capture_output=True, text=True, env=_env(tmp_path),
     )
     assert done.returncode != 0
     assert "Traceback" not in done.stderr
     assert "pairs[0].players" in done.stderr
 
 
-def _env():
+def _env(tmp_path):
     import os
 
-    return {**os.environ, "DATABASE_URL": "sqlite:///:memory:"}
+    return {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
 
 
 def test_export_of_an_unknown_slug_is_a_clean_error():
@@ -219,3 +219,155 @@ def test_an_import_with_sant_vicenc_on_botifarra_allows_it_in_the_championship()
     assert c.sant_vicenc_on_botifarra
     assert c.boards.get(number=1).round.number == 1
     assert championship_export(c)["rounds"][0]["tables"][0]["results"][0]["ns_score"] == 28
+
+
+# -- hostile files: a clear message by JSON path, no traceback, nothing written -------------
+
+
+def _minimal(**changes):
+    data = {
+        "format": "botifarra-duplicate/1",
+        "championship": {"name": "Prova", "slug": "prova"},
+        "players": [{"id": k, "name": k.upper()} for k in "abcd"],
+        "pairs": [{"number": 1, "players": ["a", "b"]}, {"number": 2, "players": ["c", "d"]}],
+        "boards": [{"number": 1}],
+        "rounds": [{"number": 1, "tables": [{"number": 1, "ns": 1, "ew": 2, "results": [
+            {"board": 1, "trump": "O", "ns_points_taken": 40}]}]}],
+    }
+    for change in changes.values():
+        change(data)
+    return data
+
+
+HOSTILE = {
+    "deep": ("[" * 100_000 + "]" * 100_000, "nested too deep"),
+    "huge-integer": (
+        json.dumps(_minimal()).replace('"ns_points_taken": 40', '"ns_points_taken": '
+                                       + "9" * 5000),
+        "rounds[0].tables[0].results[0].ns_points_taken: a number of 5000 digits is out of range",
+    ),
+    "huge-scale": (
+        json.dumps(_minimal(r=lambda d: d.update(rules={"scale": {"bottom": 0, "top": 1e30}}))),
+        "rules.scale.top: 1e+30 is not between -1000000 and 1000000",
+    ),
+    "huge-infraction-score": (
+        json.dumps(_minimal(r=lambda d: d.update(rules={"infraction_score": 1e300}))),
+        "rules.infraction_score: 1e+300 is not between -1000000 and 1000000",
+    ),
+    "repeated-key": (
+        json.dumps(_minimal()).replace('"ns": 1', '"ns": 1, "ns": 2'),
+        "rounds[0].tables[0].ns: the key appears twice in the same object",
+    ),
+    "round-40000": (
+        json.dumps(_minimal(r=lambda d: d["rounds"][0].update(number=40000))),
+        "rounds[0].number: 40000 must be 9999 or less",
+    ),
+    "table-70000": (
+        json.dumps(_minimal(r=lambda d: d["rounds"][0]["tables"][0].update(number=70000))),
+        "rounds[0].tables[0].number: 70000 must be 9999 or less",
+    ),
+    "board-40000": (
+        json.dumps(_minimal(r=lambda d: d["boards"][0].update(number=40000),
+                            s=lambda d: d["rounds"][0]["tables"][0]["results"][0].update(
+                                board=40000))),
+        "boards[0].number: 40000 must be 9999 or less",
+    ),
+    "long-name": (
+        json.dumps(_minimal(r=lambda d: d["championship"].update(name="n" * 201))),
+        "championship.name: 201 characters, more than 200",
+    ),
+    "long-venue": (
+        json.dumps(_minimal(r=lambda d: d["championship"].update(venue="v" * 201))),
+        "championship.venue: 201 characters, more than 200",
+    ),
+    "long-slug": (
+        json.dumps(_minimal(r=lambda d: d["championship"].update(slug="s" * 101))),
+        "championship.slug: 101 characters, more than 100",
+    ),
+    "long-player-id": (
+        json.dumps(_minimal(r=lambda d: d["players"].append({"id": "x" * 500, "name": "X"}))),
+        "players[4].id: 500 characters, more than 50",
+    ),
+    "nul-in-name": (
+        json.dumps(_minimal(r=lambda d: d["players"][0].update(name="An\u0000na"))),
+        "players[0].name: holds the control character '\\x00' at 3",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_hostile_file_is_refused_by_path_and_nothing_is_written(name, tmp_path):
+    text, expected = HOSTILE[name]
+    path = tmp_path / "hostile.json"
+    path.write_text(text, encoding="utf-8")
+    before = Championship.objects.count(), Result.objects.count()
+    with pytest.raises(CommandError) as exc:
+        run("import_championship", str(path))
+    assert expected in str(exc.value)
+    assert (Championship.objects.count(), Result.objects.count()) == before
+
+
+def test_the_model_limits_are_checked_even_past_the_spec_limits():
+    from scoring.interchange import ChampionshipDoc, PlayerDoc, RoundDoc
+    from tournaments.interchange import model_limit_problems
+
+    doc = ChampionshipDoc(
+        name="n" * 201, slug="no slug", venue="v",
+        players=(PlayerDoc("x" * 51, "A\x00B"),), rounds=(RoundDoc(70000),),
+    )
+    problems = model_limit_problems(doc)
+    assert [p.split(":")[0] for p in problems] == [
+        "championship.name", "championship.slug", "players[0].id", "players[0].name",
+        "rounds[0].number",
+    ]
+    assert model_limit_problems(ChampionshipDoc(name="n", slug="s")) == []
+
+
+def test_a_taken_long_slug_gets_a_suffix_within_the_column():
+    data = _minimal(r=lambda d: d["championship"].update(slug="s" * 100))
+    from tournaments.interchange import championship_import
+
+    first = championship_import(data)
+    second = championship_import(data)
+    assert (first.slug, second.slug) == ("s" * 100, "s" * 98 + "-2")
+
+
+@pytest.mark.parametrize(
+    ("boards", "expected"),
+    [
+        (5, "boards: must be a list, not the number 5"),
+        ("abc", "boards: must be a list, not the text 'abc'"),
+        ([{"number": 10**30}],
+         "boards[0].number: a number of about 31 digits must be 9999 or less"),
+        ([{"number": 1, "deal": 7}], "boards[0].deal: must be an object of seats N, E, S, W"),
+    ],
+)
+def test_verify_deals_refuses_a_malformed_file_by_path(published_file, boards, expected):
+    data = json.loads(published_file.read_text())
+    data["boards"] = boards
+    data["rounds"] = []
+    published_file.write_text(json.dumps(data))
+    from io import StringIO
+
+    out = StringIO()
+    with pytest.raises(CommandError) as exc:
+        call_command("verify_deals", str(published_file), stdout=out)
+    assert expected in str(exc.value)
+    assert "MISMATCH" not in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested too deep"),
+        ('{"championship": {"deal_commitment": "' + "0" * 64 + '", "deal_secret": '
+         + "1" * 5000 + "}}", "must be 64 hex digits"),
+        ('{"championship": {}, "championship": {}}', "championship: the key appears twice"),
+    ],
+    ids=["deep", "huge-integer-secret", "repeated-key"],
+)
+def test_verify_deals_refuses_a_hostile_file_cleanly(tmp_path, text, expected):
+    path = tmp_path / "hostile.json"
+    path.write_text(text)
+    with pytest.raises(CommandError, match=expected):
+        run("verify_deals", str(path))

@@ -1,17 +1,20 @@
 """``python manage.py import_championship FILE.json``: prints the new championship's slug.
 
 A bad file is refused as a whole: every problem with its JSON path, a non-zero exit, no
-traceback, nothing written (championship-json.md).
+traceback, nothing written (championship-json.md). That includes a file too large, nested
+too deep, with a repeated key, or with a value the database could not hold
+(``scoring.interchange`` limits, then the model fields' own).
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring import InterchangeError
+from scoring.interchange import DocumentReadError
+from scoring.interchange import read_json as read_document
 from tournaments.interchange import championship_import
 
 
@@ -33,19 +36,10 @@ class Command(BaseCommand):
 
 
 def read_json(path: str) -> Any:
-    """The parsed JSON of ``path`` (``-``: stdin); a clean CommandError otherwise."""
-    import sys
-
+    """The parsed JSON of ``path`` (``-``: stdin); a clean CommandError otherwise (cannot
+    read it, not UTF-8, not JSON with line and column, too large, nested too deep, a
+    repeated key by JSON path: ``scoring.interchange.read_json``)."""
     try:
-        if path == "-":
-            return json.load(sys.stdin)
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except OSError as exc:
-        raise CommandError(f"{path}: cannot read it ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise CommandError(f"{path}: not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise CommandError(
-            f"{path}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
+        return read_document(path)
+    except DocumentReadError as exc:
+        raise CommandError(f"{path}: " + "\n  ".join(exc.problems)) from None

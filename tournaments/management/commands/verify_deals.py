@@ -3,19 +3,25 @@ against its deal secret and commitment (issue 4).
 
 Prints one line per board (``board 3: ok`` / ``board 3: MISMATCH ...``), then a summary;
 exits non-zero when the secret does not match the commitment, a board's deal is not the
-one the secret generates, or the file lacks what the check needs. Reads the raw JSON (not
-``scoring.interchange.load``, which would refuse the very mismatches this reports).
+one the secret generates, or the file lacks what the check needs.
+
+The file's shape is checked first by ``scoring.interchange.load`` with the secret left
+out (with it, the loader would refuse the very mismatches this command reports one by
+one): a file that breaks the spec anywhere is refused with each problem by JSON path
+(``boards: must be a list, not the number 5``), a non-zero exit and no traceback.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from engine.deal import Deal
 from engine.errors import EngineError
 from engine.generate import generate_deal, secret_from_hex, verify_commitment
+from scoring import InterchangeError
+from scoring.interchange import load
 from tournaments.management.commands.import_championship import read_json
 
 
@@ -40,32 +46,31 @@ class Command(BaseCommand):
             )
         if not commitment:
             raise CommandError(f"{path}: championship.deal_commitment is absent")
+        if not isinstance(secret_hex, str) or not re.fullmatch(r"[0-9a-fA-F]{64}", secret_hex):
+            raise CommandError(f"{path}: championship.deal_secret: must be 64 hex digits")
         try:
             secret = secret_from_hex(secret_hex)
         except EngineError as exc:
             raise CommandError(f"{path}: championship.deal_secret: {exc}") from None
+        without_secret = {k: v for k, v in championship.items() if k != "deal_secret"}
+        try:
+            doc = load({**data, "championship": without_secret})
+        except InterchangeError as exc:
+            raise CommandError(
+                f"{path}: not a valid championship file, nothing checked:\n  "
+                + "\n  ".join(exc.problems)
+            ) from None
         failures = 0
         if verify_commitment(secret, commitment):
             self.stdout.write("commitment: ok (SHA-256 of the secret matches)")
         else:
             failures += 1
             self.stdout.write("commitment: MISMATCH (the secret is not the one committed to)")
-        boards = data.get("boards") or []
         checked = 0
-        for i, board in enumerate(boards):
-            number = board.get("number") if isinstance(board, dict) else None
-            if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-                failures += 1
-                self.stdout.write(f"boards[{i}]: MISMATCH (no valid board number)")
-                continue
-            if board.get("deal") is None:
+        for board in doc.boards:
+            number, deal = board.number, board.deal
+            if deal is None:
                 self.stdout.write(f"board {number}: no deal in the file, not checked")
-                continue
-            try:
-                deal = Deal.from_json(board["deal"])
-            except EngineError as exc:
-                failures += 1
-                self.stdout.write(f"board {number}: MISMATCH (invalid deal: {exc})")
                 continue
             checked += 1
             expected = generate_deal(secret, number)
