@@ -136,6 +136,26 @@ class DrawForm(forms.Form):
     )
 
 
+class ConfirmForm(forms.Form):
+    """The confirmation of an action that cannot be undone (finish the championship,
+    close a round, deal the boards again): the POST must carry ``confirm`` ticked, so it
+    works without JavaScript; a ``confirm()`` dialog is only an enhancement."""
+
+    confirm = forms.BooleanField(
+        label=_("Ho confirmo"),
+        error_messages={"required": _("Marqueu «Ho confirmo» per continuar.")},
+    )
+
+
+class RoundCloseForm(ConfirmForm):
+    """Closing a round; ``allow_missing`` closes it although some tables lack a result
+    (docs/decisions.md 17: only when the organiser says so)."""
+
+    allow_missing = forms.BooleanField(
+        label=_("Tancar-la encara que hi faltin resultats"), required=False
+    )
+
+
 TRUMP_CHOICES = [
     ("O", _("Oros")),
     ("C", _("Copes")),

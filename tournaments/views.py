@@ -32,10 +32,12 @@ from engine.seats import Seat
 from tournaments import selectors, services
 from tournaments.forms import (
     ChampionshipForm,
+    ConfirmForm,
     DrawForm,
     PairForm,
     PairsCsvForm,
     ResultForm,
+    RoundCloseForm,
     RoundsSetupForm,
     RulesForm,
     add_service_error,
@@ -198,8 +200,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 def traveller(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A board's traveller: every table's result, hand scores, comparative points and the
-    deal. Hidden from the public until every table due to play it has a result; a referee
-    or organiser of the championship sees it at once."""
+    deal. Hidden from the public (and from a plain referee) until every table due to play
+    it has a result; the organiser or head referee sees it at once."""
     championship = get_object_or_404(Championship, slug=slug)
     board = get_object_or_404(
         Board.objects.select_related("round"), championship=championship, number=number
@@ -371,13 +373,51 @@ def _action(
     return redirect("championship", championship.slug)
 
 
-@require_POST
+def _confirmed(
+    request: HttpRequest,
+    championship: Championship,
+    call: Callable[[dict[str, Any]], Any],
+    done: str,
+    *,
+    page: dict[str, Any],
+    form_class: type[ConfirmForm] = ConfirmForm,
+) -> HttpResponse:
+    """An action that cannot be undone: GET shows its confirmation page (``page``: its
+    ``title``, ``explanation``, ``button`` and extra context); a POST with ``confirm``
+    ticked runs ``call(cleaned_data)`` as :func:`_action`; a POST without it changes
+    nothing and shows the page again with a message."""
+    form = form_class(request.POST if request.method == "POST" else None)
+    if request.method == "POST":
+        if form.is_valid():
+            return _action(request, championship, lambda: call(form.cleaned_data), done)
+        messages.error(request, _("No s'ha fet res: cal marcar «Ho confirmo»."))
+    return render(
+        request, "tournaments/confirm.html",
+        _context(request, championship, form=form, action_url=request.path, **page),
+    )
+
+
 @role_required(ORGANISER)
 def boards_generate(request: HttpRequest, championship: Championship) -> HttpResponse:
-    return _action(
-        request, championship,
-        lambda: services.boards_generate(championship=championship, acting_user=request.user),
-        _("Taulers generats. El compromís SHA-256 ja és públic."),
+    """Deal the boards. The first time it acts on a POST; dealing them again (a new
+    secret and commitment: board sheets already printed no longer match) needs the
+    confirmation of :func:`_confirmed`."""
+    def call(_data: dict[str, Any] | None = None) -> Any:
+        return services.boards_generate(championship=championship, acting_user=request.user)
+
+    done = _("Taulers generats. El compromís SHA-256 ja és públic.")
+    if request.method == "POST" and not championship.deal_commitment:
+        return _action(request, championship, call, done)
+    return _confirmed(
+        request, championship, call, done,
+        page={
+            "title": _("Tornar a generar els taulers"),
+            "explanation": _(
+                "Es generen tots els taulers de nou amb una llavor nova i un compromís "
+                "SHA-256 nou. Els fulls de taulers ja impresos deixen de servir."
+            ),
+            "button": _("Tornar a generar els taulers"),
+        },
     )
 
 
@@ -402,25 +442,57 @@ def round_draw(request: HttpRequest, championship: Championship, round: int) -> 
     )
 
 
-@require_POST
 @role_required(HEAD)
 def round_close(request: HttpRequest, championship: Championship, round: int) -> HttpResponse:
+    """Close a round after confirmation (:func:`_confirmed`). The page says how many
+    results are in; the organiser may close it with results missing (docs/decisions.md
+    17), the head referee may not."""
     rnd = _round(championship, round)
-    return _action(
-        request, championship,
-        lambda: services.round_close(round=rnd, acting_user=request.user),
-        _("Ronda %(n)s tancada.") % {"n": rnd.number},
+    is_organiser = bool(selectors.user_roles(request.user, championship) & ORGANISER)
+    due = (
+        Seating.objects.filter(round=rnd).count() * Board.objects.filter(round=rnd).count()
+    )
+    results_in = Result.objects.filter(seating__round=rnd, board__round=rnd).count()
+
+    def call(data: dict[str, Any]) -> Any:
+        return services.round_close(
+            round=rnd, acting_user=request.user,
+            allow_missing=is_organiser and bool(data.get("allow_missing")),
+        )
+
+    form_class = RoundCloseForm if is_organiser and results_in < due else ConfirmForm
+    return _confirmed(
+        request, championship, call, _("Ronda %(n)s tancada.") % {"n": rnd.number},
+        form_class=form_class,
+        page={
+            "title": _("Tancar la ronda %(n)s") % {"n": rnd.number},
+            "explanation": _(
+                "Un cop tancada, només l'àrbitre principal o l'organitzador en poden "
+                "canviar els resultats."
+            ),
+            "button": _("Tancar la ronda"),
+            "round": rnd, "results_in": results_in, "results_due": due,
+        },
     )
 
 
-@require_POST
 @role_required(ORGANISER)
 def championship_finish(request: HttpRequest, championship: Championship) -> HttpResponse:
-    return _action(
+    """Finish the championship after confirmation (:func:`_confirmed`)."""
+    return _confirmed(
         request, championship,
-        lambda: services.championship_finish(championship=championship,
-                                             acting_user=request.user),
+        lambda _data: services.championship_finish(
+            championship=championship, acting_user=request.user
+        ),
         _("Campionat acabat."),
+        page={
+            "title": _("Acabar el campionat"),
+            "explanation": _(
+                "Els resultats queden definitius i es tanquen totes les rondes obertes. "
+                "No es pot desfer."
+            ),
+            "button": _("Acabar el campionat"),
+        },
     )
 
 
@@ -448,10 +520,9 @@ def referee_tables(request: HttpRequest, championship: Championship) -> HttpResp
     )
     sheets = selectors.referee_round(rnd) if rnd is not None else []
     rounds = list(Round.objects.filter(championship=championship).order_by("number"))
-    return render(
-        request, "tournaments/referee_tables.html",
-        _context(request, championship, round=rnd, sheets=sheets, rounds=rounds),
-    )
+    context = _context(request, championship, round=rnd, sheets=sheets, rounds=rounds)
+    context["can_close"] = bool(context["roles"] & HEAD)
+    return render(request, "tournaments/referee_tables.html", context)
 
 
 @role_required(REFEREES)
@@ -461,10 +532,9 @@ def referee_table(
     """One table: the boards of the round with the dealer of each and its result so far."""
     seating = _seating(_round(championship, round), table)
     sheet = selectors.referee_table(seating)
-    return render(
-        request, "tournaments/referee_table.html",
-        _context(request, championship, sheet=sheet, seating=seating),
-    )
+    context = _context(request, championship, sheet=sheet, seating=seating)
+    context["can_adjust"] = bool(context["roles"] & HEAD)  # may correct a closed round
+    return render(request, "tournaments/referee_table.html", context)
 
 
 @role_required(REFEREES)
@@ -485,6 +555,9 @@ def result_entry(
     current = Result.objects.filter(seating=seating, board=board_row).first()
     conflict: Result | None = None
     can_adjust = bool(selectors.user_roles(request.user, championship) & HEAD)
+    # A closed round's results change only by the head referee or the organiser
+    # (docs/decisions.md 17): a plain referee sees them read-only, with no save button.
+    can_save = can_adjust or not seating.round.is_closed
     if request.method == "POST":
         form = ResultForm(request.POST, championship=championship, can_adjust=can_adjust)
         if form.is_valid():
@@ -519,7 +592,7 @@ def result_entry(
         "tournaments/result_form.html",
         _context(
             request, championship, seating=seating, board=board_row, form=form,
-            current=current, conflict=conflict,
+            current=current, conflict=conflict, can_save=can_save,
             score=result_hand_score(championship, board_row, current) if current else None,
             conflict_score=(
                 result_hand_score(championship, board_row, conflict) if conflict else None

@@ -174,7 +174,9 @@ def test_draw_a_round_with_a_seed_is_repeatable(client, web: Small) -> None:
 def test_generate_boards_changes_the_commitment(client, web: Small) -> None:
     client.force_login(web.organiser)
     before = web.championship.deal_commitment
-    response = client.post(reverse("boards_generate", args=[web.championship.slug]))
+    response = client.post(
+        reverse("boards_generate", args=[web.championship.slug]), {"confirm": "on"}
+    )
     assert response.status_code == 302
     web.championship.refresh_from_db()
     assert web.championship.deal_commitment != before
@@ -184,7 +186,8 @@ def test_generate_boards_changes_the_commitment(client, web: Small) -> None:
 def test_closing_a_round_with_missing_results_shows_the_refusal(client, web: Small) -> None:
     client.force_login(web.organiser)
     response = client.post(
-        reverse("round_close", args=[web.championship.slug, 1]), follow=True
+        reverse("round_close", args=[web.championship.slug, 1]), {"confirm": "on"},
+        follow=True,
     )
     assert response.status_code == 200
     text = " ".join(str(m) for m in response.context["messages"])
@@ -195,7 +198,7 @@ def test_closing_a_round_with_missing_results_shows_the_refusal(client, web: Sma
 def test_finish_then_publish_the_secret(client, web: Small) -> None:
     client.force_login(web.organiser)
     slug = web.championship.slug
-    client.post(reverse("championship_finish", args=[slug]))
+    client.post(reverse("championship_finish", args=[slug]), {"confirm": "on"})
     response = client.post(reverse("deal_secret_publish", args=[slug]), follow=True)
     web.championship.refresh_from_db()
     assert web.championship.status == "finished"
@@ -302,3 +305,113 @@ def test_a_referee_cannot_change_the_rules(client, web: Small) -> None:
     assert client.post(
         reverse("rules_edit", args=[web.championship.slug]), RULES
     ).status_code == 403
+
+
+# ------------------------------------------------- actions that cannot be undone (confirm)
+
+
+def _messages(response) -> str:
+    return " ".join(str(m) for m in response.context["messages"])
+
+
+def test_finishing_without_the_confirm_box_changes_nothing_and_says_why(
+    client, web: Small
+) -> None:
+    client.force_login(web.organiser)
+    response = client.post(reverse("championship_finish", args=[web.championship.slug]))
+    assert response.status_code == 200
+    assert "Ho confirmo" in _messages(response)
+    assert response.context["form"].errors["confirm"]
+    web.championship.refresh_from_db()
+    assert web.championship.status != "finished"
+    assert not Round.objects.get(pk=web.round1.pk).is_closed
+
+
+def test_the_confirmation_page_carries_a_confirm_box_that_works_without_js(
+    client, web: Small
+) -> None:
+    client.force_login(web.organiser)
+    url = reverse("championship_finish", args=[web.championship.slug])
+    page = client.get(url).content.decode()
+    assert 'name="confirm"' in page and 'type="checkbox"' in page
+    assert "Ho confirmo" in page
+    response = client.post(url, {"confirm": "on"}, follow=True)
+    assert "Campionat acabat." in _messages(response)
+    web.championship.refresh_from_db()
+    assert web.championship.status == "finished"
+
+
+def test_the_championship_page_links_to_confirmation_pages_not_one_click_posts(
+    client, web: Small
+) -> None:
+    client.force_login(web.organiser)
+    slug = web.championship.slug
+    page = client.get(reverse("championship", args=[slug])).content.decode()
+    for name, args in (("championship_finish", [slug]), ("round_close", [slug, 1]),
+                       ("boards_generate", [slug])):
+        url = reverse(name, args=args)
+        assert f'href="{url}"' in page
+        assert f'action="{url}"' not in page
+
+
+def test_closing_a_round_without_the_confirm_box_changes_nothing(client, web: Small) -> None:
+    from tests.tournaments.views.helpers import record
+
+    for seating in web.seatings:
+        for board in web.boards:
+            record(seating, board, 36)
+    client.force_login(web.organiser)
+    url = reverse("round_close", args=[web.championship.slug, 1])
+    response = client.post(url)
+    assert response.status_code == 200
+    assert "Ho confirmo" in _messages(response)
+    assert not Round.objects.get(pk=web.round1.pk).is_closed
+    page = client.get(url).content.decode()
+    assert "Resultats: 4 de 4" in page
+    client.post(url, {"confirm": "on"})
+    assert Round.objects.get(pk=web.round1.pk).is_closed
+
+
+def test_the_organiser_may_close_a_round_with_results_missing_when_told(
+    client, web: Small
+) -> None:
+    client.force_login(web.organiser)
+    url = reverse("round_close", args=[web.championship.slug, 1])
+    page = client.get(url).content.decode()
+    assert "Resultats: 0 de 4" in page and 'name="allow_missing"' in page
+    client.post(url, {"confirm": "on", "allow_missing": "on"})
+    assert Round.objects.get(pk=web.round1.pk).is_closed
+
+
+def test_a_head_referee_cannot_close_a_round_with_results_missing(client, web: Small) -> None:
+    head = _user("arbitre-principal")
+    Membership.objects.create(championship=web.championship, user=head, role="head_referee")
+    client.force_login(head)
+    url = reverse("round_close", args=[web.championship.slug, 1])
+    assert 'name="allow_missing"' not in client.get(url).content.decode()
+    response = client.post(url, {"confirm": "on", "allow_missing": "on"}, follow=True)
+    assert "Falten 4 resultats" in _messages(response)
+    assert not Round.objects.get(pk=web.round1.pk).is_closed
+
+
+def test_dealing_the_boards_again_without_the_confirm_box_keeps_the_commitment(
+    client, web: Small
+) -> None:
+    client.force_login(web.organiser)
+    before = web.championship.deal_commitment
+    response = client.post(reverse("boards_generate", args=[web.championship.slug]))
+    assert response.status_code == 200
+    assert "Ho confirmo" in _messages(response)
+    web.championship.refresh_from_db()
+    assert web.championship.deal_commitment == before
+
+
+def test_the_first_deal_of_the_boards_needs_no_confirmation(client) -> None:
+    championship = build_championship(pairs=4, rounds=1, drawn_rounds=0, generate=False)
+    organiser = _user("org-primer")
+    Membership.objects.create(championship=championship, user=organiser, role="organiser")
+    client.force_login(organiser)
+    response = client.post(reverse("boards_generate", args=[championship.slug]))
+    assert response.status_code == 302
+    championship.refresh_from_db()
+    assert len(championship.deal_commitment) == 64

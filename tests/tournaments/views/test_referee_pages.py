@@ -279,3 +279,66 @@ def test_a_round_the_championship_lacks_is_404_on_the_referee_page(client, web: 
     client.force_login(web.referee)
     response = client.get(reverse("referee_tables", args=[web.championship.slug]), {"round": "9"})
     assert response.status_code == 404
+
+
+def _close_round_one(web: Small) -> None:
+    from tournaments import services
+
+    for seating in web.seatings:
+        for board in web.boards:
+            record(seating, board, 36)
+    services.round_close(round=web.round1, acting_user=None)
+
+
+def test_a_plain_referee_sees_a_closed_round_read_only(client, web: Small) -> None:
+    _close_round_one(web)
+    client.force_login(web.referee)
+    table = client.get(reverse("referee_table", args=[web.championship.slug, 1, 1]))
+    assert 'id="round-closed"' in table.content.decode()
+    response = client.get(entry_url(web, web.seatings[0], web.boards[0]))
+    page = response.content.decode()
+    assert response.context["can_save"] is False
+    assert 'id="round-closed"' in page and "Ronda tancada" in page
+    assert "Corregir el resultat" not in page
+    assert '<fieldset class="plain" disabled>' in page
+
+
+@pytest.mark.parametrize("who", ["organiser", "head_referee"])
+def test_the_head_referee_and_organiser_may_still_correct_a_closed_round(
+    client, web: Small, who
+) -> None:
+    _close_round_one(web)
+    if who == "organiser":
+        user = web.organiser
+    else:
+        user = UserFactory(username="principal")
+        user.save()
+        Membership.objects.create(championship=web.championship, user=user, role=who)
+    client.force_login(user)
+    url = entry_url(web, web.seatings[0], web.boards[0])
+    page = client.get(url).content.decode()
+    assert "Ronda tancada" in page and "Corregir el resultat" in page
+    assert client.post(url, form_data(ns_points_taken="50", version="1")).status_code == 302
+    assert Result.objects.get(seating=web.seatings[0], board=web.boards[0]).ns_points_taken == 50
+
+
+def test_an_open_round_shows_no_closed_notice(client, web: Small) -> None:
+    client.force_login(web.referee)
+    response = client.get(entry_url(web, web.seatings[0], web.boards[0]))
+    assert response.context["can_save"] is True
+    assert 'id="round-closed"' not in response.content.decode()
+
+
+@pytest.mark.parametrize("version", ["abc", "0", "-3"])
+def test_an_invalid_hidden_version_is_shown_as_a_message_and_nothing_is_saved(
+    client, web: Small, version
+) -> None:
+    client.force_login(web.referee)
+    response = client.post(
+        entry_url(web, web.seatings[0], web.boards[0]), form_data(version=version)
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'id="form-errors"' in page
+    assert "versió del resultat que no és vàlida" in page
+    assert not Result.objects.exists()
