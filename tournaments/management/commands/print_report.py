@@ -3,20 +3,60 @@
 Queues the same print job the organiser's page queues (``reports.services``), shows its
 progress, waits for it and writes the PDF to FILE. Without a broker the job runs
 in-process; with ``CELERY_BROKER_URL`` a worker runs it and this command polls the row.
-Exit status 1 with the job's error when it fails (or on a refused request).
+Exit status 1 with the job's error when it fails (or on a refused request). The output
+path is checked before the job is queued (an existing folder, writable, not a folder
+itself), so a typo costs nothing. In-process (eager) runs keep Celery's own log lines
+("No hostname was supplied", "Task ... succeeded") out of the command's output.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.models import Championship, PrintJob
 from tournaments.reports import services
 from tournaments.reports.documents import Kind
+
+#: Loggers that narrate an in-process task run: a worker's business, noise in a command.
+CELERY_CHATTER = ("celery.app.trace", "kombu.connection", "celery.backends")
+
+
+def output_problem(output: Path) -> str | None:
+    """Why the PDF could not be written to ``output``, or ``None`` when it can."""
+    if output.is_dir():
+        return f"is a folder; give a file name, e.g. {output / 'report.pdf'}"
+    folder = output.parent
+    if not folder.is_dir():
+        return f"the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK) or (output.exists() and not os.access(output, os.W_OK)):
+        return "cannot write there (permission denied)"
+    return None
+
+
+@contextlib.contextmanager
+def quiet_eager_celery() -> Iterator[None]:
+    """Silence CELERY_CHATTER below errors while tasks run in-process (no broker)."""
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        yield
+        return
+    loggers = [logging.getLogger(name) for name in CELERY_CHATTER]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
 
 
 class Command(BaseCommand):
@@ -36,6 +76,14 @@ class Command(BaseCommand):
                             help="seconds to wait for the job (default 600)")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        output = Path(options["output"])
+        problem = output_problem(output)
+        if problem is not None:
+            raise CommandError(f"{output}: {problem}; nothing printed")
+        with quiet_eager_celery():
+            self._print(output, options)
+
+    def _print(self, output: Path, options: dict[str, Any]) -> None:
         try:
             championship = Championship.objects.get(slug=options["slug"])
         except Championship.DoesNotExist:
@@ -74,7 +122,11 @@ class Command(BaseCommand):
                 )
             time.sleep(0.2)
         self.stderr.write("")
-        output = Path(options["output"])
-        with job.file.open("rb") as source:
-            output.write_bytes(source.read())
+        try:
+            with job.file.open("rb") as source:
+                output.write_bytes(source.read())
+        except OSError as exc:  # the folder changed while the job ran
+            raise CommandError(
+                f"{output}: cannot write ({exc.strerror}); the PDF is kept as job {job.pk}"
+            ) from None
         self.stdout.write(f"{output} ({output.stat().st_size} bytes)")
