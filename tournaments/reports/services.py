@@ -389,10 +389,11 @@ def print_job_run(*, job_id: int) -> PrintJob | None:
     return PrintJob.objects.get(pk=job_id)
 
 
-def print_jobs_prune(*, championship_id: int, kind: str, keep: int = KEEP_FINISHED) -> int:
+def print_jobs_prune(*, championship_id: int, kind: str, keep: int | None = None) -> int:
     """Delete the finished (done or failed) jobs of one championship and kind beyond
-    the ``keep`` newest, oldest first, and their files. Returns how many were deleted.
-    Queued and running jobs are never touched."""
+    the ``keep`` newest (default :data:`KEEP_FINISHED`), oldest first, and their files.
+    Returns how many were deleted. Queued and running jobs are never touched."""
+    keep = KEEP_FINISHED if keep is None else keep
     finished = PrintJob.objects.filter(
         championship_id=championship_id, kind=kind,
         status__in=[PrintJob.Status.DONE, PrintJob.Status.FAILED],

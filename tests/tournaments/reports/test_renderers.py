@@ -230,3 +230,112 @@ def test_cards_are_printed_large_enough_to_read_at_arms_length() -> None:
         reader(data).pages[0].extract_text(visitor_text=visit)
     assert sizes[1] and sorted(sizes[1])[len(sizes[1]) // 2] >= 22
     assert sizes[4] and sorted(sizes[4])[len(sizes[4]) // 2] >= 11
+
+
+def _digit_line_sizes(data: bytes, page: int = 0) -> dict[str, float]:
+    """Each line of card ranks on a page and its font size (points)."""
+    sizes: dict[str, float] = {}
+
+    def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
+        if text.strip() and all(part.isdigit() for part in text.split()):
+            sizes[text.strip()] = size * tm[0]
+
+    reader(data).pages[page].extract_text(visitor_text=visit)
+    return sizes
+
+
+def test_two_suits_of_one_length_print_at_one_size_whatever_the_cards() -> None:
+    """South's 6 oros with the three two-digit ranks and West's 6 low oros: one size."""
+    from engine.cards import Card, Suit
+    from engine.deal import Deal
+    from engine.seats import dealer, first_leader
+    from tournaments.reports.documents import BoardSheet, BoardSheets, Traveller, Travellers
+
+    oros = [Card(rank, Suit.O) for rank in (9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2)]
+    rest = [c for c in __import__("engine.cards", fromlist=["DECK"]).DECK if c.suit is not Suit.O]
+    hands = {
+        Seat.S: oros[:6] + rest[:6],
+        Seat.W: oros[6:] + rest[6:12],
+        Seat.N: rest[12:24],
+        Seat.E: rest[24:36],
+    }
+    deal = Deal.from_hands(hands)
+    south, west = _suit_line(deal[Seat.S], Suit.O), _suit_line(deal[Seat.W], Suit.O)
+    assert south == "9 1 12 11 10 8" and west == "7 6 5 4 3 2"
+    sheet = BoardSheet(board=20, round=1, deal=deal, dealer=dealer(20),
+                       first_leader=first_leader(20))
+    traveller = Traveller(board=20, round=1, dealer=dealer(20), deal=deal, rows=())
+    documents = [BoardSheets(header=samples.HEADER, round=1, boards=(sheet,) * 4, per_page=p)
+                 for p in (1, 4)]
+    documents.append(Travellers(header=samples.HEADER, travellers=(traveller,)))  # type: ignore[arg-type]
+    for document in documents:
+        data = render(document)
+        sizes = _digit_line_sizes(data)
+        assert sizes[south] == pytest.approx(sizes[west]), (type(document).__name__, sizes)
+        # A short suit keeps the full size: only lengths that may not fit shrink.
+        assert max(sizes.values()) > sizes[south]
+        assert text_outside_page(data) == []
+    save_png(render(documents[0]), "sample-board-sheets-same-length")
+    save_png(render(documents[2]), "sample-traveller-board-20")
+
+
+def test_the_board_number_keeps_clear_of_the_west_and_east_markers() -> None:
+    from tournaments.reports.board_sheets import (
+        DISC,
+        INSET,
+        LETTER,
+        centre_number_size,
+    )
+    from tournaments.reports.pdf import FONT_BOLD
+
+    for side in (54.0, 60.0, 95.0, 150.0):  # traveller, 4 per page, 1 per page
+        letter = side * LETTER
+        disc_left = side - letter * (INSET + DISC)  # East's disc, inner edge
+        for board in range(1, 130):
+            size = centre_number_size(board, side)
+            right = side / 2 + width(str(board), FONT_BOLD, size) / 2
+            assert right + letter * 0.3 <= disc_left, (side, board)
+        assert centre_number_size(1, side) == pytest.approx(side * 0.3)  # no needless shrink
+
+
+def test_no_document_calls_a_board_a_hand() -> None:
+    from dataclasses import replace
+
+    for document in (samples.board_sheets(boards=1), samples.entry_forms(tables=1),
+                     samples.standings(pairs=3, rounds=1), samples.travellers(boards=1),
+                     samples.score_cards(pairs=1)):
+        for language, board, hand in (("ca", "Tauler", "Mà"), ("es", "Tablero", "Mano"),
+                                      ("en", "Board", "Hand")):
+            localised = replace(document, header=replace(document.header, language=language))
+            text = " ".join(page_texts(render(localised)))  # type: ignore[arg-type]
+            assert board in text, (type(document).__name__, language)
+            assert hand not in text and hand.lower() + "s" not in text.lower().split()
+
+
+@pytest.mark.parametrize(
+    ("value", "language", "expected"),
+    [
+        (1.5682, "ca", "1,5682"),
+        (1.5682, "es", "1,5682"),
+        (1.5682, "en", "1.5682"),
+        (3, "ca", "3"),
+        (2.0, "ca", "2,0"),  # an average the web also writes 2,0 (Decimal("2.0"))
+        (-0.25, "ca", "-0,25"),
+        (1.56823, "ca", "1,5682"),
+        (1.56825, "ca", "1,5683"),  # half up, as the export
+        (None, "ca", ""),
+    ],
+)
+def test_points_are_written_as_the_web_writes_them_in_each_language(
+    value: float | None, language: str, expected: str
+) -> None:
+    assert fmt_points(value, Lang.of(language)) == expected
+
+
+def test_standings_print_decimal_commas_in_catalan() -> None:
+    document = samples.standings(pairs=3, rounds=1)
+    row = document.tables[0].rows[0]
+    text = " ".join(words(page_texts(render(document))[0]))
+    assert fmt_points(row.total, Lang.of("ca")) in text and "," in fmt_points(
+        row.total, Lang.of("ca"))
+    assert f"{row.percentage:.1f}" not in text
