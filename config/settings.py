@@ -140,7 +140,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
+# A user with roles in one championship lands on its page for the role (views.after_login).
+LOGIN_REDIRECT_URL = "after_login"
 LOGOUT_REDIRECT_URL = "home"
 
 # Catalan first, then Spanish and English (DEVELOPERS.md).

@@ -10,6 +10,7 @@ TABLE = C + "referee/rounds/<int:round>/tables/<int:table>/"
 urlpatterns = [
     path("", views.home, name="home"),
     path("championships/new/", views.championship_create, name="championship_create"),
+    path("after-login/", views.after_login, name="after_login"),
     # Public
     path(C, views.championship_detail, name="championship"),
     path(C + "standings/", views.standings, name="standings"),

@@ -138,6 +138,27 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+def after_login(request: HttpRequest) -> HttpResponse:
+    """Where a login without ``next`` lands (``settings.LOGIN_REDIRECT_URL``): a user whose
+    roles are all in one championship goes to that championship's page for the role (the
+    organiser to the championship page, a referee or head referee to the referee tables);
+    anyone else (no role, roles in several championships, a superuser) to the home page."""
+    if not request.user.is_authenticated:
+        return redirect("home")
+    if request.user.is_superuser:
+        return redirect("home")
+    rows = list(
+        Membership.objects.filter(user=request.user).values_list("championship__slug", "role")
+    )
+    slugs = {slug for slug, _role in rows}
+    if len(slugs) != 1:
+        return redirect("home")
+    (slug,) = slugs
+    if any(role == Membership.Role.ORGANISER for _slug, role in rows):
+        return redirect("championship", slug)
+    return redirect("referee_tables", slug)
+
+
 def championship_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The championship's page: rules, deal commitment (public from the moment boards are
     generated), rounds with their progress, pairs; the organiser's actions for its role."""
