@@ -7,9 +7,12 @@ message naming the variable, rather than running half-configured.
 Variables:
     DEBUG                 "1"/"0" (default "1" unless DJANGO_SECRET_KEY is set)
     DJANGO_SECRET_KEY     required when DEBUG is off
-    ALLOWED_HOSTS         comma-separated (default "127.0.0.1,localhost,testserver")
-    DATABASE_URL          postgres://user@host:port/name or sqlite:///path
-                          (default: SQLite file var/db.sqlite3)
+    ALLOWED_HOSTS         comma-separated (default "127.0.0.1,localhost,testserver");
+                          must not be empty when DEBUG is off (every request would be
+                          refused with 400)
+    DATABASE_URL          postgres://user@host:port/name or sqlite:////absolute/path
+                          (default: SQLite file var/db.sqlite3; an in-memory SQLite
+                          database is refused: every restart would lose the data)
     DATABASE_CONN_MAX_AGE seconds a connection is kept between requests (default 0)
     CELERY_BROKER_URL     e.g. redis://127.0.0.1:6379/0; absent -> tasks run eagerly in-process
     CELERY_VISIBILITY_TIMEOUT  seconds before Redis redelivers a dead worker's task (900)
@@ -55,6 +58,13 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+# Several referees may save at once: wait for SQLite's lock instead of failing with
+# "database is locked", and take it when a transaction starts (IMMEDIATE), so two saves
+# never both read and then both try to upgrade to writing (a deadlock SQLite breaks by
+# failing one of them).
+SQLITE_OPTIONS = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+
+
 def database_from_env() -> dict[str, object]:
     url = os.environ.get("DATABASE_URL", "").strip()
     if not url:
@@ -62,8 +72,7 @@ def database_from_env() -> dict[str, object]:
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": str(BASE_DIR / "var" / "db.sqlite3"),
-            # Several referees may save at once; wait for the lock instead of failing.
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            "OPTIONS": dict(SQLITE_OPTIONS),
         }
     if not url.startswith(("postgres://", "postgresql://", "sqlite://")):
         raise ImproperlyConfigured(
@@ -77,6 +86,14 @@ def database_from_env() -> dict[str, object]:
         raise ImproperlyConfigured(f"DATABASE_URL={url!r} is malformed: {exc}") from None
     if config["ENGINE"].endswith("postgresql") and not config.get("NAME"):
         raise ImproperlyConfigured(f"DATABASE_URL={url!r} names no database")
+    if config["ENGINE"].endswith("sqlite3"):
+        name = str(config.get("NAME") or "")
+        if name in ("", ":memory:") or name.startswith("file::memory:") or "mode=memory" in name:
+            raise ImproperlyConfigured(
+                f"DATABASE_URL={url!r} is an in-memory SQLite database: every restart "
+                "would lose the championships; give a file, e.g. sqlite:////srv/bd/db.sqlite3"
+            )
+        config["OPTIONS"] = {**SQLITE_OPTIONS, **dict(config.get("OPTIONS") or {})}
     return config
 
 
@@ -88,6 +105,11 @@ if not SECRET_KEY:
     SECRET_KEY = "insecure-development-key-not-for-production"  # noqa: S105
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+if not DEBUG and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS is empty while DEBUG is off: every request would be refused; "
+        "set it to the site's host names, e.g. ALLOWED_HOSTS=botifarra.example.org"
+    )
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
