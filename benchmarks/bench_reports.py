@@ -152,8 +152,35 @@ def bench_database(repeat: int) -> None:
               repeat, lambda: build.standings(championship))
         timed("standings 200 pairs from the database, build + render", repeat,
               lambda: render(build.standings(championship)))
+        bench_reuse(championship, repeat)
     finally:
         championship.delete()
+
+
+def bench_reuse(championship: object, repeat: int) -> None:
+    """A repeated public request while no result changed: it reuses the done job (the
+    results-state digest, three aggregate queries, and one lookup), drawing nothing."""
+    from django.conf import settings
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments.reports import services
+
+    with tempfile.TemporaryDirectory() as media:
+        settings.MEDIA_ROOT = media
+        job, _ = services.print_job_request(championship=championship, kind="standings")
+        services.print_job_run(job_id=job.pk)  # nothing to do when it already ran eagerly
+
+        def again() -> None:
+            reused, created = services.print_job_request(championship=championship,
+                                                         kind="standings")
+            assert reused.pk == job.pk and not created
+
+        connection.queries_log.clear()  # the set-up filled the log to its cap
+        with CaptureQueriesContext(connection) as queries:
+            again()
+        timed(f"repeated standings request, 2,400 results: reuse of the done job "
+              f"({len(queries.captured_queries)} queries, no PDF)", repeat * 5, again)
 
 
 if __name__ == "__main__":
