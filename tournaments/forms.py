@@ -54,6 +54,9 @@ class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]
             "barraca",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        # The model's names ("escala: mínim") would read "Escala: mínim:" with the label
+        # suffix.
+        labels = {"scale_bottom": _("Mínim de l'escala"), "scale_top": _("Màxim de l'escala")}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -13,14 +13,19 @@ LOCALE = Path(__file__).resolve().parents[3] / "locale"
 
 
 def po_entries(path: Path) -> dict[str, list[str]]:
-    """``{msgid: [msgstr, ...]}`` of a .po file (plural forms in order), header left out."""
+    """``{msgid: [msgstr, ...]}`` of a .po file (plural forms in order), header left out.
+    An entry with a context is keyed ``context + "\x04" + msgid``, as in a .mo file."""
     entries: dict[str, list[str]] = {}
     msgid: str | None = None
+    context = ""
     current: list[str] | None = None
     target = ""
     for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("msgid "):
-            msgid, target = ast.literal_eval(line[6:]), "id"
+        if line.startswith("msgctxt "):
+            context = ast.literal_eval(line[8:]) + "\x04"
+        elif line.startswith("msgid "):
+            msgid, target = context + ast.literal_eval(line[6:]), "id"
+            context = ""
         elif line.startswith("msgid_plural "):
             target = "plural"
         elif line.startswith("msgstr"):
@@ -58,3 +63,12 @@ def test_compiled_catalogue_matches_its_source(language: str) -> None:
     for msgid, texts in entries.items():
         if texts[0] and len(texts) == 1:
             assert catalogue.gettext(msgid) == texts[0], msgid
+
+
+def test_catalan_month_names_in_dates_carry_their_preposition() -> None:
+    """Django's own Catalan catalogue gives the "alt. month" names bare ("novembre"), so
+    DATE_FORMAT ("j E \\d\\e Y") wrote "29 novembre de 2026"; ours adds de/d'."""
+    entries = po_entries(LOCALE / "ca" / "LC_MESSAGES" / "django.po")
+    assert entries["alt. month\x04November"] == ["de novembre"]
+    assert entries["alt. month\x04April"] == ["d'abril"]
+    assert entries["alt. month\x04October"] == ["d'octubre"]
