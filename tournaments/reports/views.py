@@ -28,13 +28,18 @@ ROUND_HELP = _(
     "Classificació i fulls de puntuació: fins a aquesta ronda; fulls de recorregut: els "
     "taulers d'aquesta ronda; per a aquests tres, 0 = totes les rondes."
 )
+PUBLIC_ROUND_HELP = _(
+    "Classificació i fulls de puntuació: fins a aquesta ronda; fulls de recorregut: els "
+    "taulers d'aquesta ronda; 0 = totes les rondes."
+)
 
 
 class PrintRequestForm(forms.Form):
     """The print request. ``defaults`` (``services.request_defaults``) fill the round
     (the latest drawn) and the copies (its tables), so that pressing the button at once
     prints the board sheets of the round about to be played, one per table. Copies and
-    boards per page are only offered to whoever may print board sheets."""
+    boards per page are only offered to whoever may print board sheets; everyone else
+    starts from round 0, every round of the public documents."""
 
     kind = forms.ChoiceField(label=_("Document"), choices=PrintJob.Kind.choices)
     round_number = forms.IntegerField(
@@ -65,6 +70,8 @@ class PrintRequestForm(forms.Form):
         if Kind.BOARD_SHEETS.value not in kinds:
             del self.fields["copies"]
             del self.fields["per_page"]
+            self.fields["round_number"].initial = 0
+            self.fields["round_number"].help_text = PUBLIC_ROUND_HELP
 
 
 def _allowed_kinds(user: object, championship: Championship) -> list[str]:

@@ -161,6 +161,8 @@ def test_anonymous_visitors_see_only_public_jobs_and_no_usernames(
     assert reverse("print_job_download", args=[played.slug, sheets.pk]) not in page
     assert "org-bounds" not in page
     assert 'name="copies"' not in page  # only for whoever may print board sheets
+    assert re.search(r'name="round_number" value="0"', page)  # every round, by default
+    assert "Fulls de mans i actes de taula" not in page  # help only for what it may print
     organiser_client = Client()
     organiser_client.force_login(organiser)
     assert "org-bounds" in organiser_client.get(url).content.decode()
