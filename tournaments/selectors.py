@@ -57,6 +57,20 @@ def user_can_referee(user: Any, championship: Championship) -> bool:
     return bool(user_roles(user, championship))
 
 
+#: The roles that see a board while it is hidden from the public (issue 4): the organiser
+#: and the head referee (the director). A plain referee sees hidden boards only through
+#: the sheets of the tables (``referee_table``), like a player at that table would.
+HIDDEN_BOARD_ROLES = frozenset({Membership.Role.ORGANISER.value,
+                                Membership.Role.HEAD_REFEREE.value})
+
+
+def user_sees_hidden_boards(user: Any, championship: Championship) -> bool:
+    """Whether ``user`` may see the deals, travellers and totals of boards still hidden
+    from the public: organiser or head referee of this championship (a superuser holds
+    every role). One query for a logged-in user, none for the public."""
+    return bool(user_roles(user, championship) & HIDDEN_BOARD_ROLES)
+
+
 def championships_for_user(user: Any) -> QuerySet[Championship]:
     """The championships where ``user`` holds any role (all of them for a superuser)."""
     if user is None or not user.is_authenticated:
@@ -106,24 +120,53 @@ def result_key(result: Result) -> tuple[int, int, int]:
 
 @dataclass
 class ScoredChampionship:
-    """All results of a championship (ORM rows, in board/table order) and their scores."""
+    """Results of a championship (ORM rows, in board/table order) and their scores.
+
+    ``public_only``: the results were restricted to the boards public at load time
+    (:func:`public_board_ids`), so no number here depends on a hidden board.
+    """
 
     championship: Championship
     results: list[Result]
     score: scoring.ChampionshipScore
+    public_only: bool = False
 
     def score_of(self, result: Result) -> scoring.ResultScore:
         return self.score.result(result_key(result))
 
 
-def scored_championship(championship: Championship) -> ScoredChampionship:
-    """Load every result (one query) and score the championship with ``scoring``."""
-    results = list(_results_queryset(championship).order_by("board__number",
-                                                             "seating__table__number"))
+def _load_results(championship: Championship) -> list[Result]:
+    return list(
+        _results_queryset(championship).order_by("board__number", "seating__table__number")
+    )
+
+
+def _score(
+    championship: Championship, results: list[Result], *, public_only: bool
+) -> ScoredChampionship:
     score = scoring.score_championship(
         championship.scoring_rules(), [to_scoring_result(r) for r in results]
     )
-    return ScoredChampionship(championship, results, score)
+    return ScoredChampionship(championship, results, score, public_only)
+
+
+def scored_championship(
+    championship: Championship, *, public_only: bool = False
+) -> ScoredChampionship:
+    """Load the results (one query) and score the championship with ``scoring``.
+
+    ``public_only=True`` (one query more) keeps only the results on boards public now
+    (issue 4: a board's results stay hidden until every table due to play it has one), so
+    totals, boards counted, averages and ranks say nothing about hidden boards. A board's
+    comparative points depend only on that board's results (with ``matchpoints`` also on
+    E, the most results of any board; hidden boards have fewer results than the public
+    ones of a full round, so E is the same), hence a public board scores the same either way.
+    """
+    results = _load_results(championship)
+    if public_only:
+        public = public_board_ids(championship, results)
+        results = [r for r in results if r.board_id in public]
+    return _score(championship, results, public_only=public_only)
 
 
 # --------------------------------------------------------------------------- visibility
@@ -131,10 +174,7 @@ def scored_championship(championship: Championship) -> ScoredChampionship:
 
 def _expected_by_round(championship: Championship) -> tuple[dict[int, int], dict[int, int]]:
     """({round_id: tables seated}, {round_id: boards of the round}): two queries."""
-    tables = dict(
-        Seating.objects.filter(round__championship=championship)
-        .values("round_id").annotate(n=Count("id")).values_list("round_id", "n")
-    )
+    tables = _tables_by_round(championship)
     boards = dict(
         Board.objects.filter(championship=championship, round__isnull=False)
         .values("round_id").annotate(n=Count("id")).values_list("round_id", "n")
@@ -168,6 +208,41 @@ def public_board_numbers(championship: Championship) -> set[int]:
                 public.add(number)
         elif tables.get(round_id, 0) and have >= tables[round_id]:
             public.add(number)
+    return public
+
+
+def _tables_by_round(championship: Championship) -> dict[int, int]:
+    """``{round_id: tables seated}`` (one query)."""
+    return dict(
+        Seating.objects.filter(round__championship=championship)
+        .values("round_id").annotate(n=Count("id")).values_list("round_id", "n")
+    )
+
+
+def public_board_ids(
+    championship: Championship, results: Iterable[Result],
+    tables: dict[int, int] | None = None,
+) -> set[int]:
+    """Ids of the boards with a result that the public may see, from the championship's
+    ``results`` already loaded (with ``board``) and ``tables`` (``{round_id: tables
+    seated}``; one query when not given, none when finished). Same rule as
+    :func:`public_board_numbers`; a board with no result is never in the set (it adds
+    nothing to any total)."""
+    results = list(results)
+    if championship.status == Championship.Status.FINISHED:
+        return {r.board_id for r in results}
+    if tables is None:
+        tables = _tables_by_round(championship)
+    have: dict[int, int] = defaultdict(int)
+    round_of: dict[int, int | None] = {}
+    for r in results:
+        have[r.board_id] += 1
+        round_of[r.board_id] = r.board.round_id
+    public = set()
+    for board_id, count in have.items():
+        round_id = round_of[board_id]
+        if round_id is None or (tables.get(round_id, 0) and count >= tables[round_id]):
+            public.add(board_id)
     return public
 
 
@@ -256,15 +331,28 @@ def standings(
     *,
     through_round: int | None = None,
     round_only: int | None = None,
+    for_public: bool = False,
 ) -> StandingsView:
     """Overall standings, standings after round ``through_round`` (rounds 1..n) or of
     ``round_only`` alone, with progress (results in / expected in that scope).
 
-    Six queries, whatever the size: results, pairs, rounds, tables per round, boards per
-    round (and none more). Comparative points are those of the whole championship
-    (``scoring.ChampionshipScore.standings``). Raises ``ValueError`` when both are given.
+    ``for_public=True`` (the public, a plain referee): the rows count only the boards
+    public now (:func:`scored_championship` ``public_only``), so saving a result on a
+    hidden board changes no public total, board count, average or rank (issue 4); the
+    progress still counts every result (it says how many are in, not what they are).
+
+    Six queries, whatever the size: results, pairs, rounds, tables
+    per round, boards per round (and none more). Comparative points are those of the
+    whole championship (``scoring.ChampionshipScore.standings``). Raises ``ValueError``
+    when both are given.
     """
-    scored = scored_championship(championship)
+    results = _load_results(championship)
+    tables, boards = _expected_by_round(championship)
+    scored_results = results
+    if for_public:
+        public = public_board_ids(championship, results, tables)
+        scored_results = [r for r in results if r.board_id in public]
+    scored = _score(championship, scored_results, public_only=for_public)
     pairs = _pairs(championship)
     rows = _rows(
         scored.score.standings(through_round=through_round, round_only=round_only), pairs
@@ -273,7 +361,6 @@ def standings(
         r.id: r.number for r in Round.objects.filter(championship=championship).only("id",
                                                                                      "number")
     }
-    tables, boards = _expected_by_round(championship)
 
     def in_scope(number: int) -> bool:
         if round_only is not None:
@@ -288,7 +375,7 @@ def standings(
         if in_scope(rounds.get(round_id, 0))
     )
     results_in = 0
-    for result in scored.results:
+    for result in results:
         if not in_scope(result.seating.round.number):
             continue
         results_in += 1
@@ -304,10 +391,13 @@ def standings(
     )
 
 
-def standings_after_each_round(championship: Championship) -> dict[int, list[StandingRow]]:
+def standings_after_each_round(
+    championship: Championship, *, for_public: bool = False
+) -> dict[int, list[StandingRow]]:
     """``{round: standings over rounds 1..round}`` for every round with results (two
-    queries)."""
-    scored = scored_championship(championship)
+    queries; three ``for_public``, which counts only the public boards as
+    :func:`standings` does)."""
+    scored = scored_championship(championship, public_only=for_public)
     pairs = _pairs(championship)
     return {n: _rows(rows, pairs) for n, rows in scored.score.progressive_standings().items()}
 
@@ -348,9 +438,18 @@ class Traveller:
 
 def traveller(board: Board, *, for_public: bool = False) -> Traveller:
     """The traveller of ``board``: a constant number of queries (the whole championship
-    is scored, since matchpoints compare with the busiest board)."""
+    is scored, since matchpoints compare with the busiest board).
+
+    ``for_public=True`` (the public, a plain referee): a hidden board comes back with no
+    rows and no deal, and a public one is scored from the public boards alone, as the
+    public standings are (the same numbers; see :func:`scored_championship`)."""
     championship = board.championship
-    scored = scored_championship(championship)
+    results = _load_results(championship)
+    played = {r.seating.table.number for r in results if r.board_id == board.pk}
+    if for_public:
+        public_ids = public_board_ids(championship, results)
+        results = [r for r in results if r.board_id in public_ids]
+    scored = _score(championship, results, public_only=for_public)
     rows = [
         TravellerRow(
             round=r.seating.round.number,
@@ -369,12 +468,11 @@ def traveller(board: Board, *, for_public: bool = False) -> Traveller:
             Seating.objects.filter(round_id=board.round_id)
             .order_by("table__number").values_list("table__number", flat=True)
         )
-    played = {row.table for row in rows}
     missing = [t for t in due if t not in played]
     if championship.status == Championship.Status.FINISHED:
         public = True
     elif board.round_id is None:
-        public = bool(rows)
+        public = bool(played)
     else:
         public = bool(due) and not missing
     hide = for_public and not public
@@ -419,11 +517,17 @@ class ScoreCard:
 
 def pair_score_card(pair: Pair, *, for_public: bool = False) -> ScoreCard:
     """Every board ``pair`` played, in round and board order, with its total and rank.
-    With ``for_public=True`` the boards still hidden are left out of ``rows`` (the total
-    and rank still count them, as the standings do). Constant number of queries."""
+
+    ``for_public=True`` (the public, a plain referee): the boards still hidden are left
+    out of ``rows`` *and* of the total, boards and rank, which are those of the public
+    standings (:func:`standings` ``for_public``; issue 4). Constant number of queries.
+    """
     championship = pair.championship
-    scored = scored_championship(championship)
-    public = public_board_numbers(championship)
+    results = _load_results(championship)
+    public_ids = public_board_ids(championship, results)
+    if for_public:
+        results = [r for r in results if r.board_id in public_ids]
+    scored = _score(championship, results, public_only=for_public)
     pairs = _pairs(championship)
     rows: list[ScoreCardRow] = []
     for r in scored.results:
@@ -432,9 +536,6 @@ def pair_score_card(pair: Pair, *, for_public: bool = False) -> ScoreCard:
             continue
         side = Side.NS if s.ns_pair_id == pair.pk else Side.EW
         score = scored.score_of(r)
-        is_public = r.board.number in public
-        if for_public and not is_public:
-            continue
         rows.append(
             ScoreCardRow(
                 round=s.round.number,
@@ -446,7 +547,7 @@ def pair_score_card(pair: Pair, *, for_public: bool = False) -> ScoreCard:
                 result=r,
                 score=score.ns_score if side is Side.NS else score.ew_score,
                 comparative=score.comparative(side),
-                public=is_public,
+                public=r.board_id in public_ids,
             )
         )
     rows.sort(key=lambda row: (row.round, row.board))

@@ -28,7 +28,9 @@ def _int(value: str | None) -> int | None:
 
 
 class StandingsApi(APIView):
-    """Standings of a championship: overall, ``?round=N`` or ``?through=N``."""
+    """Standings of a championship: overall, ``?round=N`` or ``?through=N``. The public
+    (and a plain referee) get totals over public boards only; the organiser and the head
+    referee over every result (``selectors.standings`` ``for_public``)."""
 
     permission_classes = [AllowAny]
 
@@ -43,7 +45,10 @@ class StandingsApi(APIView):
         championship = get_object_or_404(Championship, slug=slug)
         round_only = _int(request.query_params.get("round"))
         through = None if round_only is not None else _int(request.query_params.get("through"))
-        view = selectors.standings(championship, through_round=through, round_only=round_only)
+        view = selectors.standings(
+            championship, through_round=through, round_only=round_only,
+            for_public=not selectors.user_sees_hidden_boards(request.user, championship),
+        )
         asked = round_only if round_only is not None else through
         if asked is not None and asked not in view.rounds:  # a round it lacks: 404
             get_object_or_404(Round, championship=championship, number=asked)
@@ -73,7 +78,8 @@ class StandingsApi(APIView):
 
 class TravellerApi(APIView):
     """A board's traveller; hidden boards (some table still to play) come back with
-    ``public: false``, no deal and no results unless the user referees the championship."""
+    ``public: false``, no deal and no results unless the user is the championship's
+    organiser or head referee (a plain referee sees what the public sees)."""
 
     permission_classes = [AllowAny]
 
@@ -82,7 +88,7 @@ class TravellerApi(APIView):
         championship = get_object_or_404(Championship, slug=slug)
         board = get_object_or_404(Board, championship=championship, number=number)
         board.championship = championship
-        insider = selectors.user_can_referee(request.user, championship)
+        insider = selectors.user_sees_hidden_boards(request.user, championship)
         sheet = selectors.traveller(board, for_public=not insider)
         rules = championship.scoring_rules()
         data = {

@@ -52,14 +52,40 @@ def test_traveller_api_hides_a_board_until_every_table_played_it(client, small: 
     ]
 
 
-def test_traveller_api_shows_a_hidden_board_to_its_referee(client, small: Small) -> None:
+def test_traveller_api_hides_a_hidden_board_from_a_plain_referee_too(client, small: Small):
     small.referee.save()
     record(small.seatings[0], small.boards[0], 50)
     client.force_login(small.referee)
     data = client.get(
         reverse("api_traveller", args=[small.championship.slug, small.boards[0].number])
     ).json()
+    assert (data["public"], data["deal"], data["results"]) == (False, None, [])
+
+
+def test_traveller_api_shows_a_hidden_board_to_the_organiser(client, small: Small) -> None:
+    small.organiser.save()
+    record(small.seatings[0], small.boards[0], 50)
+    client.force_login(small.organiser)
+    data = client.get(
+        reverse("api_traveller", args=[small.championship.slug, small.boards[0].number])
+    ).json()
     assert len(data["results"]) == 1 and data["deal"] is not None
+
+
+def test_standings_api_counts_only_public_boards_for_the_public(client, small: Small):
+    url = reverse("api_standings", args=[small.championship.slug])
+    record(small.seatings[0], small.boards[0], 50)
+    record(small.seatings[1], small.boards[0], 30)
+    before = client.get(url).json()
+    record(small.seatings[0], small.boards[1], 70)  # board 2 hidden: table 2 to play
+    after = client.get(url).json()
+    assert after["standings"] == before["standings"]
+    assert {row["boards"] for row in after["standings"]} == {1}
+    assert after["progress"]["results_in"] == 3
+    small.organiser.save()
+    client.force_login(small.organiser)
+    inside = client.get(url).json()
+    assert max(row["boards"] for row in inside["standings"]) == 2
 
 
 @pytest.mark.parametrize(

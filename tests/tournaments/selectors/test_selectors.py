@@ -10,11 +10,12 @@ import sys
 from fractions import Fraction
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from engine.seats import Seat, Side
-from tests.factories import build_championship
+from tests.factories import UserFactory, build_championship
 from tournaments import selectors, services
 from tournaments.interchange import championship_export
 from tournaments.models import Board, Championship, Pair, Round, Seating
@@ -43,6 +44,10 @@ def count_queries(fn):
     [
         lambda c: selectors.standings(c),
         lambda c: selectors.standings(c, round_only=1),
+        lambda c: selectors.standings(c, for_public=True),
+        lambda c: selectors.standings_after_each_round(c, for_public=True),
+        lambda c: selectors.traveller(Board.objects.get(championship=c, number=1),
+                                      for_public=True),
         lambda c: selectors.standings_after_each_round(c),
         lambda c: selectors.traveller(Board.objects.get(championship=c, number=1)),
         lambda c: selectors.pair_score_card(Pair.objects.get(championship=c, number=1),
@@ -50,7 +55,8 @@ def count_queries(fn):
         lambda c: selectors.public_board_numbers(c),
         lambda c: selectors.referee_round(Round.objects.get(championship=c, number=3)),
     ],
-    ids=["standings", "round-standings", "progressive", "traveller", "score-card",
+    ids=["standings", "round-standings", "public-standings", "public-progressive",
+         "public-traveller", "progressive", "traveller", "score-card",
          "public-boards", "referee-round"],
 )
 def test_query_counts_do_not_grow_with_the_number_of_pairs(two_sizes, read,
@@ -166,14 +172,98 @@ def test_the_score_card_lists_each_board_with_direction_opponent_and_points(smal
     assert card.boards == 2 and card.rank is not None
 
 
-def test_the_public_score_card_leaves_out_hidden_boards_but_counts_them(small):
+def test_the_public_score_card_leaves_out_hidden_boards_and_their_points(small):
     services.result_record(seating=small.seatings[0], board=small.boards[0], trump="O",
                            ns_points_taken=50, expected_version=None, acting_user=None)
     pair = small.seatings[0].ns_pair
-    assert selectors.pair_score_card(pair, for_public=True).rows == []
-    card = selectors.pair_score_card(pair)
+    public = selectors.pair_score_card(pair, for_public=True)
+    assert (public.rows, public.total, public.boards, public.rank) == ([], 0, 0, None)
+    card = selectors.pair_score_card(pair)  # the organiser's view
     assert len(card.rows) == 1 and not card.rows[0].public
     assert card.total == Fraction(3, 2)
+
+
+def _public_numbers(championship):
+    """Every number a public reader gets from the standings and the score cards."""
+    overall = selectors.standings(championship, for_public=True)
+    by_round = selectors.standings(championship, round_only=1, for_public=True)
+    after = selectors.standings_after_each_round(championship, for_public=True)
+    cards = {
+        p.number: selectors.pair_score_card(p, for_public=True)
+        for p in Pair.objects.filter(championship=championship)
+    }
+    return (
+        [(r.rank, r.number, r.total, r.boards, r.average) for r in overall.rows],
+        [(r.rank, r.number, r.total, r.boards, r.average) for r in by_round.rows],
+        {n: [(r.rank, r.number, r.total, r.boards) for r in rows] for n, rows in after.items()},
+        {n: (c.total, c.boards, c.rank, [r.board for r in c.rows]) for n, c in cards.items()},
+    )
+
+
+@pytest.mark.parametrize("method", ["proportional", "matchpoints"])
+def test_saving_a_result_on_a_hidden_board_changes_no_public_number(method):
+    c = build_championship(pairs=6, rounds=2, boards_per_round=2, drawn_rounds=1,
+                           method=method)
+    seatings = list(Seating.objects.filter(round__number=1, round__championship=c)
+                    .order_by("table__number"))
+    board1, board2 = Board.objects.filter(championship=c, round__number=1).order_by("number")
+    for points, seating in zip((50, 30, 41), seatings):  # board 1: every table, public
+        services.result_record(seating=seating, board=board1, trump="O",
+                               ns_points_taken=points, expected_version=None,
+                               acting_user=None)
+    services.result_record(seating=seatings[0], board=board2, trump="C", ns_points_taken=60,
+                           expected_version=None, acting_user=None)
+    before = _public_numbers(c)
+    # Board 2 stays hidden (table 3 still to play it): a second result on it must not
+    # show anywhere public, not even through a total, a board count or a rank.
+    services.result_record(seating=seatings[1], board=board2, trump="C", ns_points_taken=10,
+                           expected_version=None, acting_user=None)
+    assert _public_numbers(c) == before
+    overall = selectors.standings(c, for_public=True)
+    assert {r.boards for r in overall.rows} == {1}
+    assert sum(r.total for r in overall.rows) == 3 * Fraction(3)  # board 1 only: 3 x (1 + 2)
+    assert overall.progress.results_in == 5  # progress still counts every result
+    # The organiser's view counts the hidden board.
+    assert max(r.boards for r in selectors.standings(c).rows) == 2
+    # The last table plays board 2: now it is public and counts for everyone.
+    services.result_record(seating=seatings[2], board=board2, trump="C", ns_points_taken=36,
+                           expected_version=None, acting_user=None)
+    assert {r.boards for r in selectors.standings(c, for_public=True).rows} == {2}
+    assert _public_numbers(c) != before
+    assert ([(r.number, r.total) for r in selectors.standings(c, for_public=True).rows]
+            == [(r.number, r.total) for r in selectors.standings(c).rows])
+
+
+def test_the_public_traveller_of_a_public_board_scores_as_the_public_standings():
+    c = build_championship(pairs=4, rounds=1, boards_per_round=2, drawn_rounds=1,
+                           method="matchpoints")
+    seatings = list(Seating.objects.filter(round__championship=c).order_by("table__number"))
+    board1, board2 = Board.objects.filter(championship=c).order_by("number")
+    for points, seating in zip((50, 30), seatings):
+        services.result_record(seating=seating, board=board1, trump="O",
+                               ns_points_taken=points, expected_version=None,
+                               acting_user=None)
+    services.result_record(seating=seatings[0], board=board2, trump="B", ns_points_taken=12,
+                           expected_version=None, acting_user=None)
+    public = selectors.traveller(board1, for_public=True)
+    assert public.public and len(public.rows) == 2
+    totals = {r.number: r.total for r in selectors.standings(c, for_public=True).rows}
+    for row in public.rows:
+        assert totals[row.ns_pair.number] == row.score.ns_comparative
+        assert totals[row.ew_pair.number] == row.score.ew_comparative
+    hidden = selectors.traveller(board2, for_public=True)
+    assert (hidden.public, hidden.rows, hidden.deal) == (False, [], None)
+    assert hidden.tables_missing == [seatings[1].table.number]
+
+
+def test_only_the_organiser_and_the_head_referee_see_hidden_boards(small):
+    head = UserFactory(username="arbitre-principal")
+    services.membership_grant(championship=small.championship, user=head,
+                              role="head_referee", acting_user=None)
+    assert selectors.user_sees_hidden_boards(small.organiser, small.championship)
+    assert selectors.user_sees_hidden_boards(head, small.championship)
+    assert not selectors.user_sees_hidden_boards(small.referee, small.championship)
+    assert not selectors.user_sees_hidden_boards(AnonymousUser(), small.championship)
 
 
 def test_the_referee_round_lists_each_table_with_the_boards_dealers_and_results(small):

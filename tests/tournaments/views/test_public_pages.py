@@ -49,8 +49,12 @@ def test_standings_change_when_a_result_is_saved(client, web: Small) -> None:
     first = client.get(url).context["standings"]
     assert [row.rank for row in first.rows] == [1, 1, 3, 3]
     record(web.seatings[1], web.boards[1], 60)
+    hidden = client.get(url).context["standings"]  # board 2 hidden: table 1 to play it
+    assert hidden.progress.results_in == 3
+    assert [(r.number, r.total) for r in hidden.rows] == [(r.number, r.total) for r in first.rows]
+    record(web.seatings[0], web.boards[1], 20)
     second = client.get(url).context["standings"]
-    assert second.progress.results_in == 3
+    assert second.progress.results_in == 4
     assert [(r.number, r.total) for r in second.rows] != [(r.number, r.total) for r in first.rows]
 
 
@@ -88,13 +92,40 @@ def test_a_board_becomes_public_when_every_table_has_a_result(client, web: Small
     assert "+8" in page and "-6" in page
 
 
-def test_a_referee_sees_a_hidden_board(client, web: Small) -> None:
+def test_a_plain_referee_sees_a_hidden_board_as_the_public_does(client, web: Small) -> None:
     board = web.boards[0]
     record(web.seatings[0], board, 44)
     client.force_login(web.referee)
     response = client.get(reverse("traveller", args=[web.championship.slug, board.number]))
+    assert response.context["traveller"].deal is None
+    assert response.context["traveller"].rows == []
+
+
+@pytest.mark.parametrize("role", ["organiser", "head_referee"])
+def test_the_organiser_and_the_head_referee_see_a_hidden_board(client, web: Small, role):
+    from tests.factories import UserFactory
+
+    user = UserFactory(username=f"veu-{role}")
+    user.save()
+    services.membership_grant(championship=web.championship, user=user, role=role,
+                              acting_user=None)
+    board = web.boards[0]
+    record(web.seatings[0], board, 44)
+    client.force_login(user)
+    response = client.get(reverse("traveller", args=[web.championship.slug, board.number]))
     assert response.context["traveller"].deal is not None
     assert len(response.context["traveller"].rows) == 1
+    standings = client.get(reverse("standings", args=[web.championship.slug]))
+    assert {row.boards for row in standings.context["standings"].rows} == {1}
+
+
+def test_public_standings_leave_out_a_hidden_board(client, web: Small) -> None:
+    url = reverse("standings", args=[web.championship.slug])
+    record(web.seatings[0], web.boards[0], 44)  # hidden: table 2 has not played it
+    view = client.get(url).context["standings"]
+    assert view.rows == [] and view.progress.results_in == 1
+    client.force_login(web.referee)
+    assert client.get(url).context["standings"].rows == []
 
 
 def test_pair_card_leaves_out_boards_still_hidden(client, web: Small) -> None:
@@ -106,7 +137,7 @@ def test_pair_card_leaves_out_boards_still_hidden(client, web: Small) -> None:
     response = client.get(reverse("pair_card", args=[web.championship.slug, number]))
     rows = response.context["card"].rows
     assert [row.board for row in rows] == [web.boards[0].number]
-    assert response.context["card"].boards == 2  # the total still counts both
+    assert response.context["card"].boards == 1  # nor does the total count it
 
 
 def test_unknown_board_or_pair_is_404(client, web: Small) -> None:
