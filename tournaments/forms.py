@@ -220,7 +220,10 @@ class ResultForm(forms.Form):
         self.championship = championship
         self.can_adjust = can_adjust
         if not championship.sant_vicenc:
-            self.fields["sant_vicenc"].disabled = True
+            # Greyed out in the browser only: a ``disabled`` form field would drop a
+            # posted Sant Vicenç and save the result without it; posted, it is refused
+            # next to the field (here and by ``services.validate_result``).
+            self.fields["sant_vicenc"].widget.attrs["disabled"] = True
         if not can_adjust:
             # Only the organiser or the head referee (the director) adjusts a score.
             del self.fields["adjusted_ns"], self.fields["adjusted_ew"]

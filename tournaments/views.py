@@ -7,7 +7,9 @@ field (``exc.field``), never a 500.
 Permissions (issue 4): organiser pages need the organiser role of *that* championship,
 referee pages the referee, head referee or organiser role; a logged-in user without it
 gets 403, an anonymous user is sent to the login page. Public pages need no login, but a
-board's deal and results stay hidden until every table due to play it has a result.
+board's deal and results stay hidden until every table due to play it has a result: the
+public and a plain referee see (and count in the standings) public boards only; the
+organiser and the head referee see everything (``selectors.HIDDEN_BOARD_ROLES``).
 """
 
 from __future__ import annotations
@@ -66,6 +68,9 @@ def _context(request: HttpRequest, championship: Championship, **extra: Any) -> 
         "roles": roles,
         "is_organiser": bool(roles & ORGANISER),
         "can_referee": bool(roles & REFEREES),
+        # Organiser and head referee see hidden boards; the public and a plain referee
+        # see public boards only (issue 4, docs/decisions.md 16).
+        "sees_hidden": bool(roles & selectors.HIDDEN_BOARD_ROLES),
         **extra,
     }
 
@@ -207,16 +212,16 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     championship = get_object_or_404(Championship, slug=slug)
     round_only = _int_param(request, "round")
     through = None if round_only is not None else _int_param(request, "through")
-    view = selectors.standings(championship, through_round=through, round_only=round_only)
+    context = _context(request, championship, round_only=round_only, through=through)
+    view = selectors.standings(
+        championship, through_round=through, round_only=round_only,
+        for_public=not context["sees_hidden"],
+    )
     asked = round_only if round_only is not None else through
     if asked is not None and asked not in view.rounds:
         get_object_or_404(Round, championship=championship, number=asked)
-    return render(
-        request,
-        "tournaments/standings.html",
-        _context(request, championship, standings=view, round_only=round_only,
-                 through=through),
-    )
+    context["standings"] = view
+    return render(request, "tournaments/standings.html", context)
 
 
 def traveller(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -229,7 +234,7 @@ def traveller(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
     board.championship = championship
     context = _context(request, championship)
-    sheet = selectors.traveller(board, for_public=not context["can_referee"])
+    sheet = selectors.traveller(board, for_public=not context["sees_hidden"])
     hands = None
     if sheet.deal is not None:
         hands = [
@@ -260,7 +265,7 @@ def pair_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
     pair.championship = championship
     context = _context(request, championship)
-    card = selectors.pair_score_card(pair, for_public=not context["can_referee"])
+    card = selectors.pair_score_card(pair, for_public=not context["sees_hidden"])
     context.update(card=card, pair=pair)
     return render(request, "tournaments/pair_card.html", context)
 

@@ -60,9 +60,11 @@ def test_saving_a_result_updates_the_public_standings(client, web: Small) -> Non
     client.logout()
     view = client.get(standings).context["standings"]
     assert view.progress.results_in == 1
+    assert view.rows == []  # the board stays hidden (and out of the totals) until table 2
+    record(web.seatings[1], web.boards[0], 30)
+    view = client.get(standings).context["standings"]
     assert {row.number for row in view.rows} == {
-        web.seatings[0].ns_pair.number, web.seatings[0].ew_pair.number
-    }
+        s.ns_pair.number for s in web.seatings} | {s.ew_pair.number for s in web.seatings}
 
 
 def test_points_out_of_range_are_refused_next_to_the_field(client, web: Small) -> None:
@@ -105,9 +107,10 @@ def test_sant_vicenc_is_refused_when_the_rules_ban_it(client) -> None:
     response = client.post(
         url, form_data(trump="O", contro="on", recontro="on", sant_vicenc="on")
     )
-    # The field is disabled: the value is ignored, so the result saves without it.
-    assert response.status_code == 302
-    assert Result.objects.get().sant_vicenc is False
+    # Refused next to the field, never stored without it.
+    assert response.status_code == 200
+    assert "Sant Vicenç" in response.context["form"].errors["sant_vicenc"][0]
+    assert not Result.objects.exists()
 
 
 def test_a_service_refusal_becomes_a_form_error_not_a_500(client, web: Small) -> None:
