@@ -81,9 +81,9 @@ def _draw_form(c: canvas.Canvas, document: EntryForms, form: EntryForm, lang: La
 
     # Columns: (label, width share, cell kind)
     columns = [
-        (lang("board"), 0.6, "board"),
+        (lang("board"), 0.8, "board"),
         (lang("dealer"), 1.0, "dealer"),
-        (lang("trump"), 3.4, "trump"),
+        (lang("trump"), 3.2, "trump"),
         (lang("delegated"), 0.8, "check"),
         (lang("contro"), 0.8, "check"),
         (lang("recontro"), 0.8, "check"),
