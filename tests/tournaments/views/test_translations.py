@@ -72,3 +72,10 @@ def test_catalan_month_names_in_dates_carry_their_preposition() -> None:
     assert entries["alt. month\x04November"] == ["de novembre"]
     assert entries["alt. month\x04April"] == ["d'abril"]
     assert entries["alt. month\x04October"] == ["d'octubre"]
+
+
+def test_spanish_says_dobles_and_contros_never_doblaje() -> None:
+    entries = po_entries(LOCALE / "es" / "LC_MESSAGES" / "django.po")
+    assert entries["Doblatge"] == ["Dobles"]
+    assert entries["Delegat i doblatges"] == ["Delegación y contros"]
+    assert not [m for m, texts in entries.items() if any("Dobla" in t for t in texts)]
