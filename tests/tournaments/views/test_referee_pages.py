@@ -345,3 +345,17 @@ def test_an_invalid_hidden_version_is_shown_as_a_message_and_nothing_is_saved(
     assert 'id="form-errors"' in page
     assert "versió del resultat que no és vàlida" in page
     assert not Result.objects.exists()
+
+
+def test_the_head_referee_closes_a_round_from_the_referee_page(client, web: Small) -> None:
+    close = reverse("round_close", args=[web.championship.slug, 1])
+    client.force_login(web.referee)
+    assert close not in client.get(
+        reverse("referee_tables", args=[web.championship.slug])
+    ).content.decode()
+    head = UserFactory(username="cap-de-sala")
+    head.save()
+    Membership.objects.create(championship=web.championship, user=head, role="head_referee")
+    client.force_login(head)
+    page = client.get(reverse("referee_tables", args=[web.championship.slug])).content.decode()
+    assert f'href="{close}"' in page
