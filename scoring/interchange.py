@@ -254,7 +254,13 @@ def read_json(source: str) -> Any:
     """
     try:
         if source == "-":
-            raw = sys.stdin.buffer.read(MAX_DOCUMENT_BYTES + 1)
+            stdin: Any = getattr(sys.stdin, "buffer", sys.stdin)  # a test's StringIO has none
+            raw = stdin.read(MAX_DOCUMENT_BYTES + 1)
+            if len(raw) > MAX_DOCUMENT_BYTES:
+                raise DocumentReadError(
+                    [f"standard input holds more than the {MAX_DOCUMENT_BYTES:,} bytes a "
+                     "championship file may have"]
+                )
         else:
             with open(source, "rb") as handle:
                 size = os.fstat(handle.fileno()).st_size

@@ -540,3 +540,16 @@ def test_many_problems_are_listed_up_to_a_cap_then_counted() -> None:
     assert len(found) == 201
     assert found[0] == "players[0].id: must be text, not the number 1"
     assert found[-1].startswith("... and ") and found[-1].endswith(" more problem(s)")
+
+
+def test_read_json_reads_stdin_up_to_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(base())))
+    assert load(read_json("-")) == load(base())
+    monkeypatch.setattr("sys.stdin", io.StringIO(" " * (MAX_DOCUMENT_BYTES + 1)))
+    with pytest.raises(DocumentReadError) as caught:
+        read_json("-")
+    assert caught.value.problems == [
+        "standard input holds more than the 52,428,800 bytes a championship file may have"
+    ]

@@ -371,3 +371,16 @@ def test_verify_deals_refuses_a_hostile_file_cleanly(tmp_path, text, expected):
     path.write_text(text)
     with pytest.raises(CommandError, match=expected):
         run("verify_deals", str(path))
+
+
+def test_import_reads_standard_input(monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(_minimal())))
+    assert run("import_championship", "-").strip() == "prova"
+    assert Championship.objects.get(slug="prova").name == "Prova"
+
+
+def test_export_to_a_missing_folder_is_a_clean_error(played):
+    with pytest.raises(CommandError, match=r"/nonexistent/dir/c\.json: cannot write"):
+        run("export_championship", played.slug, "-o", "/nonexistent/dir/c.json")
