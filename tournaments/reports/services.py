@@ -16,12 +16,12 @@ short transaction, draws outside it, and writes each state change in its own sta
 Bounds (anyone may ask for the public kinds): a request for standings, travellers or
 score cards reuses the newest done job of the same request while the championship's
 results are as they were when that job was built (:func:`results_state`), so asking
-again costs one query of three aggregates and no PDF; and at most :data:`KEEP_FINISHED`
-finished jobs are kept per championship and kind, the oldest deleted with their files
-(:func:`print_jobs_prune`). The state a PDF was built from rides in its file name
-(``...-s<state>.pdf``): ``PrintJob`` has no column for it, and the name is the one
-thing stored with the file that never changes after it. (A ``state`` column would be
-tidier; the model belongs to the core app.)
+again costs four queries (three aggregates and a lookup) and no PDF; and at most
+:data:`KEEP_FINISHED` finished jobs are kept per championship and kind, the oldest
+deleted with their files (:func:`print_jobs_prune`). The state a PDF was built from
+rides in its file name (``...-s<state>.pdf``): ``PrintJob`` has no column for it, and
+the name is the one thing stored with the file that never changes after it. (A
+``state`` column would be tidier; the model belongs to the core app.)
 """
 
 from __future__ import annotations
