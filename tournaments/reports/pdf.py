@@ -245,6 +245,9 @@ def clean(text: str) -> str:
 
 
 def width(text: str, font: str, size: float) -> float:
+    """Width of ``text`` in points (the embedded fonts registered on first use)."""
+    if not _registered:
+        register_fonts()
     return float(pdfmetrics.stringWidth(text, font, size))
 
 

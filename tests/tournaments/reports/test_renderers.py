@@ -339,3 +339,20 @@ def test_standings_print_decimal_commas_in_catalan() -> None:
     assert fmt_points(row.total, Lang.of("ca")) in text and "," in fmt_points(
         row.total, Lang.of("ca"))
     assert f"{row.percentage:.1f}" not in text
+
+
+@given(
+    ranks=st.lists(st.sampled_from([9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2]), unique=True,
+                   max_size=12),
+    available=st.floats(min_value=40, max_value=300),
+    card_size=st.sampled_from([10.5, 11.0, 22.0]),
+)
+def test_any_suit_fits_its_line_at_the_size_its_length_gives(
+    ranks: list[int], available: float, card_size: float
+) -> None:
+    from tournaments.reports.board_sheets import suit_size
+    from tournaments.reports.pdf import FONT_BOLD
+
+    size = suit_size(len(ranks), card_size, available)
+    assert 0 < size <= card_size
+    assert width(" ".join(map(str, ranks)), FONT_BOLD, size) <= available + 1e-6
