@@ -14,7 +14,8 @@ from django.db import connections
 
 from tests.factories import UserFactory, build_championship
 from tests.services import chromium_path, require
-from tournaments.models import Membership, Result
+from tests.tournaments.views.helpers import record
+from tournaments.models import Board, Membership, Result, Seating
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -105,7 +106,18 @@ def test_referee_enters_a_result_on_a_phone_and_standings_change(
 
     anon.reload()
     assert "Resultats: 1 de 12" in anon.inner_text("#progress")
-    assert anon.locator("#standings tbody tr").count() == 2
+    # Board 1 stays hidden (and out of the public totals) until every table played it.
+    assert anon.locator("#standings").count() == 0
+    try:
+        for seating in Seating.objects.filter(
+            round__championship=championship, round__number=1, table__number__gt=1
+        ):
+            record(seating, Board.objects.get(championship=championship, number=1), 30)
+    finally:
+        connections.close_all()
+    anon.reload()
+    assert "Resultats: 4 de 12" in anon.inner_text("#progress")
+    assert anon.locator("#standings tbody tr").count() == 8
     shot(anon, "standings-phone")
     phone.close()
     public.close()
