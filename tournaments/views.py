@@ -432,8 +432,10 @@ def boards_generate(request: HttpRequest, championship: Championship) -> HttpRes
         return services.boards_generate(championship=championship, acting_user=request.user)
 
     done = _("Taulers generats. El compromís SHA-256 ja és públic.")
-    if request.method == "POST" and not championship.deal_commitment:
-        return _action(request, championship, call, done)
+    if not championship.deal_commitment:
+        if request.method == "POST":
+            return _action(request, championship, call, done)
+        return redirect("championship", championship.slug)  # its button posts at once
     return _confirmed(
         request, championship, call, done,
         page={

@@ -415,3 +415,15 @@ def test_the_first_deal_of_the_boards_needs_no_confirmation(client) -> None:
     assert response.status_code == 302
     championship.refresh_from_db()
     assert len(championship.deal_commitment) == 64
+
+
+def test_the_first_deal_has_no_confirmation_page(client) -> None:
+    championship = build_championship(pairs=4, rounds=1, drawn_rounds=0, generate=False)
+    organiser = _user("org-sense-taulers")
+    Membership.objects.create(championship=championship, user=organiser, role="organiser")
+    client.force_login(organiser)
+    response = client.get(reverse("boards_generate", args=[championship.slug]))
+    assert response.status_code == 302
+    assert response.url == reverse("championship", args=[championship.slug])
+    championship.refresh_from_db()
+    assert championship.deal_commitment == ""
