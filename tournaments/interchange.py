@@ -164,9 +164,12 @@ def _free_slug(slug: str) -> str:
 def championship_import(data: Any) -> Championship:
     """Create a championship from a parsed interchange document, all or nothing.
 
-    ``data``: the parsed JSON (``dict``). Results are written as they are in the file
-    (already checked by ``load``), each with a ``ResultAudit`` "create" row by no one.
-    Raises ``scoring.InterchangeError`` (``problems``: ``"json.path: message"``).
+    ``data``: the parsed JSON (``dict``, e.g. from ``scoring.interchange.read_json``).
+    Results are written as they are in the file (already checked by ``load``), each with a
+    ``ResultAudit`` "create" row by no one. Raises ``scoring.InterchangeError``
+    (``problems``: ``"json.path: message"``) for anything ``load`` refuses and for any value
+    its column cannot hold (:func:`model_limit_problems`, the scale's decimal digits),
+    before a row is written.
     """
     doc = load(data)
     problems = model_limit_problems(doc)

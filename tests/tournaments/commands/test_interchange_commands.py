@@ -384,3 +384,23 @@ def test_import_reads_standard_input(monkeypatch):
 def test_export_to_a_missing_folder_is_a_clean_error(played):
     with pytest.raises(CommandError, match=r"/nonexistent/dir/c\.json: cannot write"):
         run("export_championship", played.slug, "-o", "/nonexistent/dir/c.json")
+
+
+def test_scale_values_the_columns_cannot_hold_are_refused_before_writing(monkeypatch):
+    from fractions import Fraction
+
+    from scoring import InterchangeError, ScoringRules
+    from scoring.interchange import ChampionshipDoc
+    from tournaments import interchange
+
+    rules = ScoringRules(bottom=Fraction(0), top=Fraction(10**7),
+                         infraction_score=Fraction(1, 3))
+    monkeypatch.setattr(interchange, "load",
+                        lambda data: ChampionshipDoc(name="X", slug="x", rules=rules))
+    with pytest.raises(InterchangeError) as exc:
+        interchange.championship_import({})
+    assert exc.value.problems == [
+        "rules.scale.top: 1e+07 does not fit (-1000000..1000000)",
+        "rules.infraction_score: 0.333333 needs more than 4 decimals",
+    ]
+    assert not Championship.objects.filter(slug="x").exists()
