@@ -520,8 +520,11 @@ def load(data: object) -> ChampionshipDoc:
     adjusted, null points without adjusted, points outside 0..72, duplicate numbers or ids,
     a pair at two tables of a round, a pair playing a board twice, a result's board, pair or
     player that does not exist, invalid deals, a secret that does not match the commitment
-    or the deals. Keys "Export adds" (scores, comparative points, standings) are ignored.
-    Source: championship-json.md.
+    or the deals; and past the limits of this module (``MAX_*``): numbers over 9999, text
+    too long or with control characters, scale values out of range or with more than 4
+    decimals, an :class:`OversizedNumber`, more than :data:`MAX_RESULTS` results. The first
+    :data:`MAX_PROBLEMS` problems are listed, then a line counts the rest. Keys "Export
+    adds" (scores, comparative points, standings) are ignored. Source: championship-json.md.
     """
     reader = _Reader()
     doc = _load(reader, data)
