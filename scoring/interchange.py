@@ -395,7 +395,7 @@ class _Reader:
             return None
         return value
 
-    def number_(self, value: object, path: str) -> int | None:
+    def item_number(self, value: object, path: str) -> int | None:
         """A round, table, board or pair number: 1..MAX_NUMBER."""
         return self.integer(value, path, minimum=1, maximum=MAX_NUMBER)
 
@@ -739,7 +739,7 @@ def _pairs(
         obj = rd.obj(item, path, required=("number", "players"))
         if obj is None or "number" not in obj or "players" not in obj:
             continue
-        number = rd.number_(obj["number"], f"{path}.number")
+        number = rd.item_number(obj["number"], f"{path}.number")
         members = obj["players"]
         ok = True
         if not isinstance(members, list) or len(members) != 2:
@@ -774,7 +774,7 @@ def _boards(
         obj = rd.obj(item, path, required=("number",), optional=("deal",))
         if obj is None or "number" not in obj:
             continue
-        number = rd.number_(obj["number"], f"{path}.number")
+        number = rd.item_number(obj["number"], f"{path}.number")
         deal: Deal | None = None
         if obj.get("deal") is not None and not _deal_shape(obj["deal"]):
             rd.problem(
@@ -823,7 +823,7 @@ def _rounds(
         obj = rd.obj(item, path, required=("number",), optional=("tables",))
         if obj is None or "number" not in obj:
             continue
-        number = rd.number_(obj["number"], f"{path}.number")
+        number = rd.item_number(obj["number"], f"{path}.number")
         if number is not None and number in seen_rounds:
             rd.problem(f"{path}.number", f"round {number} appears twice")
             number = None
@@ -863,9 +863,9 @@ def _table(
     obj = rd.obj(value, path, required=("number", "ns", "ew"), optional=("results",))
     if obj is None or not {"number", "ns", "ew"} <= obj.keys():
         return None
-    number = rd.number_(obj["number"], f"{path}.number")
-    ns = rd.number_(obj["ns"], f"{path}.ns")
-    ew = rd.number_(obj["ew"], f"{path}.ew")
+    number = rd.item_number(obj["number"], f"{path}.number")
+    ns = rd.item_number(obj["ns"], f"{path}.ns")
+    ew = rd.item_number(obj["ew"], f"{path}.ew")
     for key, pair in (("ns", ns), ("ew", ew)):
         if pair is not None and pair not in pair_numbers:
             rd.problem(f"{path}.{key}", f"pair {pair} does not exist")
@@ -910,7 +910,7 @@ def _result(
     if obj is None or "board" not in obj:
         return None
     before = len(rd.problems)
-    board = rd.number_(obj["board"], f"{path}.board")
+    board = rd.item_number(obj["board"], f"{path}.board")
     if board is not None and board not in boards:
         rd.problem(f"{path}.board", f"board {board} does not exist")
     adjusted = _adjusted(rd, obj.get("adjusted"), f"{path}.adjusted")
