@@ -26,6 +26,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -208,6 +209,25 @@ def _clean_rules(rules: Mapping[str, Any]) -> dict[str, Any]:
     return clean
 
 
+#: The Django permission a person needs to create a championship (superusers have it;
+#: the organiser of the demo is given it; grant it in /admin).
+CREATE_PERMISSION = "tournaments.add_championship"
+
+#: How many times a championship with a slug made from its name is tried again when
+#: another one took that slug at the same moment (each try takes the next free suffix).
+SLUG_TRIES = 20
+
+
+def _check_length(value: str, model: type[Any], field: str, label: str) -> None:
+    limit = model._meta.get_field(field).max_length
+    if len(value) > limit:
+        raise RegistrationError(
+            _("%(label)s: com a molt %(limit)s caràcters (n'hi ha %(n)s).")
+            % {"label": label, "limit": limit, "n": len(value)},
+            field=field,
+        )
+
+
 @transaction.atomic
 def championship_create(
     *,
@@ -221,14 +241,28 @@ def championship_create(
 ) -> Championship:
     """Create a championship in ``draft`` with the given rules (``RULE_FIELDS``; every one
     missing takes the spec's default: obligada, duplicate, proportional, scale 1..2,
-    no rounding, infraction score 0). The acting user becomes its organiser.
+    no rounding, infraction score 0). The acting user becomes its organiser; a person
+    (``acting_user`` not ``None``) needs the ``tournaments.add_championship`` permission
+    (:data:`CREATE_PERMISSION`).
 
-    ``slug``: defaults to the name slugified, made unique with ``-2``, ``-3``...; an
-    explicit slug that is taken is refused. Raises :class:`RegistrationError` (field set).
+    ``slug``: defaults to the name slugified, made unique with ``-2``, ``-3``... (tried
+    again with the next suffix when another championship takes it at the same moment);
+    an explicit slug that is taken, even by a championship created at the same moment, is
+    refused. Raises :class:`RegistrationError` (field set), :class:`NotAllowedError`.
     """
+    if (
+        acting_user is not None
+        and acting_user.is_authenticated
+        and not acting_user.has_perm(CREATE_PERMISSION)  # type: ignore[attr-defined]
+    ):
+        raise NotAllowedError(_("No tens permís per crear campionats."))
     name = (name or "").strip()
     if not name:
         raise RegistrationError(_("Cal un nom."), field="name")
+    _check_length(name, Championship, "name", _("Nom"))
+    venue = (venue or "").strip()
+    _check_length(venue, Championship, "venue", _("Lloc"))
+    explicit = bool(slug)
     if slug:
         if slugify(slug) != slug:
             raise RegistrationError(
@@ -236,13 +270,7 @@ def championship_create(
                 % {"slug": slug},
                 field="slug",
             )
-        if Championship.objects.filter(slug=slug).exists():
-            raise RegistrationError(
-                _("Ja hi ha un campionat amb l'identificador «%(slug)s».") % {"slug": slug},
-                field="slug",
-            )
-    else:
-        slug = _unique_slug(name)
+        _check_length(slug, Championship, "slug", _("Identificador"))
     clean = _clean_rules(rules)
     bottom = clean.get("scale_bottom", Decimal(1))
     top = clean.get("scale_top", Decimal(2))
@@ -252,9 +280,35 @@ def championship_create(
             % {"bottom": bottom, "top": top},
             field="scale_top",
         )
-    championship = Championship.objects.create(
-        name=name, slug=slug, date=date, end_date=end_date, venue=venue, **clean
-    )
+    taken_message = _("Ja hi ha un campionat amb l'identificador «%(slug)s».")
+    for _try in range(SLUG_TRIES):
+        candidate = slug if explicit else _unique_slug(name)
+        assert candidate is not None
+        if explicit and Championship.objects.filter(slug=candidate).exists():
+            raise RegistrationError(taken_message % {"slug": candidate}, field="slug")
+        try:
+            # A savepoint: a slug taken by a championship saved at the same moment is a
+            # unique violation (PostgreSQL waits for the other transaction, then refuses).
+            with transaction.atomic():
+                championship = Championship.objects.create(
+                    name=name, slug=candidate, date=date, end_date=end_date, venue=venue,
+                    **clean,
+                )
+        except IntegrityError:
+            if not Championship.objects.filter(slug=candidate).exists():
+                raise  # not the slug: a bug, let it show
+            if explicit:
+                raise RegistrationError(
+                    taken_message % {"slug": candidate}, field="slug"
+                ) from None
+            continue
+        break
+    else:
+        raise RegistrationError(
+            _("No s'ha trobat cap identificador lliure per a «%(name)s»: escriviu-ne un.")
+            % {"name": name},
+            field="slug",
+        )
     if acting_user is not None and acting_user.is_authenticated:
         Membership.objects.create(
             championship=championship, user=acting_user, role=Role.ORGANISER
@@ -289,8 +343,25 @@ def championship_update_rules(
 
 # --------------------------------------------------------------------------- pairs
 
+#: The highest pair number, as in the single-pair form (``forms.PairForm``) and the CSV.
+PAIR_NUMBER_MAX = 9999
+#: At most this many characters in a player's name (``Player.name``).
+PLAYER_NAME_MAX: int = Player._meta.get_field("name").max_length  # type: ignore[assignment]
+
+_ASCII_DIGITS = frozenset("0123456789")
+
+
+def _lock_championship(championship: Championship | int) -> Championship:
+    """The championship's row, locked until the transaction ends, so that registrations
+    (and removals) of one championship run one at a time: every one sees the pairs and
+    player codes the previous one wrote. ``FOR NO KEY UPDATE`` does not block the result
+    writes (their foreign keys only take ``FOR KEY SHARE``)."""
+    pk = championship if isinstance(championship, int) else championship.pk
+    return Championship.objects.select_for_update(no_key=True).get(pk=pk)
+
 
 def _free_player_codes(championship: Championship, count: int) -> list[str]:
+    """``count`` unused ``pN`` codes (the caller holds :func:`_lock_championship`)."""
     taken = set(Player.objects.filter(championship=championship).values_list("code", flat=True))
     codes: list[str] = []
     n = len(taken) + 1
@@ -302,14 +373,58 @@ def _free_player_codes(championship: Championship, count: int) -> list[str]:
     return codes
 
 
-def _check_registration_open(championship: Championship) -> None:
+def _check_not_finished(championship: Championship) -> None:
     if championship.status == Championship.Status.FINISHED:
         raise ChampionshipStateError(_("El campionat ja s'ha acabat."))
+
+
+def _check_registration_open(championship: Championship) -> None:
+    """Pairs are registered only before the first draw: the draw seats every pair, so a
+    pair added later would leave an odd number for the next round's draw, or a pair that
+    never played round 1 (issue 4). One query."""
+    _check_not_finished(championship)
+    drawn = (
+        Round.objects.filter(championship=championship, seatings__isnull=False)
+        .order_by("number").values_list("number", flat=True).first()
+    )
+    if drawn is not None:
+        raise ChampionshipStateError(
+            _("La ronda %(n)s ja està sortejada: ja no es poden inscriure parelles.")
+            % {"n": drawn}
+        )
+
+
+def _pair_number_problem(text: str) -> str | None:
+    """Why ``text`` is not a pair number (1..PAIR_NUMBER_MAX, ASCII digits), or None."""
+    if not text or not set(text) <= _ASCII_DIGITS or len(text.lstrip("0")) > 4 \
+            or not 1 <= int(text) <= PAIR_NUMBER_MAX:
+        return _("«%(text)s» no és un número de parella (de 1 a %(max)s)") % {
+            "text": text[:20] + ("…" if len(text) > 20 else ""), "max": PAIR_NUMBER_MAX
+        }
+    return None
+
+
+def _name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a player's name (empty, too long, control characters)."""
+    if not name:
+        return _("falta el nom d'un jugador")
+    if len(name) > PLAYER_NAME_MAX:
+        return _("el nom «%(start)s…» passa de %(max)s caràcters") % {
+            "start": name[:20], "max": PLAYER_NAME_MAX
+        }
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+        return _("el nom «%(name)s» té caràcters de control") % {
+            "name": name[:40].encode("unicode_escape").decode("ascii")
+        }
+    return None
 
 
 def _create_pairs(
     championship: Championship, rows: Sequence[tuple[int, str, str]]
 ) -> list[Pair]:
+    """Write the players and pairs (the caller holds :func:`_lock_championship`). Raises
+    ``IntegrityError`` when a number is taken after all (the caller turns it into its
+    own error inside a savepoint)."""
     codes = _free_player_codes(championship, 2 * len(rows))
     players = Player.objects.bulk_create(
         [
@@ -334,11 +449,16 @@ def pair_register(
     *, championship: Championship, number: int, player1: str, player2: str,
     acting_user: User | None,
 ) -> Pair:
-    """Register pair ``number`` (>= 1, unique in the championship) of two named players.
+    """Register pair ``number`` (1..:data:`PAIR_NUMBER_MAX`, unique in the championship)
+    of two named players (1..:data:`PLAYER_NAME_MAX` characters), before any round is
+    drawn. Registrations of one championship run one at a time (row lock), so several at
+    once with different numbers all succeed and the same number twice is refused.
 
     Raises :class:`RegistrationError` (field ``number``, ``player1`` or ``player2``),
-    :class:`NotAllowedError`, :class:`ChampionshipStateError`.
+    :class:`NotAllowedError`, :class:`ChampionshipStateError` (finished, or a round
+    already drawn).
     """
+    championship = _lock_championship(championship)
     _require_role(acting_user, championship, ORGANISER_ROLES, _("inscriure parelles"))
     _check_registration_open(championship)
     names = (player1 or "").strip(), (player2 or "").strip()
@@ -346,36 +466,61 @@ def pair_register(
         if not player_name:
             raise RegistrationError(_("Cal el nom del jugador %(k)s.") % {"k": k},
                                     field=f"player{k}")
-    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        problem = _name_problem(player_name)
+        if problem:
+            raise RegistrationError(
+                _("Jugador %(k)s: %(problem)s.") % {"k": k, "problem": problem},
+                field=f"player{k}",
+            )
+    if (
+        isinstance(number, bool) or not isinstance(number, int)
+        or not 1 <= number <= PAIR_NUMBER_MAX
+    ):
         raise RegistrationError(
-            _("El número de parella ha de ser un enter positiu, no «%(n)s».") % {"n": number},
+            _("El número de parella ha de ser un enter de 1 a %(max)s, no «%(n)s».")
+            % {"n": number, "max": PAIR_NUMBER_MAX},
             field="number",
         )
+    taken = _("Ja hi ha una parella número %(n)s.") % {"n": number}
     if Pair.objects.filter(championship=championship, number=number).exists():
-        raise RegistrationError(
-            _("Ja hi ha una parella número %(n)s.") % {"n": number}, field="number"
-        )
-    return _create_pairs(championship, [(number, names[0], names[1])])[0]
+        raise RegistrationError(taken, field="number")
+    try:
+        with transaction.atomic():
+            return _create_pairs(championship, [(number, names[0], names[1])])[0]
+    except IntegrityError:
+        # Only without the lock's protection (rows written outside the services).
+        raise RegistrationError(taken, field="number") from None
 
 
-def parse_pairs_csv(text: str) -> list[tuple[int, str, str]]:
-    """Parse "number;player 1;player 2" lines (a header line and blank lines are skipped).
-
-    Returns ``[(number, player 1, player 2)]``. Raises :class:`PairsCsvError` listing every
-    bad line by its line number ("línia 3: ...").
-    """
+def _parse_pairs_lines(text: str) -> list[tuple[int, int, str, str]]:
+    """:func:`parse_pairs_csv` with the line each pair starts on: ``[(line, number,
+    player 1, player 2)]``."""
     problems: list[str] = []
-    rows: list[tuple[int, str, str]] = []
+    rows: list[tuple[int, int, str, str]] = []
     seen: dict[int, int] = {}
     # A spreadsheet's UTF-8 export may start with a byte-order mark.
     reader = csv.reader(io.StringIO((text or "").lstrip("\ufeff")), delimiter=";")
-    for line_no, fields in enumerate(reader, start=1):
+    line_no = 1
+    while True:
+        try:
+            fields = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:  # an unclosed quote, a NUL, a huge field
+            problems.append(
+                _("línia %(n)s: no es pot llegir (%(error)s)") % {"n": line_no, "error": exc}
+            )
+            break
+        where = _("línia %(n)s") % {"n": line_no}
+        start, line_no = line_no, reader.line_num + 1
         fields = [f.strip() for f in fields]
         if not any(fields):
             continue
-        if not rows and not problems and not fields[0].isdigit() and _looks_like_header(fields):
+        if (
+            not rows and not problems and _pair_number_problem(fields[0])
+            and _looks_like_header(fields)
+        ):
             continue
-        where = _("línia %(n)s") % {"n": line_no}
         if len(fields) != 3:
             problems.append(
                 _("%(where)s: calen 3 camps separats per «;» (número;jugador 1;jugador 2), "
@@ -383,29 +528,38 @@ def parse_pairs_csv(text: str) -> list[tuple[int, str, str]]:
             )
             continue
         number_text, name1, name2 = fields
-        if not number_text.isdigit() or int(number_text) < 1:
-            problems.append(
-                _("%(where)s: «%(text)s» no és un número de parella")
-                % {"where": where, "text": number_text}
-            )
+        problem = _pair_number_problem(number_text) or _name_problem(name1) \
+            or _name_problem(name2)
+        if problem:
+            problems.append(f"{where}: {problem}")
             continue
         number = int(number_text)
-        if not name1 or not name2:
-            problems.append(_("%(where)s: falta el nom d'un jugador") % {"where": where})
-            continue
         if number in seen:
             problems.append(
                 _("%(where)s: la parella %(n)s ja és a la línia %(first)s")
                 % {"where": where, "n": number, "first": seen[number]}
             )
             continue
-        seen[number] = line_no
-        rows.append((number, name1, name2))
+        seen[number] = start
+        rows.append((start, number, name1, name2))
     if problems:
         raise PairsCsvError(problems)
     if not rows:
         raise PairsCsvError([_("no hi ha cap parella al text")])
     return rows
+
+
+def parse_pairs_csv(text: str) -> list[tuple[int, str, str]]:
+    """Parse "number;player 1;player 2" lines (a header line and blank lines are skipped;
+    a field may be quoted, ``"1";"Puig; Anna";Vila``).
+
+    The limits are the single-pair form's: a number of ASCII digits 1..
+    :data:`PAIR_NUMBER_MAX`, each name 1..:data:`PLAYER_NAME_MAX` characters without
+    control characters, no number twice. Returns ``[(number, player 1, player 2)]``.
+    Raises :class:`PairsCsvError` listing every bad line by its line number
+    ("línia 3: ...").
+    """
+    return [(number, name1, name2) for _line, number, name1, name2 in _parse_pairs_lines(text)]
 
 
 def _looks_like_header(fields: Sequence[str]) -> bool:
@@ -417,31 +571,69 @@ def _looks_like_header(fields: Sequence[str]) -> bool:
 def pairs_import_csv(
     *, championship: Championship, text: str, acting_user: User | None
 ) -> list[Pair]:
-    """Register every pair of a pasted list ("number;player 1;player 2" per line), all or
-    nothing. A number already registered is an error naming its line.
+    """Register every pair of a pasted list ("number;player 1;player 2" per line, see
+    :func:`parse_pairs_csv`), all or nothing, before any round is drawn. A number
+    already registered is an error naming its line. Runs one at a time per championship
+    with :func:`pair_register` (row lock).
 
     Raises :class:`PairsCsvError` (``problems``: one message per bad line, field ``text``),
     :class:`NotAllowedError`, :class:`ChampionshipStateError`.
     """
+    championship = _lock_championship(championship)
     _require_role(acting_user, championship, ORGANISER_ROLES, _("inscriure parelles"))
     _check_registration_open(championship)
-    rows = parse_pairs_csv(text)
+    lines = _parse_pairs_lines(text)
     existing = set(
         Pair.objects.filter(championship=championship).values_list("number", flat=True)
     )
-    clashes = [row[0] for row in rows if row[0] in existing]
+    clashes = [
+        _("línia %(line)s: ja hi ha una parella número %(n)s") % {"line": line, "n": number}
+        for line, number, _name1, _name2 in lines
+        if number in existing
+    ]
     if clashes:
-        # Name the line of each clash: re-parse positions cheaply.
-        problems = []
-        for line_no, line in enumerate((text or "").splitlines(), start=1):
-            head = line.split(";", 1)[0].strip()
-            if head.isdigit() and int(head) in clashes:
-                problems.append(
-                    _("línia %(line)s: ja hi ha una parella número %(n)s")
-                    % {"line": line_no, "n": int(head)}
-                )
-        raise PairsCsvError(problems)
-    return _create_pairs(championship, rows)
+        raise PairsCsvError(clashes)
+    try:
+        with transaction.atomic():
+            return _create_pairs(championship, [row[1:] for row in lines])
+    except IntegrityError:
+        # Only without the lock's protection (rows written outside the services).
+        raise PairsCsvError(
+            [_("una altra inscripció ha pres algun d'aquests números: torneu-ho a provar")]
+        ) from None
+
+
+@transaction.atomic
+def pair_remove(*, pair: Pair, acting_user: User | None) -> None:
+    """Remove a pair registered by mistake, with its two players (unless another pair
+    has them), while it has no seating (it has never been seated at a table, so it has no
+    result). Organiser only.
+
+    Raises :class:`NotAllowedError`, :class:`ChampionshipStateError` (finished, or the
+    pair already seated in a round).
+    """
+    championship = _lock_championship(pair.championship_id)
+    _require_role(acting_user, championship, ORGANISER_ROLES, _("esborrar parelles"))
+    if championship.status == Championship.Status.FINISHED:
+        raise ChampionshipStateError(_("El campionat ja s'ha acabat."))
+    pair = Pair.objects.select_for_update().get(pk=pair.pk)
+    seated = (
+        Seating.objects.filter(Q(ns_pair=pair) | Q(ew_pair=pair))
+        .order_by("round__number").values_list("round__number", flat=True).first()
+    )
+    if seated is not None:
+        raise ChampionshipStateError(
+            _("La parella %(n)s ja seu a una taula a la ronda %(round)s: no es pot esborrar.")
+            % {"n": pair.number, "round": seated}
+        )
+    players = {pair.player1_id, pair.player2_id}
+    pair.delete()
+    still_used: set[int] = set()
+    for ids in Pair.objects.filter(
+        Q(player1_id__in=players) | Q(player2_id__in=players)
+    ).values_list("player1_id", "player2_id"):
+        still_used.update(ids)
+    Player.objects.filter(pk__in=players - still_used).delete()
 
 
 # --------------------------------------------------------------------------- rounds
@@ -466,7 +658,7 @@ def rounds_setup(
     """
     championship = Championship.objects.select_for_update().get(pk=championship.pk)
     _require_role(acting_user, championship, ORGANISER_ROLES, _("preparar les rondes"))
-    _check_registration_open(championship)
+    _check_not_finished(championship)
     for value, name in ((rounds, "rounds"), (boards_per_round, "boards_per_round")):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
             raise DrawError(
@@ -519,10 +711,13 @@ def round_draw(
     Question (spec): an odd number of pairs would need a bye (a sitting-out pair); the
     spec does not say how a bye scores, so it is refused.
     """
-    round = Round.objects.select_for_update().select_related("championship").get(pk=round.pk)
-    championship = round.championship
+    # The championship first (as the registrations and rounds_setup lock it): a pair
+    # registered while this draw runs would be left out of it.
+    championship = _lock_championship(round.championship_id)
+    round = Round.objects.select_for_update().get(pk=round.pk)
+    round.championship = championship
     _require_role(acting_user, championship, ORGANISER_ROLES, _("sortejar taules"))
-    _check_registration_open(championship)
+    _check_not_finished(championship)
     if round.is_closed:
         raise DrawError(_("La ronda %(n)s ja està tancada.") % {"n": round.number})
     if Result.objects.filter(seating__round=round).exists():

@@ -274,9 +274,13 @@ def pair_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def championship_create(request: HttpRequest) -> HttpResponse:
-    """Any logged-in user may create a championship and becomes its organiser."""
+    """A user with the ``tournaments.add_championship`` permission (superusers; granted
+    in /admin) creates a championship and becomes its organiser; anyone else logged in
+    gets 403."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
+    if not request.user.has_perm(services.CREATE_PERMISSION):
+        raise PermissionDenied(_("No tens permís per crear campionats."))
     form = ChampionshipForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)

@@ -51,7 +51,11 @@ def test_demo_builds_24_pairs_12_tables_4_rounds_of_6_boards_with_round_4_half_p
     assert "organitzador / organitzador-demo" in out and "arbitre / arbitre-demo" in out
     assert "http://127.0.0.1:8000/" in out
     assert get_user_model().objects.filter(username__in=["organitzador", "arbitre"]).count() == 2
-    assert selectors.user_is_organiser(get_user_model().objects.get(username="organitzador"), c)
+    organiser = get_user_model().objects.get(username="organitzador")
+    assert selectors.user_is_organiser(organiser, c)
+    assert organiser.has_perm("tournaments.add_championship")
+    assert not get_user_model().objects.get(username="arbitre").has_perm(
+        "tournaments.add_championship")
 
 
 def test_demo_twice_says_it_exists_and_reset_rebuilds_it():

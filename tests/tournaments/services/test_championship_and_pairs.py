@@ -7,20 +7,28 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+from django.contrib.auth.models import Permission
 
 from engine.rules import Variant
 from scoring.model import Doubling, Method, Rounding
 from tests.factories import UserFactory
 from tournaments import services
-from tournaments.models import Board, Championship, Membership, Pair, Round
+from tournaments.models import Board, Championship, Membership, Pair, Player, Round
 
 pytestmark = pytest.mark.django_db
 
 DAY = datetime.date(2026, 11, 29)
 
 
+def _creator(**kwargs):
+    """A user allowed to create championships (``tournaments.add_championship``)."""
+    user = UserFactory(**kwargs)
+    user.user_permissions.add(Permission.objects.get(codename="add_championship"))
+    return user
+
+
 def test_championship_create_takes_the_spec_defaults_and_makes_the_creator_organiser():
-    user = UserFactory()
+    user = _creator()
     c = services.championship_create(name="Campionat de Vic", date=DAY, acting_user=user)
     assert c.slug == "campionat-de-vic"
     assert c.status == Championship.Status.DRAFT
@@ -125,15 +133,20 @@ def test_pairs_import_csv_refuses_a_number_already_registered_by_its_line():
 
 
 def test_only_an_organiser_of_this_championship_registers_pairs(small):
+    c = services.championship_create(name="Sense sorteig", date=DAY)
+    services.membership_grant(championship=c, user=small.organiser, role="organiser",
+                              acting_user=None)
+    services.membership_grant(championship=c, user=small.referee, role="referee",
+                              acting_user=None)
     other = services.championship_create(name="Un altre", date=DAY)
     with pytest.raises(services.NotAllowedError):
         services.pair_register(championship=other, number=9, player1="A", player2="B",
                                acting_user=small.organiser)
     with pytest.raises(services.NotAllowedError):
-        services.pair_register(championship=small.championship, number=9, player1="A",
-                               player2="B", acting_user=small.referee)
-    pair = services.pair_register(championship=small.championship, number=9, player1="A",
-                                  player2="B", acting_user=small.organiser)
+        services.pair_register(championship=c, number=9, player1="A", player2="B",
+                               acting_user=small.referee)
+    pair = services.pair_register(championship=c, number=9, player1="A", player2="B",
+                                  acting_user=small.organiser)
     assert pair.number == 9
 
 
@@ -184,3 +197,151 @@ def test_rules_change_only_while_no_result_exists(small):
     with pytest.raises(services.ChampionshipStateError):
         services.championship_update_rules(championship=c, acting_user=small.organiser,
                                            method="proportional")
+
+
+# --------------------------------------------------------------------------- who creates
+
+
+def test_a_user_without_the_add_championship_permission_cannot_create_one():
+    with pytest.raises(services.NotAllowedError):
+        services.championship_create(name="Prohibit", date=DAY, acting_user=UserFactory())
+    assert not Championship.objects.exists()
+    superuser = UserFactory(username="super", is_superuser=True)
+    assert services.championship_create(name="Permès", date=DAY, acting_user=superuser).pk
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [({"name": "x" * 201}, "name"), ({"venue": "v" * 201}, "venue"),
+     ({"slug": "s" * 101}, "slug")],
+)
+def test_championship_create_refuses_text_longer_than_its_column(fields, field):
+    data = {"name": "Llarg", "date": DAY, **fields}
+    with pytest.raises(services.RegistrationError) as exc:
+        services.championship_create(**data)
+    assert exc.value.field == field
+    assert not Championship.objects.exists()
+
+
+# --------------------------------------------------------------------------- pair limits
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("99999999999999999999;Anna;Joan", "no és un número de parella (de 1 a 9999)"),
+        ("3000000000;Anna;Joan", "no és un número de parella (de 1 a 9999)"),
+        ("10000;Anna;Joan", "«10000» no és un número de parella (de 1 a 9999)"),
+        ("0;Anna;Joan", "«0» no és un número de parella"),
+        ("²;Anna;Joan", "«²» no és un número de parella"),
+        ("-3;Anna;Joan", "«-3» no és un número de parella"),
+        ("1;" + "a" * 5000 + ";Joan", "passa de 200 caràcters"),
+        ("1;Anna;Jo\x00an", "caràcters de control"),
+        ("1;Anna", "calen 3 camps"),
+        ("1;;Joan", "falta el nom d'un jugador"),
+        ("1;" + "a" * 140_000 + ";Joan", "no es pot llegir"),
+    ],
+    ids=["20-digits", "3e9", "10000", "zero", "superscript-two", "negative", "long-name",
+         "nul", "two-fields", "empty-name", "huge-field"],
+)
+def test_pairs_import_csv_refuses_a_bad_line_naming_it_with_the_forms_limits(line, expected):
+    c = services.championship_create(name="X", date=DAY)
+    with pytest.raises(services.PairsCsvError) as exc:
+        services.pairs_import_csv(championship=c, text="2;Marta;Pere\n" + line,
+                                  acting_user=None)
+    assert len(exc.value.problems) == 1
+    assert exc.value.problems[0].startswith("línia 2: ")
+    assert expected in exc.value.problems[0]
+    assert not Pair.objects.exists() and not Player.objects.exists()
+
+
+def test_pairs_import_csv_accepts_9999_leading_zeros_and_quoted_fields():
+    c = services.championship_create(name="X", date=DAY)
+    pairs = services.pairs_import_csv(
+        championship=c, text='9999;Anna;Joan\n007;Marta;Pere\n"12";"Puig; Anna";Vila',
+        acting_user=None,
+    )
+    assert [(p.number, p.player1.name) for p in pairs] == [
+        (9999, "Anna"), (7, "Marta"), (12, "Puig; Anna")]
+
+
+def test_a_quoted_number_already_registered_is_named_by_its_line():
+    c = services.championship_create(name="X", date=DAY)
+    services.pair_register(championship=c, number=1, player1="A", player2="B",
+                           acting_user=None)
+    with pytest.raises(services.PairsCsvError) as exc:
+        services.pairs_import_csv(championship=c, text='número;j1;j2\n\n"1";a;b',
+                                  acting_user=None)
+    assert exc.value.problems == ["línia 3: ja hi ha una parella número 1"]
+    assert str(exc.value) == "línia 3: ja hi ha una parella número 1"
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [({"number": 10_000}, "number"), ({"number": 3_000_000_000}, "number"),
+     ({"player1": "a" * 201}, "player1"), ({"player2": "Jo\x00an"}, "player2")],
+)
+def test_pair_register_has_the_same_limits_as_the_csv(fields, field):
+    c = services.championship_create(name="X", date=DAY)
+    data = {"number": 1, "player1": "Anna", "player2": "Joan", **fields}
+    with pytest.raises(services.RegistrationError) as exc:
+        services.pair_register(championship=c, acting_user=None, **data)
+    assert exc.value.field == field
+    assert not Pair.objects.exists()
+
+
+# --------------------------------------------------------------------------- after a draw
+
+
+def test_no_pair_is_registered_once_a_round_is_drawn(small):
+    for register in (
+        lambda: services.pair_register(championship=small.championship, number=9,
+                                       player1="A", player2="B", acting_user=small.organiser),
+        lambda: services.pairs_import_csv(championship=small.championship, text="9;A;B",
+                                          acting_user=small.organiser),
+    ):
+        with pytest.raises(services.ChampionshipStateError) as exc:
+            register()
+        assert "La ronda 1 ja està sortejada" in str(exc.value)
+    assert Pair.objects.filter(championship=small.championship).count() == 4
+    # Round 2 can still be drawn: the number of pairs did not change.
+    assert len(services.round_draw(round=small.round2, seed=5, acting_user=None)) == 2
+
+
+def test_pair_remove_removes_an_unseated_pair_and_its_players(small):
+    # A pair added after the draw (as before registrations were closed then).
+    extra = services.pair_register(championship=services.championship_create(
+        name="Altre", date=DAY), number=1, player1="A", player2="B", acting_user=None)
+    late = Pair.objects.create(championship=small.championship, number=9,
+                               player1=Player.objects.create(championship=small.championship,
+                                                             code="x1", name="Tard"),
+                               player2=Player.objects.create(championship=small.championship,
+                                                             code="x2", name="Tard"))
+    with pytest.raises(services.DrawError):
+        services.round_draw(round=small.round2, seed=5, acting_user=None)
+    with pytest.raises(services.NotAllowedError):
+        services.pair_remove(pair=late, acting_user=small.referee)
+    services.pair_remove(pair=late, acting_user=small.organiser)
+    assert not Pair.objects.filter(pk=late.pk).exists()
+    assert not Player.objects.filter(code__in=["x1", "x2"]).exists()
+    assert Pair.objects.filter(pk=extra.pk).exists()
+    assert len(services.round_draw(round=small.round2, seed=5, acting_user=None)) == 2
+
+
+def test_pair_remove_refuses_a_pair_that_sits_at_a_table(small):
+    seated = small.seatings[0].ns_pair
+    with pytest.raises(services.ChampionshipStateError) as exc:
+        services.pair_remove(pair=seated, acting_user=small.organiser)
+    assert "ronda 1" in str(exc.value)
+    assert Pair.objects.filter(pk=seated.pk).exists()
+
+
+def test_pair_remove_before_the_draw_frees_the_number():
+    c = services.championship_create(name="X", date=DAY)
+    pair = services.pair_register(championship=c, number=3, player1="A", player2="B",
+                                  acting_user=None)
+    services.pair_remove(pair=pair, acting_user=None)
+    assert not Player.objects.filter(championship=c).exists()
+    again = services.pair_register(championship=c, number=3, player1="C", player2="D",
+                                   acting_user=None)
+    assert again.names == "C – D"

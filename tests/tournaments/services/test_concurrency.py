@@ -7,6 +7,7 @@ silently). Skips on SQLite (fails when CI=true) via the ``on_postgres`` fixture.
 
 from __future__ import annotations
 
+import datetime
 import threading
 
 import pytest
@@ -14,7 +15,16 @@ from django.db import connection
 
 from tests.factories import build_championship
 from tournaments import services
-from tournaments.models import Board, Result, ResultAudit, Seating
+from tournaments.models import (
+    Board,
+    Championship,
+    Pair,
+    Player,
+    Result,
+    ResultAudit,
+    Round,
+    Seating,
+)
 
 
 def save_at_once(calls):
@@ -88,3 +98,96 @@ def test_two_referees_entering_a_new_result_at_once_one_wins_the_other_gets_a_co
     assert len(saved) == 1 and len(conflicts) == 1, outcomes
     assert Result.objects.get().ns_points_taken == saved[0].ns_points_taken
     assert ResultAudit.objects.count() == 1
+
+
+# --------------------------------------------------------------------------- registrations
+
+DAY = datetime.date(2026, 11, 29)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_eight_pairs_registered_at_once_with_different_numbers_all_succeed(on_postgres):
+    c = services.championship_create(name="Obert", date=DAY)
+
+    def register(n):
+        return lambda: services.pair_register(
+            championship=c, number=n, player1=f"Jugador {n}a", player2=f"Jugador {n}b",
+            acting_user=None,
+        )
+
+    outcomes = save_at_once([register(n) for n in range(1, 9)])
+    assert all(isinstance(o, Pair) for o in outcomes), outcomes
+    assert sorted(Pair.objects.filter(championship=c).values_list("number", flat=True)) == (
+        list(range(1, 9)))
+    codes = list(Player.objects.filter(championship=c).values_list("code", flat=True))
+    assert len(codes) == len(set(codes)) == 16
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_same_pair_number_registered_at_once_is_refused_but_once(on_postgres):
+    c = services.championship_create(name="Obert", date=DAY)
+    outcomes = save_at_once([
+        lambda: services.pair_register(championship=c, number=5, player1="A", player2="B",
+                                       acting_user=None)
+        for _ in range(4)
+    ])
+    refused = [o for o in outcomes if isinstance(o, services.RegistrationError)]
+    assert sum(isinstance(o, Pair) for o in outcomes) == 1 and len(refused) == 3, outcomes
+    assert {e.field for e in refused} == {"number"}
+    assert Pair.objects.filter(championship=c).count() == 1
+    assert Player.objects.filter(championship=c).count() == 2
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_csv_imports_at_once_all_succeed_or_name_the_clash(on_postgres):
+    c = services.championship_create(name="Obert", date=DAY)
+
+    def import_(text):
+        return lambda: services.pairs_import_csv(championship=c, text=text, acting_user=None)
+
+    outcomes = save_at_once([import_(f"{n};A{n};B{n}\n{n + 10};C{n};D{n}") for n in range(1, 5)]
+                            + [import_("21;X;Y"), import_("21;X;Y")])
+    refused = [o for o in outcomes if isinstance(o, services.PairsCsvError)]
+    assert sum(isinstance(o, list) for o in outcomes) == 5, outcomes
+    assert [e.problems for e in refused] == [["línia 1: ja hi ha una parella número 21"]]
+    assert Pair.objects.filter(championship=c).count() == 9
+    assert Player.objects.filter(championship=c).values("code").distinct().count() == 18
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_championships_created_at_once_get_free_slugs_or_a_slug_error(on_postgres):
+    by_name = save_at_once(
+        [lambda: services.championship_create(name="Open de Vic", date=DAY)] * 6
+    )
+    assert all(isinstance(o, Championship) for o in by_name), by_name
+    assert sorted(o.slug for o in by_name) == sorted(
+        ["open-de-vic"] + [f"open-de-vic-{n}" for n in range(2, 7)])
+    explicit = save_at_once(
+        [lambda: services.championship_create(name="Nadal", slug="nadal", date=DAY)] * 4
+    )
+    refused = [o for o in explicit if isinstance(o, services.RegistrationError)]
+    assert sum(isinstance(o, Championship) for o in explicit) == 1 and len(refused) == 3
+    assert {e.field for e in refused} == {"slug"}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_pair_registered_during_a_draw_is_never_left_out_of_it(on_postgres):
+    c = build_championship(pairs=4, rounds=2, boards_per_round=1, drawn_rounds=0)
+    first = Round.objects.get(championship=c, number=1)
+    outcomes = save_at_once([
+        lambda: services.round_draw(round=first, seed=1, acting_user=None),
+        lambda: services.pair_register(championship=c, number=5, player1="A", player2="B",
+                                       acting_user=None),
+    ])
+    drawn, registered = outcomes
+    if isinstance(drawn, list):  # the draw went first: the registration is refused
+        assert isinstance(registered, services.ChampionshipStateError), outcomes
+        assert Pair.objects.filter(championship=c).count() == 4
+    else:  # the registration went first: 5 pairs cannot be drawn
+        assert isinstance(drawn, services.DrawError) and isinstance(registered, Pair), outcomes
+        assert not Seating.objects.filter(round=first).exists()

@@ -4,6 +4,7 @@ draw, generate boards, close a round, finish, publish the secret; and who may no
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
@@ -20,8 +21,22 @@ def _user(name: str):
     return user
 
 
+def _creator(name: str):
+    """A user allowed to create championships (``tournaments.add_championship``)."""
+    user = _user(name)
+    user.user_permissions.add(Permission.objects.get(codename="add_championship"))
+    return user
+
+
+@pytest.fixture
+def undrawn(web: Small) -> Small:
+    """``web`` before its first draw (round 1's tables removed): pairs still register."""
+    Seating.objects.filter(round__championship=web.championship).delete()
+    return web
+
+
 def test_create_form_starts_with_the_spec_defaults(client) -> None:
-    client.force_login(_user("nou"))
+    client.force_login(_creator("nou"))
     form = client.get(reverse("championship_create")).context["form"]
     assert form["variant"].value() == "obligada"
     assert form["doubling"].value() == "duplicate"
@@ -33,7 +48,7 @@ def test_create_form_starts_with_the_spec_defaults(client) -> None:
 
 
 def test_creating_a_championship_makes_the_creator_its_organiser(client) -> None:
-    user = _user("creadora")
+    user = _creator("creadora")
     client.force_login(user)
     response = client.post(
         reverse("championship_create"),
@@ -51,7 +66,7 @@ def test_creating_a_championship_makes_the_creator_its_organiser(client) -> None
 
 
 def test_a_taken_slug_is_refused_next_to_the_slug_field(client, web: Small) -> None:
-    client.force_login(_user("altra"))
+    client.force_login(_creator("altra"))
     response = client.post(
         reverse("championship_create"),
         {"name": "Un altre", "slug": web.championship.slug, "date": "2026-12-05",
@@ -64,7 +79,7 @@ def test_a_taken_slug_is_refused_next_to_the_slug_field(client, web: Small) -> N
 
 
 def test_a_scale_upside_down_is_refused_next_to_scale_top(client) -> None:
-    client.force_login(_user("escala"))
+    client.force_login(_creator("escala"))
     response = client.post(
         reverse("championship_create"),
         {"name": "Al revés", "date": "2026-12-05", "variant": "obligada",
@@ -75,6 +90,7 @@ def test_a_scale_upside_down_is_refused_next_to_scale_top(client) -> None:
     assert "scale_top" in response.context["form"].errors
 
 
+@pytest.mark.usefixtures("undrawn")
 def test_register_one_pair(client, web: Small) -> None:
     client.force_login(web.organiser)
     url = reverse("pairs_register", args=[web.championship.slug])
@@ -87,6 +103,7 @@ def test_register_one_pair(client, web: Small) -> None:
     assert pair.names == "Laia Bosch – Pau Roca"
 
 
+@pytest.mark.usefixtures("undrawn")
 def test_a_pair_number_taken_is_refused_next_to_the_number(client, web: Small) -> None:
     client.force_login(web.organiser)
     response = client.post(
@@ -97,6 +114,7 @@ def test_a_pair_number_taken_is_refused_next_to_the_number(client, web: Small) -
     assert "1" in response.context["pair_form"].errors["number"][0]
 
 
+@pytest.mark.usefixtures("undrawn")
 def test_csv_paste_registers_every_pair(client, web: Small) -> None:
     client.force_login(web.organiser)
     response = client.post(
@@ -110,6 +128,7 @@ def test_csv_paste_registers_every_pair(client, web: Small) -> None:
     ) == {10, 11}
 
 
+@pytest.mark.usefixtures("undrawn")
 def test_csv_upload_registers_every_pair(client, web: Small) -> None:
     client.force_login(web.organiser)
     upload = SimpleUploadedFile("parelles.csv", "12;Núria Pujol;Pere Serra\n".encode())
@@ -123,6 +142,7 @@ def test_csv_upload_registers_every_pair(client, web: Small) -> None:
     )
 
 
+@pytest.mark.usefixtures("undrawn")
 def test_a_bad_csv_line_is_named_next_to_the_text(client, web: Small) -> None:
     client.force_login(web.organiser)
     response = client.post(
@@ -261,7 +281,7 @@ def test_draw_and_close_need_post_rights_too(client, web: Small) -> None:
 
 
 def test_a_blank_slug_is_made_from_the_name(client) -> None:
-    client.force_login(_user("sense-slug"))
+    client.force_login(_creator("sense-slug"))
     response = client.post(
         reverse("championship_create"),
         {"name": "Torneig de Nadal", "slug": "", "date": "2026-12-20", "variant": "obligada",

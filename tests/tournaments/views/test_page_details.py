@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.urls import reverse
 from django.utils import translation
 
@@ -96,6 +97,7 @@ def test_a_round_of_a_finished_championship_offers_no_close_button(client, web: 
 def test_a_new_championship_starts_without_boards_and_without_a_separator(client, db):
     user = UserFactory(username="nova-org")
     user.save()
+    user.user_permissions.add(Permission.objects.get(codename="add_championship"))
     client.force_login(user)
     client.post(reverse("championship_create"), {
         "name": "Obert", "slug": "obert", "date": "", "venue": "", "variant": "obligada",

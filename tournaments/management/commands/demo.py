@@ -18,6 +18,7 @@ import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from django.urls import NoReverseMatch, reverse
@@ -95,6 +96,12 @@ class Command(BaseCommand):
             user.set_password(password)
             user.save()
             users[username] = user
+        # The organiser creates championships (services.CREATE_PERMISSION), as a real
+        # one would be allowed to in /admin.
+        app_label, codename = services.CREATE_PERMISSION.split(".")
+        users["organitzador"].user_permissions.add(
+            Permission.objects.get(content_type__app_label=app_label, codename=codename)
+        )
         admin, _created = user_model.objects.get_or_create(username=ADMIN[0])
         admin.is_staff = admin.is_superuser = True
         admin.set_password(ADMIN[1])
