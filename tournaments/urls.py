@@ -19,6 +19,7 @@ urlpatterns = [
     # Organiser
     path(C + "organise/rules/", views.rules_edit, name="rules_edit"),
     path(C + "organise/pairs/", views.pairs_register, name="pairs_register"),
+    path(C + "organise/pairs/<int:number>/remove/", views.pair_remove, name="pair_remove"),
     path(C + "organise/rounds/", views.rounds_setup, name="rounds_setup"),
     path(C + "organise/boards/", views.boards_generate, name="boards_generate"),
     path(C + "organise/rounds/<int:round>/draw/", views.round_draw, name="round_draw"),

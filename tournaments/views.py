@@ -358,11 +358,32 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
     pairs = list(
         Pair.objects.filter(championship=championship).select_related("player1", "player2")
     )
+    # A pair registered by mistake can be removed while no round is drawn.
+    can_remove = (
+        championship.status != Championship.Status.FINISHED
+        and not Seating.objects.filter(round__championship=championship).exists()
+    )
     return render(
         request,
         "tournaments/pairs_register.html",
-        _context(request, championship, pair_form=pair_form, csv_form=csv_form, pairs=pairs),
+        _context(request, championship, pair_form=pair_form, csv_form=csv_form, pairs=pairs,
+                 can_remove=can_remove),
     )
+
+
+@require_POST
+@role_required(ORGANISER)
+def pair_remove(request: HttpRequest, championship: Championship, number: int) -> HttpResponse:
+    """Remove pair ``number`` (``services.pair_remove``: refused once it sits at a table);
+    the refusal or the success shows as a message on the pairs page."""
+    pair = get_object_or_404(Pair, championship=championship, number=number)
+    try:
+        services.pair_remove(pair=pair, acting_user=request.user)
+    except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Parella %(n)s treta.") % {"n": number})
+    return redirect("pairs_register", championship.slug)
 
 
 @role_required(ORGANISER)

@@ -125,3 +125,26 @@ def test_a_plain_referee_sees_a_closed_round_read_only_on_a_phone(
     shot(page, "home-phone")
     connections.close_all()
     context.close()
+
+
+def test_the_organiser_removes_a_pair_before_the_draw_on_a_phone(
+    transactional_db, live_server, browser  # noqa: F811
+) -> None:
+    championship = build_championship(pairs=6, rounds=1, boards_per_round=2, drawn_rounds=0)
+    organiser = UserFactory(username="org-parelles")
+    organiser.save()
+    Membership.objects.create(championship=championship, user=organiser, role="organiser")
+    slug = championship.slug
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
+                                  locale="ca-ES")
+    page = _login(context, live_server.url, "org-parelles")
+    page.wait_for_url(f"**/c/{slug}/")
+    page.goto(f"{live_server.url}/c/{slug}/organise/pairs/")
+    shot(page, "pairs-register-phone")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#pairs li >> nth=5 >> button")
+    page.wait_for_selector(".msg-success")
+    assert "Parella 6 treta." in page.inner_text(".messages")
+    assert page.locator("#pairs li").count() == 5
+    connections.close_all()
+    context.close()
