@@ -148,3 +148,33 @@ def test_the_organiser_removes_a_pair_before_the_draw_on_a_phone(
     assert page.locator("#pairs li").count() == 5
     connections.close_all()
     context.close()
+
+
+@pytest.mark.parametrize(("language", "box", "closed"), [
+    ("es", "Lo confirmo", "Ronda cerrada"), ("en", "I confirm", "Round closed"),
+])
+def test_the_confirmation_and_the_closed_round_read_in_spanish_and_english(
+    transactional_db, live_server, browser, language, box, closed  # noqa: F811
+) -> None:
+    championship = build_championship(
+        pairs=4, rounds=2, boards_per_round=2, drawn_rounds=1, played_rounds=1
+    )
+    services.round_close(round=championship.rounds.get(number=1), acting_user=None)
+    organiser = UserFactory(username=f"org-{language}")
+    organiser.save()
+    Membership.objects.create(championship=championship, user=organiser, role="organiser")
+    slug = championship.slug
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
+                                  locale=language)
+    context.add_cookies([{"name": "django_language", "value": language,
+                          "url": live_server.url}])
+    page = _login(context, live_server.url, f"org-{language}")
+    page.wait_for_url(f"**/c/{slug}/")
+    page.goto(f"{live_server.url}/c/{slug}/organise/finish/")
+    assert box in page.inner_text("#confirm-form")
+    shot(page, f"confirm-finish-phone-{language}")
+    page.goto(f"{live_server.url}/c/{slug}/referee/rounds/1/tables/1/boards/1/")
+    assert closed in page.inner_text("#round-closed")
+    shot(page, f"result-form-closed-phone-{language}")
+    connections.close_all()
+    context.close()
