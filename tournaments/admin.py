@@ -2,7 +2,8 @@
 
 Results and their audit rows are read-only here: a result changes only through
 ``services.result_record``, which checks the rules, bumps the version and writes the
-audit row. The deal secret is never shown (the model keeps it out of forms).
+audit row. The deal secret is never shown (the model keeps it out of forms). Every
+label comes from the models' Catalan ``verbose_name`` (translated like the pages).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import (
     Board,
@@ -49,11 +51,11 @@ class ChampionshipAdmin(admin.ModelAdmin):
     inlines = [MembershipInline]
     fieldsets = [
         (None, {"fields": ["name", "slug", "date", "end_date", "venue", "status"]}),
-        ("Puntuació", {"fields": ["doubling", "method", "scale_bottom", "scale_top",
+        (_("Puntuació"), {"fields": ["doubling", "method", "scale_bottom", "scale_top",
                                   "rounding", "infraction_score"]}),
-        ("Joc", {"fields": ["variant", "carregar", "carregar_scope", "sant_vicenc",
+        (_("Joc"), {"fields": ["variant", "carregar", "carregar_scope", "sant_vicenc",
                             "sant_vicenc_on_botifarra", "barraca"]}),
-        ("Taulers", {"fields": ["boards_per_round", "deal_commitment",
+        (_("Taulers"), {"fields": ["boards_per_round", "deal_commitment",
                                 "deal_secret_published_at", "created_at"]}),
     ]
 

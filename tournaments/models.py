@@ -117,7 +117,7 @@ class Championship(models.Model):
         _("llavor publicada el"), null=True, blank=True
     )
 
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("creat el"), auto_now_add=True)
 
     class Meta:
         ordering = ["-date", "name"]
@@ -175,10 +175,12 @@ class Membership(models.Model):
         HEAD_REFEREE = "head_referee", _("Àrbitre principal")
 
     championship = models.ForeignKey(
-        Championship, on_delete=models.CASCADE, related_name="memberships"
+        Championship, on_delete=models.CASCADE, related_name="memberships",
+        verbose_name=_("campionat"),
     )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="championship_roles"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="championship_roles",
+        verbose_name=_("usuari"),
     )
     role = models.CharField(_("rol"), max_length=15, choices=Role.choices)
 
@@ -199,7 +201,8 @@ class Player(models.Model):
     """A person playing in one championship. ``code`` is the interchange ``players[].id``."""
 
     championship = models.ForeignKey(
-        Championship, on_delete=models.CASCADE, related_name="players"
+        Championship, on_delete=models.CASCADE, related_name="players",
+        verbose_name=_("campionat"),
     )
     code = models.CharField(_("codi"), max_length=50)
     name = models.CharField(_("nom"), max_length=200)
@@ -221,10 +224,16 @@ class Player(models.Model):
 class Pair(models.Model):
     """A numbered pair of two players."""
 
-    championship = models.ForeignKey(Championship, on_delete=models.CASCADE, related_name="pairs")
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="pairs", verbose_name=_("campionat")
+    )
     number = models.PositiveIntegerField(_("número"))
-    player1 = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    player2 = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player1 = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("jugador 1")
+    )
+    player2 = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("jugador 2")
+    )
 
     class Meta:
         ordering = ["championship", "number"]
@@ -250,7 +259,8 @@ class Round(models.Model):
     """A round: every table plays the same boards (as on butinet)."""
 
     championship = models.ForeignKey(
-        Championship, on_delete=models.CASCADE, related_name="rounds"
+        Championship, on_delete=models.CASCADE, related_name="rounds",
+        verbose_name=_("campionat"),
     )
     number = models.PositiveSmallIntegerField(_("número"))
     draw_seed = models.BigIntegerField(_("llavor del sorteig"), null=True, blank=True)
@@ -277,7 +287,8 @@ class Table(models.Model):
     """A numbered physical table of the championship's room."""
 
     championship = models.ForeignKey(
-        Championship, on_delete=models.CASCADE, related_name="tables"
+        Championship, on_delete=models.CASCADE, related_name="tables",
+        verbose_name=_("campionat"),
     )
     number = models.PositiveSmallIntegerField(_("número"))
 
@@ -301,10 +312,12 @@ class Board(models.Model):
     that no table played, or that was played in several rounds)."""
 
     championship = models.ForeignKey(
-        Championship, on_delete=models.CASCADE, related_name="boards"
+        Championship, on_delete=models.CASCADE, related_name="boards",
+        verbose_name=_("campionat"),
     )
     round = models.ForeignKey(
-        Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="boards"
+        Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="boards",
+        verbose_name=_("ronda"),
     )
     number = models.PositiveSmallIntegerField(_("número"))
     deal = models.JSONField(_("repartiment"), null=True, blank=True)
@@ -333,10 +346,18 @@ class Board(models.Model):
 class Seating(models.Model):
     """Who sits where in one round: the NS and EW pairs of one table."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seatings")
-    ns_pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
-    ew_pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="seatings", verbose_name=_("ronda")
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seatings", verbose_name=_("taula")
+    )
+    ns_pair = models.ForeignKey(
+        Pair, on_delete=models.CASCADE, related_name="+", verbose_name=_("parella NS")
+    )
+    ew_pair = models.ForeignKey(
+        Pair, on_delete=models.CASCADE, related_name="+", verbose_name=_("parella EO")
+    )
 
     class Meta:
         ordering = ["round", "table__number"]
@@ -356,11 +377,20 @@ class Seating(models.Model):
 class RoundPair(models.Model):
     """One row per pair seated in a round: a pair sits at one table per round."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
-    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
-    seating = models.ForeignKey(Seating, on_delete=models.CASCADE, related_name="+")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="+", verbose_name=_("ronda")
+    )
+    pair = models.ForeignKey(
+        Pair, on_delete=models.CASCADE, related_name="+", verbose_name=_("parella")
+    )
+    seating = models.ForeignKey(
+        Seating, on_delete=models.CASCADE, related_name="+",
+        verbose_name=_("assignació de taula"),
+    )
 
     class Meta:
+        verbose_name = _("parella a la ronda")
+        verbose_name_plural = _("parelles a la ronda")
         constraints = [
             models.UniqueConstraint(fields=["round", "pair"], name="roundpair_one_table_per_round"),
         ]
@@ -394,8 +424,13 @@ class Result(models.Model):
         AVERAGE_PLUS = "average_plus", _("Mitjana més")
         AVERAGE_MINUS = "average_minus", _("Mitjana menys")
 
-    seating = models.ForeignKey(Seating, on_delete=models.CASCADE, related_name="results")
-    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="results")
+    seating = models.ForeignKey(
+        Seating, on_delete=models.CASCADE, related_name="results",
+        verbose_name=_("assignació de taula"),
+    )
+    board = models.ForeignKey(
+        Board, on_delete=models.CASCADE, related_name="results", verbose_name=_("tauler")
+    )
     # Nullable text on purpose: NULL mirrors the interchange file's null and the
     # CheckConstraints below test IS NULL.
     trump = models.CharField(  # noqa: DJ001
@@ -420,7 +455,7 @@ class Result(models.Model):
     note = models.CharField(_("nota"), max_length=500, blank=True)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-        related_name="+",
+        related_name="+", verbose_name=_("entrat per"),
     )
     entered_at = models.DateTimeField(_("entrat el"), default=timezone.now)
     updated_at = models.DateTimeField(_("modificat el"), default=timezone.now)
@@ -497,11 +532,19 @@ class Result(models.Model):
 class PairBoard(models.Model):
     """One row per pair and board played: a pair never plays a board twice."""
 
-    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
-    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="+")
-    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="+")
+    pair = models.ForeignKey(
+        Pair, on_delete=models.CASCADE, related_name="+", verbose_name=_("parella")
+    )
+    board = models.ForeignKey(
+        Board, on_delete=models.CASCADE, related_name="+", verbose_name=_("tauler")
+    )
+    result = models.ForeignKey(
+        Result, on_delete=models.CASCADE, related_name="+", verbose_name=_("resultat")
+    )
 
     class Meta:
+        verbose_name = _("tauler jugat per una parella")
+        verbose_name_plural = _("taulers jugats per parelles")
         constraints = [
             models.UniqueConstraint(fields=["pair", "board"], name="pairboard_board_once_per_pair"),
         ]
@@ -520,22 +563,24 @@ class ResultAudit(models.Model):
         DELETE = "delete", _("Esborrat")
 
     championship = models.ForeignKey(
-        Championship, on_delete=models.CASCADE, related_name="result_audits"
+        Championship, on_delete=models.CASCADE, related_name="result_audits",
+        verbose_name=_("campionat"),
     )
     result = models.ForeignKey(
-        Result, on_delete=models.SET_NULL, null=True, blank=True, related_name="audits"
+        Result, on_delete=models.SET_NULL, null=True, blank=True, related_name="audits",
+        verbose_name=_("resultat"),
     )
-    round_number = models.PositiveSmallIntegerField()
-    table_number = models.PositiveSmallIntegerField()
-    board_number = models.PositiveSmallIntegerField()
-    action = models.CharField(max_length=10, choices=Action.choices)
+    round_number = models.PositiveSmallIntegerField(_("ronda"))
+    table_number = models.PositiveSmallIntegerField(_("taula"))
+    board_number = models.PositiveSmallIntegerField(_("tauler"))
+    action = models.CharField(_("acció"), max_length=10, choices=Action.choices)
     acting_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-        related_name="+",
+        related_name="+", verbose_name=_("fet per"),
     )
-    at = models.DateTimeField(default=timezone.now)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
+    at = models.DateTimeField(_("moment"), default=timezone.now)
+    before = models.JSONField(_("abans"), null=True, blank=True)
+    after = models.JSONField(_("després"), null=True, blank=True)
 
     class Meta:
         ordering = ["at", "id"]
@@ -574,7 +619,8 @@ class PrintJob(models.Model):
         FAILED = "failed", _("Error")
 
     championship = models.ForeignKey(
-        Championship, on_delete=models.CASCADE, related_name="print_jobs"
+        Championship, on_delete=models.CASCADE, related_name="print_jobs",
+        verbose_name=_("campionat"),
     )
     kind = models.CharField(_("document"), max_length=20, choices=Kind.choices)
     round_number = models.PositiveSmallIntegerField(_("ronda"), default=0)
@@ -589,7 +635,7 @@ class PrintJob(models.Model):
     attempts = models.PositiveSmallIntegerField(_("intents"), default=0)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-        related_name="+",
+        related_name="+", verbose_name=_("demanat per"),
     )
     requested_at = models.DateTimeField(_("demanat el"), default=timezone.now)
     started_at = models.DateTimeField(_("començat el"), null=True, blank=True)
