@@ -396,8 +396,10 @@ def _check_registration_open(championship: Championship) -> None:
 
 def _pair_number_problem(text: str) -> str | None:
     """Why ``text`` is not a pair number (1..PAIR_NUMBER_MAX, ASCII digits), or None."""
-    if not text or not set(text) <= _ASCII_DIGITS or len(text.lstrip("0")) > 4 \
-            or not 1 <= int(text) <= PAIR_NUMBER_MAX:
+    # Leading zeros stripped before int(): Python refuses to convert over 4,300 digits.
+    significant = text.lstrip("0")
+    if not text or not set(text) <= _ASCII_DIGITS or len(significant) > 4 \
+            or not 1 <= int(significant or "0") <= PAIR_NUMBER_MAX:
         return _("«%(text)s» no és un número de parella (de 1 a %(max)s)") % {
             "text": text[:20] + ("…" if len(text) > 20 else ""), "max": PAIR_NUMBER_MAX
         }
@@ -533,7 +535,7 @@ def _parse_pairs_lines(text: str) -> list[tuple[int, int, str, str]]:
         if problem:
             problems.append(f"{where}: {problem}")
             continue
-        number = int(number_text)
+        number = int(number_text.lstrip("0"))
         if number in seen:
             problems.append(
                 _("%(where)s: la parella %(n)s ja és a la línia %(first)s")

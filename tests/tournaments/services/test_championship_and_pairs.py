@@ -233,6 +233,7 @@ def test_championship_create_refuses_text_longer_than_its_column(fields, field):
         ("3000000000;Anna;Joan", "no és un número de parella (de 1 a 9999)"),
         ("10000;Anna;Joan", "«10000» no és un número de parella (de 1 a 9999)"),
         ("0;Anna;Joan", "«0» no és un número de parella"),
+        ("0" * 5000 + "10000;Anna;Joan", "no és un número de parella (de 1 a 9999)"),
         ("²;Anna;Joan", "«²» no és un número de parella"),
         ("-3;Anna;Joan", "«-3» no és un número de parella"),
         ("1;" + "a" * 5000 + ";Joan", "passa de 200 caràcters"),
@@ -241,8 +242,8 @@ def test_championship_create_refuses_text_longer_than_its_column(fields, field):
         ("1;;Joan", "falta el nom d'un jugador"),
         ("1;" + "a" * 140_000 + ";Joan", "no es pot llegir"),
     ],
-    ids=["20-digits", "3e9", "10000", "zero", "superscript-two", "negative", "long-name",
-         "nul", "two-fields", "empty-name", "huge-field"],
+    ids=["20-digits", "3e9", "10000", "zero", "zeros-then-10000", "superscript-two",
+         "negative", "long-name", "nul", "two-fields", "empty-name", "huge-field"],
 )
 def test_pairs_import_csv_refuses_a_bad_line_naming_it_with_the_forms_limits(line, expected):
     c = services.championship_create(name="X", date=DAY)
@@ -258,11 +259,12 @@ def test_pairs_import_csv_refuses_a_bad_line_naming_it_with_the_forms_limits(lin
 def test_pairs_import_csv_accepts_9999_leading_zeros_and_quoted_fields():
     c = services.championship_create(name="X", date=DAY)
     pairs = services.pairs_import_csv(
-        championship=c, text='9999;Anna;Joan\n007;Marta;Pere\n"12";"Puig; Anna";Vila',
+        championship=c,
+        text='9999;Anna;Joan\n007;Marta;Pere\n"12";"Puig; Anna";Vila\n' + "0" * 5000 + "3;A;B",
         acting_user=None,
     )
     assert [(p.number, p.player1.name) for p in pairs] == [
-        (9999, "Anna"), (7, "Marta"), (12, "Puig; Anna")]
+        (9999, "Anna"), (7, "Marta"), (12, "Puig; Anna"), (3, "A")]
 
 
 def test_a_quoted_number_already_registered_is_named_by_its_line():
