@@ -183,10 +183,11 @@ def _percentage(average: Fraction, championship: Championship) -> float:
     return float((average - bottom) / (top - bottom) * 100) if top > bottom else 0.0
 
 
-def _progress(championship: Championship, results: list[Result]) -> str:
+def _progress(championship: Championship) -> str:
     """"results in/results expected" as the standings page counts them
     (``selectors.standings``): tables seated x boards of their round, plus results on
-    imported boards that belong to no round. Two queries."""
+    imported boards that belong to no round. Every result counts, hidden boards' too: the
+    progress says how many are in, not what they are. Four queries."""
     tables = dict(
         Seating.objects.filter(round__championship=championship)
         .values("round_id").annotate(n=Count("id")).values_list("round_id", "n")
@@ -195,16 +196,19 @@ def _progress(championship: Championship, results: list[Result]) -> str:
         Board.objects.filter(championship=championship, round__isnull=False)
         .values("round_id").annotate(n=Count("id")).values_list("round_id", "n")
     )
+    results = Result.objects.filter(board__championship=championship)
     expected = sum(n * boards.get(round_id, 0) for round_id, n in tables.items())
-    expected += sum(1 for r in results if r.board.round_id is None)
-    return f"{len(results)}/{expected}"
+    expected += results.filter(board__round__isnull=True).count()
+    return f"{results.count()}/{expected}"
 
 
 def standings(championship: Championship, *, through_round: int = 0) -> Standings:
     """Overall standings, then the standings after each round (cumulative over rounds
     1..r), scored once by ``scoring`` as the standings page does. With ``through_round``
-    only the standings after that round. Five queries."""
-    scored = selectors.scored_championship(championship)
+    only the standings after that round. Anyone may print standings, so they count only
+    the boards public now (``public_only``), like the public standings page. Constant
+    queries."""
+    scored = selectors.scored_championship(championship, public_only=True)
     pairs = selectors.pairs_by_number(championship)
     rules = championship.scoring_rules()
 
@@ -230,7 +234,7 @@ def standings(championship: Championship, *, through_round: int = 0) -> Standing
             header=header(championship),
             tables=(StandingsTable(title="", through_round=through_round,
                                    rows=rows(rows_after)),),
-            progress=_progress(championship, scored.results),
+            progress=_progress(championship),
         )
     tables = [StandingsTable(title="", through_round=None, rows=rows(scored.score.standings()))]
     if len(after) > 1:
@@ -238,7 +242,7 @@ def standings(championship: Championship, *, through_round: int = 0) -> Standing
             StandingsTable(title="", through_round=n, rows=rows(after[n])) for n in sorted(after)
         ]
     return Standings(header=header(championship), tables=tuple(tables),
-                     progress=_progress(championship, scored.results))
+                     progress=_progress(championship))
 
 
 def _doubles(result: Result) -> str:

@@ -103,6 +103,27 @@ def test_standings_pdf_shows_the_same_numbers_as_the_standings_page(played) -> N
     save_png(data, "db-standings")
 
 
+def test_printed_standings_leave_out_a_hidden_board_but_count_it_in_progress(played) -> None:  # type: ignore[no-untyped-def]
+    """Anyone may print standings: a result on a board still hidden changes no printed
+    total or board count (issue 4), only the progress."""
+    before = build.standings(played)
+    rnd3 = Round.objects.get(championship=played, number=3)
+    board = Board.objects.filter(round=rnd3).order_by("number").first()
+    seating = rnd3.seatings.order_by("table__number").first()
+    services.result_record(seating=seating, board=board, trump="O", ns_points_taken=60,
+                           expected_version=None, acting_user=None)
+    assert board.number not in selectors.public_board_numbers(played)
+
+    after = build.standings(played)
+    assert after.tables == before.tables
+    public = selectors.standings(played, for_public=True)
+    assert [(r.pair, r.boards) for r in after.tables[0].rows] == [
+        (row.pair.number, row.boards) for row in public.rows
+    ]
+    assert after.progress == f"{public.progress.results_in}/{public.progress.results_expected}"
+    assert after.progress != before.progress
+
+
 def test_travellers_and_score_cards_never_show_a_hidden_board(played) -> None:  # type: ignore[no-untyped-def]
     # Round 3 gets one result on its first board: that board stays hidden (3 tables missing).
     rnd3 = Round.objects.get(championship=played, number=3)
