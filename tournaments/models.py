@@ -625,13 +625,16 @@ class PrintJob(models.Model):
     kind = models.CharField(_("document"), max_length=20, choices=Kind.choices)
     round_number = models.PositiveSmallIntegerField(_("ronda"), default=0)
     copies = models.PositiveSmallIntegerField(_("còpies"), default=1)
-    per_page = models.PositiveSmallIntegerField(_("mans per pàgina"), default=1)
+    per_page = models.PositiveSmallIntegerField(_("taulers per pàgina"), default=1)
     status = models.CharField(
         _("estat"), max_length=10, choices=Status.choices, default=Status.QUEUED
     )
     progress = models.PositiveSmallIntegerField(_("progrés"), default=0)
     file = models.FileField(_("fitxer"), upload_to="reports/%Y/%m/", blank=True)
     error = models.TextField(_("error"), blank=True)
+    # Digest of the results the document was built from (reports.services.results_state):
+    # a done public document is reused while the results still give the same digest.
+    results_state = models.CharField(_("estat dels resultats"), max_length=12, blank=True)
     attempts = models.PositiveSmallIntegerField(_("intents"), default=0)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,

@@ -18,10 +18,8 @@ score cards reuses the newest done job of the same request while the championshi
 results are as they were when that job was built (:func:`results_state`), so asking
 again costs four queries (three aggregates and a lookup) and no PDF; and at most
 :data:`KEEP_FINISHED` finished jobs are kept per championship and kind, the oldest
-deleted with their files (:func:`print_jobs_prune`). The state a PDF was built from
-rides in its file name (``...-s<state>.pdf``): ``PrintJob`` has no column for it, and
-the name is the one thing stored with the file that never changes after it. (A
-``state`` column would be tidier; the model belongs to the core app.)
+deleted with their files (:func:`print_jobs_prune`). The state a PDF was built from is
+stored with it (``PrintJob.results_state``) when the job is marked done.
 """
 
 from __future__ import annotations
@@ -172,8 +170,7 @@ def results_state(championship: Championship) -> str:
 def _reusable_done_job(request: dict[str, Any], state: str) -> PrintJob | None:
     """The newest done job of ``request`` built from results in ``state``."""
     return (
-        PrintJob.objects.filter(status=PrintJob.Status.DONE, file__endswith=f"-s{state}.pdf",
-                                **request)
+        PrintJob.objects.filter(status=PrintJob.Status.DONE, results_state=state, **request)
         .order_by("-finished_at", "-id").first()
     )
 
@@ -302,11 +299,10 @@ def print_job_fail(*, job_id: int, error: str) -> None:
     ).update(status=PrintJob.Status.FAILED, error=error[:2000], finished_at=timezone.now())
 
 
-def file_name(job: PrintJob, state: str) -> str:
-    """``reports/<slug>-<kind>[-r<round>]-<job id>-s<state>.pdf`` (storage-relative;
-    ``state`` from :func:`results_state` when the document was built)."""
+def file_name(job: PrintJob) -> str:
+    """``reports/<slug>-<kind>[-r<round>]-<job id>.pdf`` (storage-relative)."""
     round_part = f"-r{job.round_number}" if job.round_number else ""
-    return f"reports/{job.championship.slug}-{job.kind}{round_part}-{job.pk}-s{state}.pdf"
+    return f"reports/{job.championship.slug}-{job.kind}{round_part}-{job.pk}.pdf"
 
 
 def store_atomically(name: str, data: bytes) -> str:
@@ -332,12 +328,13 @@ def store_atomically(name: str, data: bytes) -> str:
     return storage.save(name, ContentFile(data))
 
 
-def print_job_finish(*, job_id: int, name: str) -> bool:
-    """Mark a running job done with its stored file. Conditional: returns ``False`` (and
-    changes nothing) when the job is no longer running (failed or done meanwhile)."""
+def print_job_finish(*, job_id: int, name: str, state: str = "") -> bool:
+    """Mark a running job done with its stored file and the :func:`results_state` it was
+    built from. Conditional: returns ``False`` (and changes nothing) when the job is no
+    longer running (failed or done meanwhile)."""
     updated = PrintJob.objects.filter(pk=job_id, status=PrintJob.Status.RUNNING).update(
         status=PrintJob.Status.DONE, file=name, progress=100, finished_at=timezone.now(),
-        error="",
+        error="", results_state=state,
     )
     return updated == 1
 
@@ -381,8 +378,8 @@ def print_job_run(*, job_id: int) -> PrintJob | None:
         print_job_fail(job_id=job_id, error=str(exc))
         print_jobs_prune(championship_id=job.championship_id, kind=job.kind)
         return PrintJob.objects.get(pk=job_id)
-    name = store_atomically(file_name(job, state), data)
-    if not print_job_finish(job_id=job_id, name=name):
+    name = store_atomically(file_name(job), data)
+    if not print_job_finish(job_id=job_id, name=name, state=state):
         log.warning("print job %s was no longer running; file %s left unused", job_id, name)
         default_storage.delete(name)
     print_jobs_prune(championship_id=job.championship_id, kind=job.kind)

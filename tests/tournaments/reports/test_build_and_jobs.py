@@ -297,8 +297,8 @@ def test_an_eager_job_runs_on_commit_and_stores_a_complete_pdf(
     assert job.status == PrintJob.Status.DONE
     assert job.progress == 100 and job.attempts == 1 and job.error == ""
     assert progress == sorted(progress) and progress and max(progress) <= 99
-    state = jobs.results_state(played)
-    assert job.file.name == f"reports/{played.slug}-board-sheets-r1-{job.pk}-s{state}.pdf"
+    assert job.results_state == jobs.results_state(played)
+    assert job.file.name == f"reports/{played.slug}-board-sheets-r1-{job.pk}.pdf"
     data = default_storage.open(job.file.name).read()
     assert len(page_texts(data)) == 2 * 3
     assert not list(Path(media, "reports").glob(".part-*"))
