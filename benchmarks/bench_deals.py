@@ -9,16 +9,13 @@ median of R runs over N deals. Record the figures in benchmarks/README.md.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.common import machine, timed  # after the path tweak above
 from engine.generate import (  # after the path tweak above
     DEAL_COUNT,
     deal_commitment,
@@ -31,26 +28,8 @@ from engine.generate import (  # after the path tweak above
 SECRET = bytes(range(32))
 
 
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"nproc {os.cpu_count()}, {model}, Python {platform.python_version()}"
 
 
-def timed(action: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """(best, median) wall time in seconds of ``action`` over ``repeat`` runs."""
-    runs = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        action()
-        runs.append(time.perf_counter() - start)
-    return min(runs), statistics.median(runs)
 
 
 def main() -> None:

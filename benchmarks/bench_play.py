@@ -18,8 +18,6 @@ of 72. Record the figures in benchmarks/README.md.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import statistics
 import sys
@@ -29,34 +27,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.common import machine, timed  # after the path tweak above
 from engine.bots import PlayedHand, play_board  # after the path tweak above
 from engine.cards import DECK
 from engine.deal import Deal
 from engine.generate import generate_deal
 from engine.record import validate_play_record
 from engine.seats import Seat
-
-
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"nproc {os.cpu_count()}, {model}, Python {platform.python_version()}"
-
-
-def timed(action: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """(best, median) wall time in seconds of ``action`` over ``repeat`` runs."""
-    runs = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        action()
-        runs.append(time.perf_counter() - start)
-    return min(runs), statistics.median(runs)
 
 
 def shuffled_deal(seed: int) -> Deal:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import random
 import statistics
 import sys
@@ -24,6 +23,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.common import machine  # after the path tweak above
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from engine.cards import DECK  # after the path tweak above
@@ -44,16 +46,6 @@ HEADER = Header(championship="Campionat de Catalunya de Botifarra per parelles 2
                 rules_summary="obligada · duplicat · proporcional 1-2")
 
 
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"nproc {os.cpu_count()}, {model}, Python {platform.python_version()}"
 
 
 def board_sheets(boards: int, copies: int) -> BoardSheets:

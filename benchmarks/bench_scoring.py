@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
-import platform
 import random
 import statistics
 import sys
@@ -30,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.common import machine  # after the path tweak above
 from engine.seats import Side  # after the path tweak above
 from scoring import (
     Adjustment,
@@ -56,16 +55,6 @@ RULES = {
 }
 
 
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"nproc {os.cpu_count()}, {model}, Python {platform.python_version()}"
 
 
 def random_result(rng: random.Random, round_: int, table: int, board: int) -> Result:
