@@ -205,7 +205,8 @@ def _int_param(request: HttpRequest, name: str) -> int | None:
 
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings: overall, ``?round=N`` (that round alone) or ``?through=N`` (after
-    round N), with progress (results in / results expected). Constant number of queries.
+    round N), with progress (results in / results expected), over the boards public now
+    for everyone. Constant number of queries.
 
     A malformed ``round``/``through`` is ignored; a round the championship does not have
     is a 404 (one more query, only then)."""
@@ -213,9 +214,10 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     round_only = _int_param(request, "round")
     through = None if round_only is not None else _int_param(request, "through")
     context = _context(request, championship, round_only=round_only, through=through)
+    # Standings are what gets projected in the room: they never count a hidden board,
+    # whoever is logged in (the organiser checks hidden boards in their travellers).
     view = selectors.standings(
-        championship, through_round=through, round_only=round_only,
-        for_public=not context["sees_hidden"],
+        championship, through_round=through, round_only=round_only, for_public=True
     )
     asked = round_only if round_only is not None else through
     if asked is not None and asked not in view.rounds:

@@ -28,9 +28,8 @@ def _int(value: str | None) -> int | None:
 
 
 class StandingsApi(APIView):
-    """Standings of a championship: overall, ``?round=N`` or ``?through=N``. The public
-    (and a plain referee) get totals over public boards only; the organiser and the head
-    referee over every result (``selectors.standings`` ``for_public``)."""
+    """Standings of a championship: overall, ``?round=N`` or ``?through=N``, with totals
+    over the boards public now, whoever asks (``selectors.standings`` ``for_public``)."""
 
     permission_classes = [AllowAny]
 
@@ -47,7 +46,7 @@ class StandingsApi(APIView):
         through = None if round_only is not None else _int(request.query_params.get("through"))
         view = selectors.standings(
             championship, through_round=through, round_only=round_only,
-            for_public=not selectors.user_sees_hidden_boards(request.user, championship),
+            for_public=True,  # as the standings page: never a hidden board, whoever asks
         )
         asked = round_only if round_only is not None else through
         if asked is not None and asked not in view.rounds:  # a round it lacks: 404
