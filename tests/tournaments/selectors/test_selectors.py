@@ -207,7 +207,7 @@ def test_saving_a_result_on_a_hidden_board_changes_no_public_number(method):
     seatings = list(Seating.objects.filter(round__number=1, round__championship=c)
                     .order_by("table__number"))
     board1, board2 = Board.objects.filter(championship=c, round__number=1).order_by("number")
-    for points, seating in zip((50, 30, 41), seatings):  # board 1: every table, public
+    for points, seating in zip((50, 30, 41), seatings, strict=True):  # board 1: every table, public
         services.result_record(seating=seating, board=board1, trump="O",
                                ns_points_taken=points, expected_version=None,
                                acting_user=None)
@@ -239,7 +239,7 @@ def test_the_public_traveller_of_a_public_board_scores_as_the_public_standings()
                            method="matchpoints")
     seatings = list(Seating.objects.filter(round__championship=c).order_by("table__number"))
     board1, board2 = Board.objects.filter(championship=c).order_by("number")
-    for points, seating in zip((50, 30), seatings):
+    for points, seating in zip((50, 30), seatings, strict=True):
         services.result_record(seating=seating, board=board1, trump="O",
                                ns_points_taken=points, expected_version=None,
                                acting_user=None)
