@@ -495,6 +495,20 @@ class TableWriter:
             self.on_page_done()
 
 
+def page_counter(on_page: OnPage | None, estimate: int) -> Callable[[], None]:
+    """A callback to call after each page drawn: it reports ``(pages done, estimated
+    total)`` to ``on_page``, the total growing when the document runs past the estimate."""
+    done = 0
+
+    def page_done() -> None:
+        nonlocal done
+        done += 1
+        if on_page is not None:
+            on_page(done, max(estimate, done + 1))
+
+    return page_done
+
+
 def heading(c: canvas.Canvas, title: str, subtitle: str, lang: Lang, *, top: float | None = None
             ) -> float:
     """The page heading: title and subtitle, fitted to the width. Returns the y below it."""

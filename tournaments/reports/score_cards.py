@@ -20,6 +20,7 @@ from tournaments.reports.pdf import (
     fmt_score,
     heading,
     new_canvas,
+    page_counter,
 )
 
 
@@ -30,14 +31,7 @@ def render_score_cards(document: ScoreCards, on_page: OnPage | None = None) -> b
     buffer = io.BytesIO()
     c = new_canvas(buffer, title=f"{header.championship} · {lang('score_card')}", lang=lang,
                    numbered=True, footer=header.championship)
-    estimate = max(1, len(document.cards))
-    done = 0
-
-    def page_done() -> None:
-        nonlocal done
-        done += 1
-        if on_page is not None:
-            on_page(done, max(estimate, done + 1))
+    page_done = page_counter(on_page, max(1, len(document.cards)))
 
     if not document.cards:
         heading(c, header.championship, lang("score_card"), lang)

@@ -21,6 +21,7 @@ from tournaments.reports.pdf import (
     fmt_points,
     heading,
     new_canvas,
+    page_counter,
 )
 
 ROW_HEIGHT = 17.0
@@ -34,14 +35,8 @@ def render_standings(document: Standings, on_page: OnPage | None = None) -> byte
     buffer = io.BytesIO()
     c = new_canvas(buffer, title=f"{header.championship} · {lang('standings')}", lang=lang,
                    numbered=True, footer=header.championship)
-    estimate = max(1, sum(-(-max(len(t.rows), 1) // ROWS_PER_PAGE) for t in document.tables))
-    done = 0
-
-    def page_done() -> None:
-        nonlocal done
-        done += 1
-        if on_page is not None:
-            on_page(done, max(estimate, done + 1))
+    pages = sum(-(-max(len(t.rows), 1) // ROWS_PER_PAGE) for t in document.tables)
+    page_done = page_counter(on_page, max(1, pages))
 
     subtitle = " · ".join(part for part in (header.date, header.venue, header.rules_summary)
                           if part)

@@ -25,6 +25,7 @@ from tournaments.reports.pdf import (
     fmt_score,
     heading,
     new_canvas,
+    page_counter,
 )
 
 DEAL_HEIGHT = 230.0
@@ -37,14 +38,7 @@ def render_travellers(document: Travellers, on_page: OnPage | None = None) -> by
     buffer = io.BytesIO()
     c = new_canvas(buffer, title=f"{header.championship} · {lang('traveller')}", lang=lang,
                    numbered=True, footer=header.championship)
-    estimate = max(1, len(document.travellers))
-    done = 0
-
-    def page_done() -> None:
-        nonlocal done
-        done += 1
-        if on_page is not None:
-            on_page(done, max(estimate, done + 1))
+    page_done = page_counter(on_page, max(1, len(document.travellers)))
 
     if not document.travellers:
         heading(c, header.championship, lang("hidden_note"), lang)
