@@ -1,0 +1,84 @@
+"""The example of docs/file-format.md is a real file: it parses, loads, scores as the
+document says, and equals tests/scoring/data/docs_example.json."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from contextlib import redirect_stdout
+from fractions import Fraction as F
+from pathlib import Path
+
+from scoring import score_championship
+from scoring.__main__ import main
+from scoring.interchange import load, parse_json
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "file-format.md"
+DATA = ROOT / "tests" / "scoring" / "data" / "docs_example.json"
+SECTION = "## A minimal complete example"
+
+
+def documented_example() -> str:
+    """The first fenced ```json block after the example's heading."""
+    text = DOC.read_text(encoding="utf-8")
+    assert SECTION in text, f"{DOC.name} lost its section {SECTION!r}"
+    match = re.search(r"```json\n(.*?)\n```", text.split(SECTION, 1)[1], re.DOTALL)
+    assert match is not None, f"no ```json block under {SECTION!r}"
+    return match.group(1)
+
+
+def test_the_documented_example_is_the_data_file() -> None:
+    assert parse_json(documented_example()) == json.loads(DATA.read_text(encoding="utf-8"))
+
+
+def test_the_documented_example_loads_with_every_kind_of_result() -> None:
+    doc = load(parse_json(documented_example()))
+    assert (doc.name, doc.slug, str(doc.date), doc.venue) == (
+        "Campionat d'exemple", "exemple-2026", "2026-11-29", "Vic"
+    )
+    assert [p.number for p in doc.pairs] == [1, 2, 3, 4, 5, 6]
+    assert [(b.number, b.deal is not None) for b in doc.boards] == [(1, True), (2, False)]
+    results = list(doc.results())
+    assert len(results) == 6
+    assert sum(r.infraction is not None for r in results) == 1
+    assert sum(r.adjusted is not None for r in results) == 1
+    assert sum(r.delegated for r in results) == 1
+
+
+def test_the_documented_example_scores_as_its_table_says() -> None:
+    doc = load(parse_json(documented_example()))
+    scores = score_championship(doc.rules, doc.results())
+    got = {
+        (key[1], key[2]): (s.ns_score, s.ew_score, s.ns_comparative, s.ew_comparative)
+        for key, s in scores.results.items()
+    }
+    assert got == {
+        (1, 1): (4, -4, F(2), F(1)),
+        (2, 1): (0, 0, F(1), F(2)),
+        (3, 1): (None, None, F(3, 2), F(0)),
+        (1, 2): (-12, 12, F(1), F(2)),
+        (2, 2): (8, -8, F(2), F(1)),
+        (3, 2): (None, None, F(8, 5), F(7, 5)),
+    }
+    standings = [(s.rank, s.pair, s.total, s.average) for s in scores.standings()]
+    assert standings == [
+        (1, 5, F(31, 10), F(31, 20)),
+        (2, 1, F(3), F(3, 2)),
+        (2, 2, F(3), F(3, 2)),
+        (2, 3, F(3), F(3, 2)),
+        (2, 4, F(3), F(3, 2)),
+        (6, 6, F(7, 5), F(7, 10)),
+    ]
+
+
+def test_python_m_scoring_accepts_the_data_file() -> None:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        status = main([str(DATA)])
+    assert status == 0
+    scored = json.loads(out.getvalue())
+    assert scored["standings"][0] == {
+        "rank": 1, "pair": 5, "total": 3.1, "boards": 2, "average": 1.55
+    }
