@@ -1,0 +1,131 @@
+"""Writing the interchange document: plain JSON values in the file format's key order,
+numbers as "Export adds" gives them (docs/file-format.md)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+from math import floor
+from typing import Any
+
+from scoring.championship import ChampionshipScore
+from scoring.interchange.document import FORMAT, BoardDoc, ChampionshipDoc
+from scoring.model import Result, Rounding, ScoringRules
+
+
+def export_number(value: Fraction, *, places: int = 4) -> float:
+    """A Fraction as a JSON number rounded half up to ``places`` decimals (4 in the spec).
+
+    >>> export_number(Fraction(47, 32)), export_number(Fraction(3, 2))
+    (1.4688, 1.5)
+    """
+    scale = 10**places
+    return float(Decimal(floor(value * scale + Fraction(1, 2))) / scale)
+
+
+def _plain(value: Fraction) -> int | float:
+    """A rules value (scale, infraction score) as the JSON number the file wrote."""
+    if value.denominator == 1:
+        return int(value)
+    return float(Decimal(value.numerator) / Decimal(value.denominator))
+
+
+def _comparative(value: Fraction, rules: ScoringRules) -> int | float:
+    if rules.rounding is Rounding.FLOOR and value.denominator == 1:
+        return int(value)
+    return export_number(value)
+
+
+def dump(doc: ChampionshipDoc, scores: ChampionshipScore | None = None) -> dict[str, Any]:
+    """The interchange document of ``doc`` (plain JSON values, keys in the spec's order).
+
+    With ``scores`` (of ``doc.results()`` under ``doc.rules``), adds what "Export adds":
+    each result's ``ns_score``, ``ew_score`` (``null`` when adjusted or at an infraction),
+    ``ns_comparative`` and ``ew_comparative`` (4 decimals when rounding is ``none``,
+    whole numbers when ``floor``), and the top-level ``standings`` (``total`` likewise,
+    ``average`` with 4 decimals). Optional values that are absent are left out.
+    """
+    championship: dict[str, Any] = {"name": doc.name, "slug": doc.slug}
+    if doc.date is not None:
+        championship["date"] = doc.date.isoformat()
+    if doc.venue:
+        championship["venue"] = doc.venue
+    if doc.deal_commitment is not None:
+        championship["deal_commitment"] = doc.deal_commitment
+    if doc.deal_secret is not None:
+        championship["deal_secret"] = doc.deal_secret
+    rules = doc.rules
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "championship": championship,
+        "rules": {
+            "variant": doc.variant.value,
+            "doubling": rules.doubling.value,
+            "method": rules.method.value,
+            "scale": {"bottom": _plain(rules.bottom), "top": _plain(rules.top)},
+            "rounding": rules.rounding.value,
+            "infraction_score": _plain(rules.infraction_score),
+        },
+        "players": [{"id": p.id, "name": p.name} for p in doc.players],
+        "pairs": [{"number": p.number, "players": list(p.players)} for p in doc.pairs],
+        "boards": [_dump_board(b) for b in doc.boards],
+        "rounds": [
+            {
+                "number": r.number,
+                "tables": [
+                    {
+                        "number": t.number,
+                        "ns": t.ns,
+                        "ew": t.ew,
+                        "results": [_dump_result(x, rules, scores) for x in t.results],
+                    }
+                    for t in r.tables
+                ],
+            }
+            for r in doc.rounds
+        ],
+    }
+    if scores is not None:
+        out["standings"] = [
+            {
+                "rank": s.rank,
+                "pair": s.pair,
+                "total": _comparative(s.total, rules),
+                "boards": s.boards,
+                "average": export_number(s.average),
+            }
+            for s in scores.standings()
+        ]
+    return out
+
+
+def _dump_board(board: BoardDoc) -> dict[str, Any]:
+    out: dict[str, Any] = {"number": board.number}
+    if board.deal is not None:
+        out["deal"] = board.deal.to_json()
+    return out
+
+
+def _dump_result(
+    result: Result, rules: ScoringRules, scores: ChampionshipScore | None
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "board": result.board,
+        "trump": None if result.trump is None else result.trump.value,
+        "delegated": result.delegated,
+        "contro": result.contro,
+        "recontro": result.recontro,
+        "sant_vicenc": result.sant_vicenc,
+        "ns_points_taken": result.ns_points_taken,
+        "infraction": None if result.infraction is None else result.infraction.value,
+        "adjusted": None
+        if result.adjusted is None
+        else {"NS": result.adjusted[0].value, "EW": result.adjusted[1].value},
+    }
+    if scores is not None:
+        score = scores.result(result.key)
+        out["ns_score"] = score.ns_score
+        out["ew_score"] = score.ew_score
+        out["ns_comparative"] = _comparative(score.ns_comparative, rules)
+        out["ew_comparative"] = _comparative(score.ew_comparative, rules)
+    return out
