@@ -41,6 +41,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from engine.rules import Variant
 from scoring import InterchangeError, score_championship
@@ -68,6 +69,9 @@ from tournaments.models import (
     Table,
 )
 from tournaments.selectors import to_scoring_result
+from tournaments.services.championships import CREATE_PERMISSION
+from tournaments.services.common import User
+from tournaments.services.errors import NotAllowedError
 
 
 def _decimal(value: Fraction, path: str, problems: list[str], field: str) -> Decimal:
@@ -161,16 +165,20 @@ def _free_slug(slug: str) -> str:
 
 
 @transaction.atomic
-def championship_import(data: Any) -> Championship:
+def championship_import(*, data: Any, acting_user: User | None) -> Championship:
     """Create a championship from a parsed interchange document, all or nothing.
 
-    ``data``: the parsed JSON (``dict``, e.g. from ``scoring.interchange.read_json``).
+    ``acting_user``: who imports (``None``: the system, e.g. the command line); a person
+    needs the permission to create championships. ``data``: the parsed JSON (``dict``,
+    e.g. from ``scoring.interchange.read_json``).
     Results are written as they are in the file (already checked by ``load``), each with a
     ``ResultAudit`` "create" row by no one. Raises ``scoring.InterchangeError``
     (``problems``: ``"json.path: message"``) for anything ``load`` refuses and for any value
     its column cannot hold (:func:`model_limit_problems`, the scale's decimal digits),
     before a row is written.
     """
+    if acting_user is not None and not acting_user.has_perm(CREATE_PERMISSION):
+        raise NotAllowedError(_("No tens permís per crear campionats."))
     doc = load(data)
     problems = model_limit_problems(doc)
     rules = doc.rules

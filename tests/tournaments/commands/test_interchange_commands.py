@@ -11,8 +11,8 @@ from django.core.management import CommandError, call_command
 from engine.generate import generate_deal
 from tests.factories import build_championship
 from tournaments import services
-from tournaments.interchange import championship_export
 from tournaments.models import Championship, Result, ResultAudit
+from tournaments.services.interchange import championship_export
 
 pytestmark = pytest.mark.django_db
 
@@ -139,9 +139,9 @@ def test_export_of_an_unknown_slug_is_a_clean_error():
 
 
 def test_an_import_without_date_or_results_is_a_draft():
-    from tournaments.interchange import championship_import
+    from tournaments.services.interchange import championship_import
 
-    c = championship_import({
+    c = championship_import(acting_user=None, data={
         "format": "botifarra-duplicate/1",
         "championship": {"name": "Esborrany", "slug": "esb"},
         "players": [{"id": "a", "name": "Anna"}, {"id": "b", "name": "Biel"}],
@@ -204,9 +204,9 @@ def test_verify_deals_refuses_a_file_whose_secret_is_not_published(played, tmp_p
 
 
 def test_an_import_with_sant_vicenc_on_botifarra_allows_it_in_the_championship():
-    from tournaments.interchange import championship_import
+    from tournaments.services.interchange import championship_import
 
-    c = championship_import({
+    c = championship_import(acting_user=None, data={
         "format": "botifarra-duplicate/1",
         "championship": {"name": "SV", "slug": "sv"},
         "players": [{"id": k, "name": k.upper()} for k in "abcd"],
@@ -309,7 +309,7 @@ def test_a_hostile_file_is_refused_by_path_and_nothing_is_written(name, tmp_path
 
 def test_the_model_limits_are_checked_even_past_the_spec_limits():
     from scoring.interchange import ChampionshipDoc, PlayerDoc, RoundDoc
-    from tournaments.interchange import model_limit_problems
+    from tournaments.services.interchange import model_limit_problems
 
     doc = ChampionshipDoc(
         name="n" * 201, slug="no slug", venue="v",
@@ -325,10 +325,10 @@ def test_the_model_limits_are_checked_even_past_the_spec_limits():
 
 def test_a_taken_long_slug_gets_a_suffix_within_the_column():
     data = _minimal(r=lambda d: d["championship"].update(slug="s" * 100))
-    from tournaments.interchange import championship_import
+    from tournaments.services.interchange import championship_import
 
-    first = championship_import(data)
-    second = championship_import(data)
+    first = championship_import(data=data, acting_user=None)
+    second = championship_import(data=data, acting_user=None)
     assert (first.slug, second.slug) == ("s" * 100, "s" * 98 + "-2")
 
 
@@ -391,14 +391,14 @@ def test_scale_values_the_columns_cannot_hold_are_refused_before_writing(monkeyp
 
     from scoring import InterchangeError, ScoringRules
     from scoring.interchange import ChampionshipDoc
-    from tournaments import interchange
+    from tournaments.services import interchange
 
     rules = ScoringRules(bottom=Fraction(0), top=Fraction(10**7),
                          infraction_score=Fraction(1, 3))
     monkeypatch.setattr(interchange, "load",
                         lambda data: ChampionshipDoc(name="X", slug="x", rules=rules))
     with pytest.raises(InterchangeError) as exc:
-        interchange.championship_import({})
+        interchange.championship_import(data={}, acting_user=None)
     assert exc.value.problems == [
         "rules.scale.top: 1e+07 does not fit (-1000000..1000000)",
         "rules.infraction_score: 0.333333 needs more than 4 decimals",

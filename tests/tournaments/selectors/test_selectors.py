@@ -17,8 +17,8 @@ from django.test.utils import CaptureQueriesContext
 from engine.seats import Seat, Side
 from tests.factories import UserFactory, build_championship
 from tournaments import selectors, services
-from tournaments.interchange import championship_export
 from tournaments.models import Board, Championship, Pair, Round, Seating
+from tournaments.services.interchange import championship_export
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.interchange import championship_export
 from tournaments.models import Championship
+from tournaments.services.interchange import championship_export
 
 
 class Command(BaseCommand):

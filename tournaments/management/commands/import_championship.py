@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from scoring import InterchangeError
 from scoring.interchange import DocumentReadError
 from scoring.interchange import read_json as read_document
-from tournaments.interchange import championship_import
+from tournaments.services.interchange import championship_import
 
 
 class Command(BaseCommand):
@@ -27,7 +27,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         data = read_json(options["file"])
         try:
-            championship = championship_import(data)
+            championship = championship_import(data=data, acting_user=None)
         except InterchangeError as exc:
             raise CommandError(
                 f"{options['file']}: refused, nothing imported:\n  " + "\n  ".join(exc.problems)

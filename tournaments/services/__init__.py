@@ -1,0 +1,97 @@
+"""Every write of the tournaments app, one module per concept.
+
+Each service is keyword-only, typed and ``@transaction.atomic``; one that a person
+triggers takes ``acting_user=`` (``None`` means the system itself: a management command
+or the import) and checks that person's capabilities in the championship
+(:mod:`tournaments.permissions`). Every write records an audit row in the same
+transaction. Callers read ``services.result_record(...)``: the public names of the
+modules are re-exported here.
+
+Errors are ``ValueError`` subclasses split by cause (:mod:`.errors`). Their message says
+what and where, in Catalan (the UI's first language; the msgids are translated through
+Django i18n), and ``field`` names the form field the error belongs to when there is one,
+so a form can show it next to that field.
+"""
+
+from tournaments.services.boards import boards_generate
+from tournaments.services.championships import (
+    CREATE_PERMISSION,
+    RULE_FIELDS,
+    championship_create,
+    championship_finish,
+    championship_update_rules,
+    deal_secret_publish,
+    membership_grant,
+)
+from tournaments.services.errors import (
+    BoardsError,
+    ChampionshipStateError,
+    DrawError,
+    NotAllowedError,
+    PairsCsvError,
+    RegistrationError,
+    ResultConflict,
+    ResultError,
+    TournamentError,
+)
+from tournaments.services.interchange import championship_export, championship_import
+from tournaments.services.pairs import (
+    PAIR_NUMBER_MAX,
+    PLAYER_NAME_MAX,
+    pair_register,
+    pair_remove,
+    pairs_import_csv,
+    parse_pairs_csv,
+)
+from tournaments.services.results import (
+    ResultData,
+    result_correct,
+    result_delete,
+    result_record,
+    validate_result,
+)
+from tournaments.services.rounds import (
+    round_close,
+    round_draw,
+    round_reopen,
+    rounds_setup,
+    seating_set,
+)
+
+__all__ = [
+    "CREATE_PERMISSION",
+    "PAIR_NUMBER_MAX",
+    "PLAYER_NAME_MAX",
+    "RULE_FIELDS",
+    "BoardsError",
+    "ChampionshipStateError",
+    "DrawError",
+    "NotAllowedError",
+    "PairsCsvError",
+    "RegistrationError",
+    "ResultConflict",
+    "ResultData",
+    "ResultError",
+    "TournamentError",
+    "boards_generate",
+    "championship_create",
+    "championship_export",
+    "championship_finish",
+    "championship_import",
+    "championship_update_rules",
+    "deal_secret_publish",
+    "membership_grant",
+    "pair_register",
+    "pair_remove",
+    "pairs_import_csv",
+    "parse_pairs_csv",
+    "result_correct",
+    "result_delete",
+    "result_record",
+    "round_close",
+    "round_draw",
+    "round_reopen",
+    "rounds_setup",
+    "seating_set",
+    "validate_result",
+]

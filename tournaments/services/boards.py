@@ -1,0 +1,46 @@
+"""Boards: generate every board's deal from the championship's secret."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournaments.models import (
+    Board,
+    Championship,
+)
+from tournaments.services.common import ORGANISER_ROLES, User, _require_role
+from tournaments.services.errors import BoardsError
+from tournaments.services.rounds import _has_results
+
+
+@transaction.atomic
+def boards_generate(*, championship: Championship, acting_user: User | None) -> list[Board]:
+    """Draw a fresh secret (``engine.new_secret``), store it with its SHA-256 commitment
+    (``engine.deal_commitment``; public from now on) and deal every board with
+    ``engine.generate_deal(secret, number)``.
+
+    Refused once any result exists (the tables have seen the cards) or the secret was
+    published. Raises :class:`BoardsError`, :class:`NotAllowedError`.
+    """
+    from engine.generate import deal_commitment, generate_deal, new_secret
+
+    championship = Championship.objects.select_for_update().get(pk=championship.pk)
+    _require_role(acting_user, championship, ORGANISER_ROLES, _("generar els taulers"))
+    if championship.deal_secret_published:
+        raise BoardsError(_("La llavor ja és pública: els taulers no es poden regenerar."))
+    if _has_results(championship):
+        raise BoardsError(
+            _("Ja hi ha resultats: els taulers no es poden regenerar.")
+        )
+    boards = list(Board.objects.filter(championship=championship).order_by("number"))
+    if not boards:
+        raise BoardsError(_("Primer cal preparar les rondes i els taulers."))
+    secret = new_secret()
+    for board in boards:
+        board.deal = generate_deal(secret, board.number).to_json()
+    Board.objects.bulk_update(boards, ["deal"])
+    championship.deal_secret = secret.hex()
+    championship.deal_commitment = deal_commitment(secret)
+    championship.save(update_fields=["deal_secret", "deal_commitment"])
+    return boards

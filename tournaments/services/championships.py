@@ -1,0 +1,275 @@
+"""Championships: create, edit the rules, grant roles, finish, publish the deal secret."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date as date_type
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from tournaments.models import (
+    Championship,
+    Membership,
+    Result,
+    Round,
+)
+from tournaments.services.common import ORGANISER_ROLES, Role, User, _require_role
+from tournaments.services.errors import ChampionshipStateError, NotAllowedError, RegistrationError
+
+RULE_FIELDS = (
+    "variant", "doubling", "method", "scale_bottom", "scale_top", "rounding",
+    "infraction_score", "carregar", "carregar_scope", "sant_vicenc",
+    "sant_vicenc_on_botifarra", "barraca",
+)
+
+
+def _unique_slug(base: str) -> str:
+    base = slugify(base)[:90] or "campionat"
+    taken = set(
+        Championship.objects.filter(slug__startswith=base).values_list("slug", flat=True)
+    )
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
+
+
+def _clean_rules(rules: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(rules) - set(RULE_FIELDS))
+    if unknown:
+        raise RegistrationError(
+            _("Regles desconegudes: %(names)s.") % {"names": ", ".join(unknown)},
+            field=unknown[0],
+        )
+    clean: dict[str, Any] = {}
+    choice_fields = {
+        "variant": Championship.Variant,
+        "doubling": Championship.Doubling,
+        "method": Championship.Method,
+        "rounding": Championship.Rounding,
+        "carregar_scope": Championship.CarregarScope,
+    }
+    for name, value in rules.items():
+        if name in choice_fields:
+            text = getattr(value, "value", value)
+            if text not in choice_fields[name].values:
+                raise RegistrationError(
+                    _("%(field)s: «%(value)s» no és cap de %(choices)s.")
+                    % {"field": name, "value": text,
+                       "choices": ", ".join(choice_fields[name].values)},
+                    field=name,
+                )
+            clean[name] = text
+        elif name in ("scale_bottom", "scale_top", "infraction_score"):
+            try:
+                clean[name] = Decimal(str(value))
+            except (InvalidOperation, ValueError):
+                raise RegistrationError(
+                    _("%(field)s: «%(value)s» no és un nombre.")
+                    % {"field": name, "value": value},
+                    field=name,
+                ) from None
+        else:
+            clean[name] = bool(value)
+    return clean
+
+
+#: The Django permission a person needs to create a championship (superusers have it;
+#: the organiser of the demo is given it; grant it in /admin).
+CREATE_PERMISSION = "tournaments.add_championship"
+
+#: How many times a championship with a slug made from its name is tried again when
+#: another one took that slug at the same moment (each try takes the next free suffix).
+SLUG_TRIES = 20
+
+
+def _check_length(value: str, model: type[Any], field: str, label: str) -> None:
+    limit = model._meta.get_field(field).max_length
+    if len(value) > limit:
+        raise RegistrationError(
+            _("%(label)s: com a molt %(limit)s caràcters (n'hi ha %(n)s).")
+            % {"label": label, "limit": limit, "n": len(value)},
+            field=field,
+        )
+
+
+@transaction.atomic
+def championship_create(
+    *,
+    name: str,
+    date: date_type,
+    venue: str = "",
+    slug: str | None = None,
+    end_date: date_type | None = None,
+    acting_user: AbstractBaseUser | None = None,
+    **rules: Any,
+) -> Championship:
+    """Create a championship in ``draft`` with the given rules (``RULE_FIELDS``; every one
+    missing takes the spec's default: obligada, duplicate, proportional, scale 1..2,
+    no rounding, infraction score 0). The acting user becomes its organiser; a person
+    (``acting_user`` not ``None``) needs the ``tournaments.add_championship`` permission
+    (:data:`CREATE_PERMISSION`).
+
+    ``slug``: defaults to the name slugified, made unique with ``-2``, ``-3``... (tried
+    again with the next suffix when another championship takes it at the same moment);
+    an explicit slug that is taken, even by a championship created at the same moment, is
+    refused. Raises :class:`RegistrationError` (field set), :class:`NotAllowedError`.
+    """
+    if (
+        acting_user is not None
+        and acting_user.is_authenticated
+        and not acting_user.has_perm(CREATE_PERMISSION)  # type: ignore[attr-defined]
+    ):
+        raise NotAllowedError(_("No tens permís per crear campionats."))
+    name = (name or "").strip()
+    if not name:
+        raise RegistrationError(_("Cal un nom."), field="name")
+    _check_length(name, Championship, "name", _("Nom"))
+    venue = (venue or "").strip()
+    _check_length(venue, Championship, "venue", _("Lloc"))
+    explicit = bool(slug)
+    if slug:
+        if slugify(slug) != slug:
+            raise RegistrationError(
+                _("L'identificador «%(slug)s» només pot tenir lletres, xifres i guions.")
+                % {"slug": slug},
+                field="slug",
+            )
+        _check_length(slug, Championship, "slug", _("Identificador"))
+    clean = _clean_rules(rules)
+    bottom = clean.get("scale_bottom", Decimal(1))
+    top = clean.get("scale_top", Decimal(2))
+    if top <= bottom:
+        raise RegistrationError(
+            _("L'escala ha d'anar de menys a més: mínim %(bottom)s, màxim %(top)s.")
+            % {"bottom": bottom, "top": top},
+            field="scale_top",
+        )
+    taken_message = _("Ja hi ha un campionat amb l'identificador «%(slug)s».")
+    for _try in range(SLUG_TRIES):
+        candidate = slug if explicit else _unique_slug(name)
+        assert candidate is not None
+        if explicit and Championship.objects.filter(slug=candidate).exists():
+            raise RegistrationError(taken_message % {"slug": candidate}, field="slug")
+        try:
+            # A savepoint: a slug taken by a championship saved at the same moment is a
+            # unique violation (PostgreSQL waits for the other transaction, then refuses).
+            with transaction.atomic():
+                championship = Championship.objects.create(
+                    name=name, slug=candidate, date=date, end_date=end_date, venue=venue,
+                    **clean,
+                )
+        except IntegrityError:
+            if not Championship.objects.filter(slug=candidate).exists():
+                raise  # not the slug: a bug, let it show
+            if explicit:
+                raise RegistrationError(
+                    taken_message % {"slug": candidate}, field="slug"
+                ) from None
+            continue
+        break
+    else:
+        raise RegistrationError(
+            _("No s'ha trobat cap identificador lliure per a «%(name)s»: escriviu-ne un.")
+            % {"name": name},
+            field="slug",
+        )
+    if acting_user is not None and acting_user.is_authenticated:
+        Membership.objects.create(
+            championship=championship, user=acting_user, role=Role.ORGANISER
+        )
+    return championship
+
+
+@transaction.atomic
+def championship_update_rules(
+    *, championship: Championship, acting_user: User | None, **rules: Any
+) -> Championship:
+    """Change rules while no result exists (results are scored under the rules they were
+    entered with). Raises :class:`ChampionshipStateError`, :class:`RegistrationError`."""
+    championship = Championship.objects.select_for_update().get(pk=championship.pk)
+    _require_role(acting_user, championship, ORGANISER_ROLES, _("canviar les regles"))
+    if Result.objects.filter(board__championship=championship).exists():
+        raise ChampionshipStateError(
+            _("Ja hi ha resultats: les regles ja no es poden canviar.")
+        )
+    clean = _clean_rules(rules)
+    for name, value in clean.items():
+        setattr(championship, name, value)
+    if championship.scale_top <= championship.scale_bottom:
+        raise RegistrationError(
+            _("L'escala ha d'anar de menys a més: mínim %(bottom)s, màxim %(top)s.")
+            % {"bottom": championship.scale_bottom, "top": championship.scale_top},
+            field="scale_top",
+        )
+    championship.save()
+    return championship
+
+
+
+@transaction.atomic
+def membership_grant(
+    *, championship: Championship, user: AbstractBaseUser, role: str,
+    acting_user: User | None = None,
+) -> Membership:
+    """Give ``user`` a role (organiser / referee / head_referee) in one championship.
+
+    Only an organiser of that championship (or the system) may grant roles.
+    Raises :class:`RegistrationError` for an unknown role, :class:`NotAllowedError`.
+    """
+    _require_role(acting_user, championship, ORGANISER_ROLES, _("donar rols"))
+    if role not in Role.values:
+        raise RegistrationError(_("Rol desconegut: %(role)s.") % {"role": role}, field="role")
+    membership, _created = Membership.objects.get_or_create(
+        championship=championship, user=user, role=role
+    )
+    return membership
+
+
+@transaction.atomic
+def championship_finish(*, championship: Championship, acting_user: User | None) -> Championship:
+    """Finish the championship: results are final and every open round is closed.
+
+    Raises :class:`ChampionshipStateError` (already finished), :class:`NotAllowedError`.
+    """
+    championship = Championship.objects.select_for_update().get(pk=championship.pk)
+    _require_role(acting_user, championship, ORGANISER_ROLES, _("acabar el campionat"))
+    if championship.status == Championship.Status.FINISHED:
+        raise ChampionshipStateError(_("El campionat ja està acabat."))
+    now = timezone.now()
+    Round.objects.filter(championship=championship, closed_at__isnull=True).update(closed_at=now)
+    championship.status = Championship.Status.FINISHED
+    championship.save(update_fields=["status"])
+    return championship
+
+
+@transaction.atomic
+def deal_secret_publish(*, championship: Championship, acting_user: User | None) -> Championship:
+    """Make the deal secret public so anyone can check the commitment and regenerate
+    every board (``verify_deals``). Only once the championship is finished.
+
+    Raises :class:`ChampionshipStateError` (not finished, no secret, already published),
+    :class:`NotAllowedError`.
+    """
+    championship = Championship.objects.select_for_update().get(pk=championship.pk)
+    _require_role(acting_user, championship, ORGANISER_ROLES, _("publicar la llavor"))
+    if championship.status != Championship.Status.FINISHED:
+        raise ChampionshipStateError(
+            _("La llavor només es pot publicar quan el campionat s'ha acabat.")
+        )
+    if not championship.deal_secret:
+        raise ChampionshipStateError(_("Aquest campionat no té llavor: no s'hi van generar "
+                                       "els taulers."))
+    if championship.deal_secret_published:
+        raise ChampionshipStateError(_("La llavor ja és pública."))
+    championship.deal_secret_published_at = timezone.now()
+    championship.save(update_fields=["deal_secret_published_at"])
+    return championship

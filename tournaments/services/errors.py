@@ -1,0 +1,63 @@
+"""Errors of the services: ``ValueError`` subclasses split by cause."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tournaments.models import (
+    Result,
+)
+
+
+class TournamentError(ValueError):
+    """Base of every refusal of a service. ``field``: the form field at fault, or None."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class NotAllowedError(TournamentError):
+    """The acting user lacks the role this action needs in this championship."""
+
+
+class ChampionshipStateError(TournamentError):
+    """The action does not fit the championship's or round's state (finished, closed...)."""
+
+
+class RegistrationError(TournamentError):
+    """A bad championship, player or pair (duplicate number, empty name...)."""
+
+
+class PairsCsvError(RegistrationError):
+    """A pasted pairs list with bad lines; ``problems`` lists one message per bad line."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__("; ".join(problems), field="text")
+        self.problems = list(problems)
+
+
+class DrawError(TournamentError):
+    """A round that cannot be set up or drawn (odd number of pairs, results exist...)."""
+
+
+class BoardsError(TournamentError):
+    """Boards that cannot be generated now (none set up, results already in...)."""
+
+
+class ResultError(TournamentError):
+    """A result the rules do not allow (points out of 0..72, recontro without contro...)."""
+
+
+class ResultConflict(TournamentError):
+    """Someone else saved this result since the form was loaded (optimistic concurrency).
+
+    ``current``: the stored result (``None`` if it was deleted), so the form can show what
+    the other referee saved; ``current_version``: its version (0 when there is none).
+    """
+
+    def __init__(self, message: str, *, current: Result | None) -> None:
+        super().__init__(message, field=None)
+        self.current = current
+        self.current_version = current.version if current is not None else 0

@@ -1,0 +1,307 @@
+"""Pairs and players: register, import a CSV list, remove."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from tournaments.models import (
+    Championship,
+    Pair,
+    Player,
+    Round,
+    Seating,
+)
+from tournaments.services.common import (
+    ORGANISER_ROLES,
+    User,
+    _check_not_finished,
+    _lock_championship,
+    _require_role,
+)
+from tournaments.services.errors import ChampionshipStateError, PairsCsvError, RegistrationError
+
+#: The highest pair number, as in the single-pair form (``forms.PairForm``) and the CSV.
+PAIR_NUMBER_MAX = 9999
+#: At most this many characters in a player's name (``Player.name``).
+PLAYER_NAME_MAX: int = Player._meta.get_field("name").max_length  # type: ignore[assignment]
+
+_ASCII_DIGITS = frozenset("0123456789")
+
+
+def _free_player_codes(championship: Championship, count: int) -> list[str]:
+    """``count`` unused ``pN`` codes (the caller holds :func:`_lock_championship`)."""
+    taken = set(Player.objects.filter(championship=championship).values_list("code", flat=True))
+    codes: list[str] = []
+    n = len(taken) + 1
+    while len(codes) < count:
+        code = f"p{n}"
+        if code not in taken:
+            codes.append(code)
+        n += 1
+    return codes
+
+
+def _check_registration_open(championship: Championship) -> None:
+    """Pairs are registered only before the first draw: the draw seats every pair, so a
+    pair added later would leave an odd number for the next round's draw, or a pair that
+    never played round 1 (issue 4). One query."""
+    _check_not_finished(championship)
+    drawn = (
+        Round.objects.filter(championship=championship, seatings__isnull=False)
+        .order_by("number").values_list("number", flat=True).first()
+    )
+    if drawn is not None:
+        raise ChampionshipStateError(
+            _("La ronda %(n)s ja està sortejada: ja no es poden inscriure parelles.")
+            % {"n": drawn}
+        )
+
+
+def _pair_number_problem(text: str) -> str | None:
+    """Why ``text`` is not a pair number (1..PAIR_NUMBER_MAX, ASCII digits), or None."""
+    # Leading zeros stripped before int(): Python refuses to convert over 4,300 digits.
+    significant = text.lstrip("0")
+    if not text or not set(text) <= _ASCII_DIGITS or len(significant) > 4 \
+            or not 1 <= int(significant or "0") <= PAIR_NUMBER_MAX:
+        return _("«%(text)s» no és un número de parella (de 1 a %(max)s)") % {
+            "text": text[:20] + ("…" if len(text) > 20 else ""), "max": PAIR_NUMBER_MAX
+        }
+    return None
+
+
+def _name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a player's name (empty, too long, control characters)."""
+    if not name:
+        return _("falta el nom d'un jugador")
+    if len(name) > PLAYER_NAME_MAX:
+        return _("el nom «%(start)s…» passa de %(max)s caràcters") % {
+            "start": name[:20], "max": PLAYER_NAME_MAX
+        }
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+        return _("el nom «%(name)s» té caràcters de control") % {
+            "name": name[:40].encode("unicode_escape").decode("ascii")
+        }
+    return None
+
+
+def _create_pairs(
+    championship: Championship, rows: Sequence[tuple[int, str, str]]
+) -> list[Pair]:
+    """Write the players and pairs (the caller holds :func:`_lock_championship`). Raises
+    ``IntegrityError`` when a number is taken after all (the caller turns it into its
+    own error inside a savepoint)."""
+    codes = _free_player_codes(championship, 2 * len(rows))
+    players = Player.objects.bulk_create(
+        [
+            Player(championship=championship, code=codes[2 * i + k], name=row[1 + k])
+            for i, row in enumerate(rows)
+            for k in (0, 1)
+        ]
+    )
+    return Pair.objects.bulk_create(
+        [
+            Pair(
+                championship=championship, number=row[0],
+                player1=players[2 * i], player2=players[2 * i + 1],
+            )
+            for i, row in enumerate(rows)
+        ]
+    )
+
+
+@transaction.atomic
+def pair_register(
+    *, championship: Championship, number: int, player1: str, player2: str,
+    acting_user: User | None,
+) -> Pair:
+    """Register pair ``number`` (1..:data:`PAIR_NUMBER_MAX`, unique in the championship)
+    of two named players (1..:data:`PLAYER_NAME_MAX` characters), before any round is
+    drawn. Registrations of one championship run one at a time (row lock), so several at
+    once with different numbers all succeed and the same number twice is refused.
+
+    Raises :class:`RegistrationError` (field ``number``, ``player1`` or ``player2``),
+    :class:`NotAllowedError`, :class:`ChampionshipStateError` (finished, or a round
+    already drawn).
+    """
+    championship = _lock_championship(championship)
+    _require_role(acting_user, championship, ORGANISER_ROLES, _("inscriure parelles"))
+    _check_registration_open(championship)
+    names = (player1 or "").strip(), (player2 or "").strip()
+    for k, player_name in enumerate(names, start=1):
+        if not player_name:
+            raise RegistrationError(_("Cal el nom del jugador %(k)s.") % {"k": k},
+                                    field=f"player{k}")
+        problem = _name_problem(player_name)
+        if problem:
+            raise RegistrationError(
+                _("Jugador %(k)s: %(problem)s.") % {"k": k, "problem": problem},
+                field=f"player{k}",
+            )
+    if (
+        isinstance(number, bool) or not isinstance(number, int)
+        or not 1 <= number <= PAIR_NUMBER_MAX
+    ):
+        raise RegistrationError(
+            _("El número de parella ha de ser un enter de 1 a %(max)s, no «%(n)s».")
+            % {"n": number, "max": PAIR_NUMBER_MAX},
+            field="number",
+        )
+    taken = _("Ja hi ha una parella número %(n)s.") % {"n": number}
+    if Pair.objects.filter(championship=championship, number=number).exists():
+        raise RegistrationError(taken, field="number")
+    try:
+        with transaction.atomic():
+            return _create_pairs(championship, [(number, names[0], names[1])])[0]
+    except IntegrityError:
+        # Only without the lock's protection (rows written outside the services).
+        raise RegistrationError(taken, field="number") from None
+
+
+def _parse_pairs_lines(text: str) -> list[tuple[int, int, str, str]]:
+    """:func:`parse_pairs_csv` with the line each pair starts on: ``[(line, number,
+    player 1, player 2)]``."""
+    problems: list[str] = []
+    rows: list[tuple[int, int, str, str]] = []
+    seen: dict[int, int] = {}
+    # A spreadsheet's UTF-8 export may start with a byte-order mark.
+    reader = csv.reader(io.StringIO((text or "").lstrip("\ufeff")), delimiter=";")
+    line_no = 1
+    while True:
+        try:
+            fields = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:  # an unclosed quote, a NUL, a huge field
+            problems.append(
+                _("línia %(n)s: no es pot llegir (%(error)s)") % {"n": line_no, "error": exc}
+            )
+            break
+        where = _("línia %(n)s") % {"n": line_no}
+        start, line_no = line_no, reader.line_num + 1
+        fields = [f.strip() for f in fields]
+        if not any(fields):
+            continue
+        if (
+            not rows and not problems and _pair_number_problem(fields[0])
+            and _looks_like_header(fields)
+        ):
+            continue
+        if len(fields) != 3:
+            problems.append(
+                _("%(where)s: calen 3 camps separats per «;» (número;jugador 1;jugador 2), "
+                  "n'hi ha %(count)s") % {"where": where, "count": len(fields)}
+            )
+            continue
+        number_text, name1, name2 = fields
+        problem = _pair_number_problem(number_text) or _name_problem(name1) \
+            or _name_problem(name2)
+        if problem:
+            problems.append(f"{where}: {problem}")
+            continue
+        number = int(number_text.lstrip("0"))
+        if number in seen:
+            problems.append(
+                _("%(where)s: la parella %(n)s ja és a la línia %(first)s")
+                % {"where": where, "n": number, "first": seen[number]}
+            )
+            continue
+        seen[number] = start
+        rows.append((start, number, name1, name2))
+    if problems:
+        raise PairsCsvError(problems)
+    if not rows:
+        raise PairsCsvError([_("no hi ha cap parella al text")])
+    return rows
+
+
+def parse_pairs_csv(text: str) -> list[tuple[int, str, str]]:
+    """Parse "number;player 1;player 2" lines (a header line and blank lines are skipped;
+    a field may be quoted, ``"1";"Puig; Anna";Vila``).
+
+    The limits are the single-pair form's: a number of ASCII digits 1..
+    :data:`PAIR_NUMBER_MAX`, each name 1..:data:`PLAYER_NAME_MAX` characters without
+    control characters, no number twice. Returns ``[(number, player 1, player 2)]``.
+    Raises :class:`PairsCsvError` listing every bad line by its line number
+    ("línia 3: ...").
+    """
+    return [(number, name1, name2) for _line, number, name1, name2 in _parse_pairs_lines(text)]
+
+
+def _looks_like_header(fields: Sequence[str]) -> bool:
+    first = fields[0].lower()
+    return first.startswith(("n", "pair", "parella", "pareja", "#"))
+
+
+@transaction.atomic
+def pairs_import_csv(
+    *, championship: Championship, text: str, acting_user: User | None
+) -> list[Pair]:
+    """Register every pair of a pasted list ("number;player 1;player 2" per line, see
+    :func:`parse_pairs_csv`), all or nothing, before any round is drawn. A number
+    already registered is an error naming its line. Runs one at a time per championship
+    with :func:`pair_register` (row lock).
+
+    Raises :class:`PairsCsvError` (``problems``: one message per bad line, field ``text``),
+    :class:`NotAllowedError`, :class:`ChampionshipStateError`.
+    """
+    championship = _lock_championship(championship)
+    _require_role(acting_user, championship, ORGANISER_ROLES, _("inscriure parelles"))
+    _check_registration_open(championship)
+    lines = _parse_pairs_lines(text)
+    existing = set(
+        Pair.objects.filter(championship=championship).values_list("number", flat=True)
+    )
+    clashes = [
+        _("línia %(line)s: ja hi ha una parella número %(n)s") % {"line": line, "n": number}
+        for line, number, _name1, _name2 in lines
+        if number in existing
+    ]
+    if clashes:
+        raise PairsCsvError(clashes)
+    try:
+        with transaction.atomic():
+            return _create_pairs(championship, [row[1:] for row in lines])
+    except IntegrityError:
+        # Only without the lock's protection (rows written outside the services).
+        raise PairsCsvError(
+            [_("una altra inscripció ha pres algun d'aquests números: torneu-ho a provar")]
+        ) from None
+
+
+@transaction.atomic
+def pair_remove(*, pair: Pair, acting_user: User | None) -> None:
+    """Remove a pair registered by mistake, with its two players (unless another pair
+    has them), while it has no seating (it has never been seated at a table, so it has no
+    result). Organiser only.
+
+    Raises :class:`NotAllowedError`, :class:`ChampionshipStateError` (finished, or the
+    pair already seated in a round).
+    """
+    championship = _lock_championship(pair.championship_id)
+    _require_role(acting_user, championship, ORGANISER_ROLES, _("esborrar parelles"))
+    if championship.status == Championship.Status.FINISHED:
+        raise ChampionshipStateError(_("El campionat ja s'ha acabat."))
+    pair = Pair.objects.select_for_update().get(pk=pair.pk)
+    seated = (
+        Seating.objects.filter(Q(ns_pair=pair) | Q(ew_pair=pair))
+        .order_by("round__number").values_list("round__number", flat=True).first()
+    )
+    if seated is not None:
+        raise ChampionshipStateError(
+            _("La parella %(n)s ja seu a una taula a la ronda %(round)s: no es pot esborrar.")
+            % {"n": pair.number, "round": seated}
+        )
+    players = {pair.player1_id, pair.player2_id}
+    pair.delete()
+    still_used: set[int] = set()
+    for ids in Pair.objects.filter(
+        Q(player1_id__in=players) | Q(player2_id__in=players)
+    ).values_list("player1_id", "player2_id"):
+        still_used.update(ids)
+    Player.objects.filter(pk__in=players - still_used).delete()

@@ -1,0 +1,367 @@
+"""Results: validate, record (optimistic concurrency), correct, delete; every change audited."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.models import (
+    Board,
+    Championship,
+    PairBoard,
+    Result,
+    ResultAudit,
+    Seating,
+)
+from tournaments.services.common import HEAD_ROLES, REFEREE_ROLES, User, _person, _require_role
+from tournaments.services.errors import ChampionshipStateError, ResultConflict, ResultError
+
+_ADJUSTMENTS = frozenset(Result.Adjustment.values)
+_TRUMPS = frozenset(Result.Trump.values)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultData:
+    """A result as entered (championship-json.md "A result"), validated by
+    :func:`validate_result`. ``adjusted``: ``None`` or ``(NS, EW)`` adjustments."""
+
+    trump: str | None
+    ns_points_taken: int | None
+    delegated: bool = False
+    contro: bool = False
+    recontro: bool = False
+    sant_vicenc: bool = False
+    infraction: str | None = None
+    adjusted: tuple[str, str] | None = None
+    note: str = ""
+
+
+def _enum_text(value: Any) -> Any:
+    return getattr(value, "value", value)
+
+
+def _normalise_adjusted(value: Any) -> tuple[str, str] | None:
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        value = (value.get("NS"), value.get("EW"))
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise ResultError(
+            _("La puntuació arbitral necessita un valor per a NS i un per a EO."),
+            field="adjusted",
+        )
+    ns, ew = (_enum_text(v) for v in value)
+    for side, text in (("NS", ns), ("EO", ew)):
+        if text not in _ADJUSTMENTS:
+            raise ResultError(
+                _("Puntuació arbitral de %(side)s: «%(value)s» no és cap de %(choices)s.")
+                % {"side": side, "value": text, "choices": ", ".join(sorted(_ADJUSTMENTS))},
+                field="adjusted",
+            )
+    return (ns, ew)
+
+
+def validate_result(
+    championship: Championship,
+    *,
+    trump: Any,
+    ns_points_taken: Any,
+    delegated: bool = False,
+    contro: bool = False,
+    recontro: bool = False,
+    sant_vicenc: bool = False,
+    infraction: Any = None,
+    adjusted: Any = None,
+    note: str = "",
+) -> ResultData:
+    """Check one result against rules.md and the championship's settings.
+
+    ``trump``: ``"O"``, ``"C"``, ``"E"``, ``"B"``, ``"botifarra"`` (or a ``scoring.Trump``;
+    ``engine.Suit``; ``None`` only when adjusted). ``ns_points_taken``: 0..72 (``None``
+    only when adjusted). Doubles in order: recontro needs contro, Sant Vicenç needs
+    recontro and the championship's ``sant_vicenc`` setting, and on a botifarra hand its
+    ``sant_vicenc_on_botifarra`` (rules.md "Where sources disagree"). ``infraction``:
+    ``None``, ``"NS"`` or ``"EW"``, never with ``adjusted``.
+
+    Raises :class:`ResultError` whose ``field`` names the field at fault.
+    """
+    adjusted_pair = _normalise_adjusted(adjusted)
+    trump_text = _enum_text(trump)
+    if trump_text is not None and trump_text not in _TRUMPS:
+        raise ResultError(
+            _("Trumfo «%(value)s» desconegut: ha de ser O, C, E, B o botifarra.")
+            % {"value": trump_text},
+            field="trump",
+        )
+    if trump_text is None and adjusted_pair is None:
+        raise ResultError(_("Cal el trumfo (o botifarra)."), field="trump")
+    if ns_points_taken is None:
+        if adjusted_pair is None:
+            raise ResultError(_("Cal saber els punts que ha fet NS (0 a 72)."),
+                              field="ns_points_taken")
+    elif (
+        isinstance(ns_points_taken, bool)
+        or not isinstance(ns_points_taken, int)
+        or not 0 <= ns_points_taken <= 72
+    ):
+        raise ResultError(
+            _("Els punts de NS han de ser un enter de 0 a 72, no «%(value)s».")
+            % {"value": ns_points_taken},
+            field="ns_points_taken",
+        )
+    if delegated and trump_text is None:
+        raise ResultError(_("Delegat sense trumfo."), field="delegated")
+    if recontro and not contro:
+        raise ResultError(_("No hi pot haver recontro sense contro."), field="recontro")
+    if sant_vicenc and not recontro:
+        raise ResultError(_("No hi pot haver Sant Vicenç sense recontro."), field="sant_vicenc")
+    if sant_vicenc and not championship.sant_vicenc:
+        raise ResultError(
+            _("En aquest campionat no es permet el Sant Vicenç."), field="sant_vicenc"
+        )
+    if (
+        sant_vicenc
+        and trump_text == Result.Trump.BOTIFARRA
+        and not championship.sant_vicenc_on_botifarra
+    ):
+        raise ResultError(
+            _("En aquest campionat no es permet el Sant Vicenç en una botifarra."),
+            field="sant_vicenc",
+        )
+    infraction_text = _enum_text(infraction) or None
+    if infraction_text == "EO":
+        infraction_text = "EW"
+    if infraction_text is not None and infraction_text not in ("NS", "EW"):
+        raise ResultError(
+            _("Infracció: «%(value)s» ha de ser NS o EO.") % {"value": infraction_text},
+            field="infraction",
+        )
+    if infraction_text is not None and adjusted_pair is not None:
+        raise ResultError(
+            _("Un resultat no pot tenir alhora infracció i puntuació arbitral."),
+            field="infraction",
+        )
+    return ResultData(
+        trump=trump_text,
+        ns_points_taken=ns_points_taken,
+        delegated=bool(delegated),
+        contro=bool(contro),
+        recontro=bool(recontro),
+        sant_vicenc=bool(sant_vicenc),
+        infraction=infraction_text,
+        adjusted=adjusted_pair,
+        note=(note or "").strip()[:500],
+    )
+
+
+def _audit(
+    result: Result | None, *, seating: Seating, board: Board, action: str,
+    acting_user: User | None, before: dict[str, Any] | None, after: dict[str, Any] | None,
+    at: Any,
+) -> None:
+    ResultAudit.objects.create(
+        championship_id=board.championship_id,
+        result=result,
+        round_number=seating.round.number,
+        table_number=seating.table.number,
+        board_number=board.number,
+        action=action,
+        acting_user=acting_user if acting_user is not None and acting_user.is_authenticated
+        else None,
+        at=at,
+        before=before,
+        after=after,
+    )
+
+
+@transaction.atomic
+def result_record(
+    *,
+    seating: Seating,
+    board: Board,
+    trump: Any,
+    ns_points_taken: int | None,
+    delegated: bool = False,
+    contro: bool = False,
+    recontro: bool = False,
+    sant_vicenc: bool = False,
+    infraction: Any = None,
+    adjusted: Any = None,
+    note: str = "",
+    expected_version: int | None,
+    acting_user: User | None,
+) -> Result:
+    """Enter (``expected_version=None``) or correct (``expected_version`` = the version
+    the form was loaded with) the result of ``board`` at ``seating``'s table.
+
+    Locks the seating and the result row (``select_for_update``) so that two referees
+    saving at once are serialised; the second then sees a version other than the one it
+    expected and gets :class:`ResultConflict` instead of overwriting the first. A
+    correction bumps ``version`` by one; every write adds a :class:`ResultAudit` row
+    (before/after) in the same transaction.
+
+    Refusals: :class:`NotAllowedError` (not a referee/head referee/organiser of this
+    championship; a closed round needs head referee or organiser),
+    :class:`ChampionshipStateError` (championship finished),
+    :class:`ResultError` (rules, see :func:`validate_result`; a board of another round;
+    a pair that already played the board), :class:`ResultConflict`.
+    """
+    seating = (
+        Seating.objects.select_for_update(of=("self",))
+        .select_related("round__championship", "table", "ns_pair", "ew_pair")
+        .get(pk=seating.pk)
+    )
+    board = Board.objects.get(pk=board.pk)
+    round = seating.round
+    championship = round.championship
+    _require_role(acting_user, championship, REFEREE_ROLES, _("entrar resultats"))
+    if championship.status == Championship.Status.FINISHED:
+        raise ChampionshipStateError(
+            _("El campionat ja s'ha acabat: els resultats no es poden canviar.")
+        )
+    if round.is_closed:
+        _require_role(acting_user, championship, HEAD_ROLES,
+                      _("canviar resultats d'una ronda tancada"))
+    if board.championship_id != championship.pk or (
+        board.round_id is not None and board.round_id != round.pk
+    ):
+        raise ResultError(
+            _("El tauler %(board)s no es juga a la ronda %(round)s.")
+            % {"board": board.number, "round": round.number},
+            field="board",
+        )
+    data = validate_result(
+        championship, trump=trump, ns_points_taken=ns_points_taken, delegated=delegated,
+        contro=contro, recontro=recontro, sant_vicenc=sant_vicenc, infraction=infraction,
+        adjusted=adjusted, note=note,
+    )
+    current = (
+        Result.objects.select_for_update(of=("self",))
+        .filter(seating=seating, board=board)
+        .first()
+    )
+    where = _("taula %(table)s, tauler %(board)s") % {
+        "table": seating.table.number, "board": board.number
+    }
+    if current is None and expected_version is not None:
+        raise ResultConflict(
+            _("%(where)s: el resultat que corregies ja no existeix.") % {"where": where},
+            current=None,
+        )
+    if current is not None and expected_version != current.version:
+        raise ResultConflict(
+            _("%(where)s: un altre àrbitre ja ha desat aquest resultat (versió %(v)s). "
+              "Revisa'l abans de tornar a desar.") % {"where": where, "v": current.version},
+            current=current,
+        )
+    now = timezone.now()
+    fields = {
+        "trump": data.trump,
+        "ns_points_taken": data.ns_points_taken,
+        "delegated": data.delegated,
+        "contro": data.contro,
+        "recontro": data.recontro,
+        "sant_vicenc": data.sant_vicenc,
+        "infraction": data.infraction,
+        "adjusted_ns": data.adjusted[0] if data.adjusted else None,
+        "adjusted_ew": data.adjusted[1] if data.adjusted else None,
+        "note": data.note,
+    }
+    if current is None:
+        played = list(
+            PairBoard.objects.filter(
+                board=board, pair_id__in=(seating.ns_pair_id, seating.ew_pair_id)
+            ).values_list("pair__number", flat=True)
+        )
+        if played:
+            raise ResultError(
+                _("La parella %(pair)s ja ha jugat el tauler %(board)s.")
+                % {"pair": played[0], "board": board.number},
+                field="board",
+            )
+        result = Result(
+            seating=seating, board=board, entered_by=_person(acting_user),
+            entered_at=now, updated_at=now, version=1, **fields,
+        )
+        try:
+            with transaction.atomic():
+                result.save()
+                PairBoard.objects.bulk_create(
+                    [
+                        PairBoard(pair_id=seating.ns_pair_id, board=board, result=result),
+                        PairBoard(pair_id=seating.ew_pair_id, board=board, result=result),
+                    ]
+                )
+        except IntegrityError:
+            # Only reachable in a race the row lock did not cover (another seating of
+            # the same pairs); the database constraint keeps the invariant.
+            stored = Result.objects.filter(seating=seating, board=board).first()
+            raise ResultConflict(
+                _("%(where)s: un altre àrbitre ja ha desat aquest resultat.")
+                % {"where": where},
+                current=stored,
+            ) from None
+        _audit(result, seating=seating, board=board, action=ResultAudit.Action.CREATE,
+               acting_user=acting_user, before=None, after=result.snapshot(), at=now)
+        return result
+    before = current.snapshot()
+    for name, value in fields.items():
+        setattr(current, name, value)
+    current.version += 1
+    current.updated_at = now
+    current.entered_by = _person(acting_user) or current.entered_by
+    current.save()
+    _audit(current, seating=seating, board=board, action=ResultAudit.Action.UPDATE,
+           acting_user=acting_user, before=before, after=current.snapshot(), at=now)
+    return current
+
+
+def result_correct(
+    *, result: Result, expected_version: int, acting_user: User | None, **data: Any
+) -> Result:
+    """Correct a stored result (audited, version + 1): :func:`result_record` on the same
+    table and board, with ``data`` the result's fields (all of them, as in a form)."""
+    return result_record(
+        seating=result.seating, board=result.board, expected_version=expected_version,
+        acting_user=acting_user, **data,
+    )
+
+
+@transaction.atomic
+def result_delete(
+    *, result: Result, expected_version: int, acting_user: User | None
+) -> None:
+    """Delete a result entered by mistake (head referee or organiser; audited).
+
+    Raises :class:`ResultConflict` when it changed since ``expected_version``.
+    """
+    current = (
+        Result.objects.select_for_update(of=("self",))
+        .select_related("seating__round__championship", "seating__table", "board")
+        .filter(pk=result.pk)
+        .first()
+    )
+    if current is None:
+        raise ResultConflict(_("El resultat ja no existeix."), current=None)
+    championship = current.seating.round.championship
+    _require_role(acting_user, championship, HEAD_ROLES, _("esborrar resultats"))
+    if championship.status == Championship.Status.FINISHED:
+        raise ChampionshipStateError(
+            _("El campionat ja s'ha acabat: els resultats no es poden canviar.")
+        )
+    if current.version != expected_version:
+        raise ResultConflict(
+            _("Un altre àrbitre ha canviat aquest resultat (versió %(v)s).")
+            % {"v": current.version},
+            current=current,
+        )
+    before = current.snapshot()
+    _audit(None, seating=current.seating, board=current.board,
+           action=ResultAudit.Action.DELETE, acting_user=acting_user, before=before,
+           after=None, at=timezone.now())
+    current.delete()
