@@ -16,12 +16,33 @@ Variables:
     DATABASE_CONN_MAX_AGE seconds a connection is kept between requests (default 0)
     CELERY_BROKER_URL     e.g. redis://127.0.0.1:6379/0; absent -> tasks run eagerly in-process
     CELERY_VISIBILITY_TIMEOUT  seconds before Redis redelivers a dead worker's task (900)
-    MEDIA_ROOT            where generated files go (default var/media)
+    CELERY_RESULT_BACKEND optional; the jobs keep their state in PrintJob rows
+    PRINT_JOB_STALL_SECONDS  a running print job whose heartbeat is older than this is
+                          stalled (its worker died) and is run again (default 60)
+    REDIS_URL / CACHE_URL redis://host:port/db for the shared cache (several web
+                          processes see the same cached values); absent -> local memory
+    MEDIA_ROOT            where generated files go (default var/media); never served as
+                          such: downloads go through the app's permission check
+    STATIC_ROOT           where collectstatic puts the static files (default var/static),
+                          served by whitenoise
+    LOG_LEVEL             root log level (default INFO)
+
+Security (HTTPS behind a proxy; see deploy/README.md and deploy/production.env.example):
+    SECURE_SSL_REDIRECT           redirect http to https (default 0)
+    SECURE_PROXY_SSL_HEADER       "HEADER,value" the proxy sets on https requests,
+                                  e.g. "HTTP_X_FORWARDED_PROTO,https" (default none)
+    SECURE_HSTS_SECONDS           Strict-Transport-Security max-age (default 0: none)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD   (default 0)
+    SESSION_COOKIE_SECURE, CSRF_COOKIE_SECURE   cookies over https only
+                                  (default: on when DEBUG is off)
+    SESSION_COOKIE_HTTPONLY, CSRF_COOKIE_HTTPONLY   no script reads them (default 1)
+    CSRF_TRUSTED_ORIGINS          comma-separated https://host origins
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 import dj_database_url
@@ -86,6 +107,9 @@ def database_from_env() -> dict[str, object]:
         raise ImproperlyConfigured(f"DATABASE_URL={url!r} is malformed: {exc}") from None
     if config["ENGINE"].endswith("postgresql") and not config.get("NAME"):
         raise ImproperlyConfigured(f"DATABASE_URL={url!r} names no database")
+    # A kept connection that PostgreSQL dropped (restart, failover) is tested before a
+    # request uses it and replaced, instead of failing that request.
+    config["CONN_HEALTH_CHECKS"] = True
     if config["ENGINE"].endswith("sqlite3"):
         name = str(config.get("NAME") or "")
         if name in ("", ":memory:") or name.startswith("file::memory:") or "mode=memory" in name:
@@ -97,12 +121,49 @@ def database_from_env() -> dict[str, object]:
     return config
 
 
+def caches_from_env(environ: Mapping[str, str] | None = None) -> dict[str, dict[str, object]]:
+    """``CACHES`` from ``REDIS_URL`` (or ``CACHE_URL``): Django's Redis cache, shared by
+    every web process and host; absent: local memory (one cache per process).
+
+    >>> caches_from_env({})["default"]["BACKEND"]
+    'django.core.cache.backends.locmem.LocMemCache'
+    >>> caches_from_env({"REDIS_URL": "redis://r:6379/1"})["default"]["LOCATION"]
+    'redis://r:6379/1'
+    """
+    environ = os.environ if environ is None else environ
+    url = (environ.get("CACHE_URL") or environ.get("REDIS_URL") or "").strip()
+    if not url:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        name = "CACHE_URL" if environ.get("CACHE_URL") else "REDIS_URL"
+        raise ImproperlyConfigured(
+            f"{name}={url!r}: only redis://, rediss:// and unix:// caches are supported"
+        )
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            # A cache that does not answer costs a request a second, not a hang.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+
+
+#: The placeholder of deploy/production.env.example: refused, so that a copied example
+#: never runs a site with a published key.
+EXAMPLE_SECRET_KEY_PREFIX = "change-me"  # noqa: S105
+
 DEBUG = envbool("DEBUG", default="DJANGO_SECRET_KEY" not in os.environ)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "insecure-development-key-not-for-production"  # noqa: S105
+elif not DEBUG and SECRET_KEY.startswith(EXAMPLE_SECRET_KEY_PREFIX):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is still the example's placeholder; set a long random one, e.g. "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 if not DEBUG and not ALLOWED_HOSTS:
@@ -111,6 +172,33 @@ if not DEBUG and not ALLOWED_HOSTS:
         "set it to the site's host names, e.g. ALLOWED_HOSTS=botifarra.example.org"
     )
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+
+
+def proxy_ssl_header(name: str) -> tuple[str, str] | None:
+    """``"HTTP_X_FORWARDED_PROTO,https"`` -> ``("HTTP_X_FORWARDED_PROTO", "https")``."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    header, _comma, value = raw.partition(",")
+    if not header.strip() or not value.strip():
+        raise ImproperlyConfigured(
+            f"{name}={raw!r}: give the header and its value, e.g. HTTP_X_FORWARDED_PROTO,https"
+        )
+    return header.strip(), value.strip()
+
+
+# HTTPS: every setting `manage.py check --deploy` asks about comes from the environment.
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", False)
+# The health check is asked over plain http from inside the container or host.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_PROXY_SSL_HEADER = proxy_ssl_header("SECURE_PROXY_SSL_HEADER")
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", not DEBUG)
+SESSION_COOKIE_HTTPONLY = envbool("SESSION_COOKIE_HTTPONLY", True)
+CSRF_COOKIE_HTTPONLY = envbool("CSRF_COOKIE_HTTPONLY", True)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -126,7 +214,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: /healthz answers before the host check, the https redirect and the session.
+    "tournaments.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -134,6 +225,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A database that is restarting gives a 503 page, not a 500 with a traceback.
+    "tournaments.health.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -175,10 +268,25 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "var" / "static"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", "").strip() or BASE_DIR / "var" / "static")
 STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
+# Whitenoise serves STATIC_ROOT from the app (no proxy rule needed). With DEBUG off the
+# names carry a content hash (collectstatic's manifest: the image builds it) and are
+# cached for ever; in development the files are served as they are.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage" if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage",
+    },
+}
+# Generated files (PDFs: board sheets hold every deal) are never served from a URL of
+# their own: nothing routes MEDIA_URL, and downloads go through the app's permission
+# check (tournaments.reports.views.download). Do not point a proxy at MEDIA_ROOT.
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", str(BASE_DIR / "var" / "media")))
+
+CACHES = caches_from_env()
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -207,6 +315,17 @@ CELERY_TASK_IGNORE_RESULT = True  # jobs keep their state in PrintJob rows
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", 900),
 }
+# A broker that does not answer: the page that asked for a job learns it in seconds
+# (the job is marked failed with the reason) instead of hanging.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1,
+}
+# A running print job writes a heartbeat at least every PRINT_JOB_HEARTBEAT_SECONDS;
+# one silent for PRINT_JOB_STALL_SECONDS lost its worker and is run again
+# (tournaments.reports.services.print_jobs_requeue_stalled).
+PRINT_JOB_HEARTBEAT_SECONDS = 10
+PRINT_JOB_STALL_SECONDS = envint("PRINT_JOB_STALL_SECONDS", 60)
 
 LOGGING = {
     "version": 1,
