@@ -1,5 +1,21 @@
 """The checked interchange document as frozen dataclasses (what :func:`.load` returns and
-:func:`.dump` writes)."""
+:func:`.dump` writes).
+
+Besides the fields of docs/file-format.md, a document carries the state of a
+championship that this program adds to the file so that an export imports back as it
+was (docs/decisions.md "Interchange file: fields added by this program"); each is
+optional, ``None`` (or empty) when the file leaves it out, and then an import keeps its
+earlier reading:
+
+- ``championship.status`` (``draft``, ``running``, ``finished``), ``.end_date``,
+  ``.boards_per_round`` (0: not set up);
+- ``rules.sant_vicenc``, ``.sant_vicenc_on_botifarra``, ``.carregar``,
+  ``.carregar_scope``, ``.barraca`` (the play settings next to ``rules.variant``);
+- ``boards[].round``: the round whose tables all play the board (the movement);
+- ``rounds[].closed_at`` (ISO 8601 with its time zone, or null: open) and
+  ``rounds[].draw_seed``;
+- ``results[].note``: the referee's note.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +24,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from engine.deal import Deal
-from engine.rules import Variant
+from engine.rules import CarregarScope, Variant
 from scoring.model import Result, ScoringRules
+from scoring.validate import ResultRules
 
 FORMAT = "botifarra-duplicate/1"
 #: Keys "Export adds": accepted on input and ignored (they are recomputed).
 EXPORTED_RESULT_KEYS = frozenset({"ns_score", "ew_score", "ns_comparative", "ew_comparative"})
+#: ``championship.status`` values.
+STATUSES = ("draft", "running", "finished")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,23 +53,55 @@ class BoardDoc:
 
     number: int
     deal: Deal | None = None
+    round: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class TableDoc:
     """A table of a round: the NS and EW pair numbers and its results (their ``round``,
-    ``table``, ``ns_pair`` and ``ew_pair`` filled from here)."""
+    ``table``, ``ns_pair`` and ``ew_pair`` filled from here). ``notes``: ``(board,
+    note)`` of each result with a note."""
 
     number: int
     ns: int
     ew: int
     results: tuple[Result, ...] = ()
+    notes: tuple[tuple[int, str], ...] = ()
+
+    def note(self, board: int) -> str:
+        """The note of this table's result on ``board`` (``""`` when none)."""
+        return next((text for number, text in self.notes if number == board), "")
 
 
 @dataclass(frozen=True, slots=True)
 class RoundDoc:
+    """A round; ``closed_at`` is an aware ``datetime`` once the round was closed."""
+
     number: int
     tables: tuple[TableDoc, ...] = ()
+    closed_at: datetime.datetime | None = None
+    draw_seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayDoc:
+    """The play settings the file may carry next to ``rules.variant`` (``None``: not
+    given; an import then takes the program's default)."""
+
+    sant_vicenc: bool | None = None
+    sant_vicenc_on_botifarra: bool | None = None
+    carregar: bool | None = None
+    carregar_scope: CarregarScope | None = None
+    barraca: bool | None = None
+
+    @property
+    def result_rules(self) -> ResultRules:
+        """The settings a result is checked against; a setting the file leaves out allows
+        the double (docs/decisions.md 11)."""
+        return ResultRules(
+            sant_vicenc=self.sant_vicenc is not False,
+            sant_vicenc_on_botifarra=self.sant_vicenc_on_botifarra is not False,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +121,18 @@ class ChampionshipDoc:
     pairs: tuple[PairDoc, ...] = ()
     boards: tuple[BoardDoc, ...] = ()
     rounds: tuple[RoundDoc, ...] = ()
+    status: str | None = None
+    end_date: datetime.date | None = None
+    boards_per_round: int | None = None
+    play: PlayDoc = field(default_factory=PlayDoc)
+
+    @property
+    def is_finished(self) -> bool:
+        """``status`` is ``finished``; a file without a status is finished once its deal
+        secret is published (docs/decisions.md 15)."""
+        if self.status is not None:
+            return self.status == "finished"
+        return self.deal_secret is not None
 
     def results(self) -> Iterator[Result]:
         """Every result, round by round, table by table, in file order."""

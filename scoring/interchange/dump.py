@@ -9,7 +9,7 @@ from math import floor
 from typing import Any
 
 from scoring.championship import ChampionshipScore
-from scoring.interchange.document import FORMAT, BoardDoc, ChampionshipDoc
+from scoring.interchange.document import FORMAT, BoardDoc, ChampionshipDoc, PlayDoc, RoundDoc
 from scoring.model import Result, Rounding, ScoringRules
 
 
@@ -54,6 +54,12 @@ def dump(doc: ChampionshipDoc, scores: ChampionshipScore | None = None) -> dict[
         championship["deal_commitment"] = doc.deal_commitment
     if doc.deal_secret is not None:
         championship["deal_secret"] = doc.deal_secret
+    if doc.status is not None:
+        championship["status"] = doc.status
+    if doc.end_date is not None:
+        championship["end_date"] = doc.end_date.isoformat()
+    if doc.boards_per_round is not None:
+        championship["boards_per_round"] = doc.boards_per_round
     rules = doc.rules
     out: dict[str, Any] = {
         "format": FORMAT,
@@ -65,25 +71,12 @@ def dump(doc: ChampionshipDoc, scores: ChampionshipScore | None = None) -> dict[
             "scale": {"bottom": _plain(rules.bottom), "top": _plain(rules.top)},
             "rounding": rules.rounding.value,
             "infraction_score": _plain(rules.infraction_score),
+            **_dump_play(doc.play),
         },
         "players": [{"id": p.id, "name": p.name} for p in doc.players],
         "pairs": [{"number": p.number, "players": list(p.players)} for p in doc.pairs],
         "boards": [_dump_board(b) for b in doc.boards],
-        "rounds": [
-            {
-                "number": r.number,
-                "tables": [
-                    {
-                        "number": t.number,
-                        "ns": t.ns,
-                        "ew": t.ew,
-                        "results": [_dump_result(x, rules, scores) for x in t.results],
-                    }
-                    for t in r.tables
-                ],
-            }
-            for r in doc.rounds
-        ],
+        "rounds": [_dump_round(r, rules, scores) for r in doc.rounds],
     }
     if scores is not None:
         out["standings"] = [
@@ -99,15 +92,49 @@ def dump(doc: ChampionshipDoc, scores: ChampionshipScore | None = None) -> dict[
     return out
 
 
+def _dump_play(play: PlayDoc) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key in ("sant_vicenc", "sant_vicenc_on_botifarra", "carregar"):
+        if getattr(play, key) is not None:
+            out[key] = getattr(play, key)
+    if play.carregar_scope is not None:
+        out["carregar_scope"] = play.carregar_scope.value
+    if play.barraca is not None:
+        out["barraca"] = play.barraca
+    return out
+
+
 def _dump_board(board: BoardDoc) -> dict[str, Any]:
     out: dict[str, Any] = {"number": board.number}
     if board.deal is not None:
         out["deal"] = board.deal.to_json()
+    if board.round is not None:
+        out["round"] = board.round
+    return out
+
+
+def _dump_round(
+    round_: RoundDoc, rules: ScoringRules, scores: ChampionshipScore | None
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"number": round_.number}
+    if round_.closed_at is not None:
+        out["closed_at"] = round_.closed_at.isoformat()
+    if round_.draw_seed is not None:
+        out["draw_seed"] = round_.draw_seed
+    out["tables"] = [
+        {
+            "number": t.number,
+            "ns": t.ns,
+            "ew": t.ew,
+            "results": [_dump_result(x, t.note(x.board), rules, scores) for x in t.results],
+        }
+        for t in round_.tables
+    ]
     return out
 
 
 def _dump_result(
-    result: Result, rules: ScoringRules, scores: ChampionshipScore | None
+    result: Result, note: str, rules: ScoringRules, scores: ChampionshipScore | None
 ) -> dict[str, Any]:
     out: dict[str, Any] = {
         "board": result.board,
@@ -122,6 +149,8 @@ def _dump_result(
         if result.adjusted is None
         else {"NS": result.adjusted[0].value, "EW": result.adjusted[1].value},
     }
+    if note:
+        out["note"] = note
     if scores is not None:
         score = scores.result(result.key)
         out["ns_score"] = score.ns_score

@@ -7,39 +7,43 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from engine.deal import Deal
 from engine.errors import EngineError
 from engine.generate import generate_deal, secret_from_hex, verify_commitment
-from engine.rules import Variant
-from engine.seats import Side
+from engine.rules import CarregarScope, Variant
 from scoring.errors import InterchangeError
 from scoring.interchange.checks import MISSING, Reader
 from scoring.interchange.document import (
     EXPORTED_RESULT_KEYS,
     FORMAT,
+    STATUSES,
     BoardDoc,
     ChampionshipDoc,
     PairDoc,
+    PlayDoc,
     PlayerDoc,
     RoundDoc,
     TableDoc,
 )
 from scoring.interchange.limits import (
+    MAX_DRAW_SEED,
     MAX_ID_LENGTH,
+    MAX_NOTE_LENGTH,
+    MAX_NUMBER,
     MAX_RESULTS,
     MAX_SLUG_LENGTH,
 )
 from scoring.model import (
-    Adjustment,
     Doubling,
     Method,
     Result,
     Rounding,
     ScoringRules,
-    Trump,
 )
 from scoring.text import show
+from scoring.validate import ResultRules, describe, parse_result, validate_result
 
 _SLUG = re.compile(r"[-a-zA-Z0-9_]+")
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
@@ -79,10 +83,8 @@ def _load(rd: Reader, data: object) -> ChampionshipDoc | None:
     fmt = top.get("format", MISSING)
     if fmt is not MISSING and fmt != FORMAT:
         rd.problem("format", f"{show(fmt)} is not {FORMAT!r}")
-    name, slug, date, venue, commitment, secret = _championship(
-        rd, top.get("championship", MISSING)
-    )
-    variant, rules = _rules(rd, top.get("rules", MISSING))
+    head = _championship(rd, top.get("championship", MISSING))
+    variant, rules, play = _rules(rd, top.get("rules", MISSING))
     players = _players(rd, top.get("players", MISSING))
     # Ids refused above still count as given, so their pairs do not repeat the problem.
     listed = top.get("players")
@@ -92,27 +94,35 @@ def _load(rd: Reader, data: object) -> ChampionshipDoc | None:
         if isinstance(item, Mapping) and isinstance(item.get("id"), str)
     }
     pairs, pair_numbers = _pairs(rd, top.get("pairs", MISSING), given_ids)
-    boards = _boards(rd, top.get("boards", MISSING), secret, commitment)
+    boards, board_paths = _boards(rd, top.get("boards", MISSING), head.secret, head.commitment)
     count = _count_results(top.get("rounds"))
     if count > MAX_RESULTS:
         rd.problem("rounds", f"{count} results, more than the {MAX_RESULTS} a file may hold")
         return None
-    rounds = _rounds(rd, top.get("rounds", MISSING), pair_numbers, boards)
-    if name is None or slug is None:
+    rounds = _rounds(rd, top.get("rounds", MISSING), pair_numbers, boards, play.result_rules)
+    round_numbers = {r.number for r in rounds}
+    for board in boards.values():
+        if board.round is not None and board.round not in round_numbers:
+            rd.problem(f"{board_paths[board.number]}.round", f"round {board.round} does not exist")
+    if head.name is None or head.slug is None:
         return None
     return ChampionshipDoc(
-        name=name,
-        slug=slug,
-        date=date,
-        venue=venue,
-        deal_commitment=commitment,
-        deal_secret=secret,
+        name=head.name,
+        slug=head.slug,
+        date=head.date,
+        venue=head.venue,
+        deal_commitment=head.commitment,
+        deal_secret=head.secret,
         variant=variant,
         rules=rules,
         players=players,
         pairs=pairs,
         boards=tuple(boards.values()),
         rounds=rounds,
+        status=head.status,
+        end_date=head.end_date,
+        boards_per_round=head.boards_per_round,
+        play=play,
     )
 
 
@@ -136,20 +146,49 @@ def _deal_shape(value: object) -> bool:
     )
 
 
-def _championship(
-    rd: Reader, value: object
-) -> tuple[str | None, str | None, datetime.date | None, str, str | None, str | None]:
+@dataclass(frozen=True, slots=True)
+class _Head:
+    """What ``championship`` holds."""
+
+    name: str | None = None
+    slug: str | None = None
+    date: datetime.date | None = None
+    venue: str = ""
+    commitment: str | None = None
+    secret: str | None = None
+    status: str | None = None
+    end_date: datetime.date | None = None
+    boards_per_round: int | None = None
+
+
+def _date(rd: Reader, raw: object, path: str) -> datetime.date | None:
+    if raw is None:
+        return None
+    try:
+        date = datetime.date.fromisoformat(raw) if isinstance(raw, str) else None
+    except ValueError:
+        date = None
+    if date is None or not isinstance(raw, str) or len(raw) != 10:
+        rd.problem(path, f"{show(raw)} is not a date YYYY-MM-DD")
+        return None
+    return date
+
+
+def _championship(rd: Reader, value: object) -> _Head:
     path = "championship"
     if value is MISSING:
-        return (None, None, None, "", None, None)
+        return _Head()
     obj = rd.obj(
         value,
         path,
         required=("name", "slug"),
-        optional=("date", "venue", "deal_commitment", "deal_secret"),
+        optional=(
+            "date", "venue", "deal_commitment", "deal_secret",
+            "status", "end_date", "boards_per_round",
+        ),
     )
     if obj is None:
-        return (None, None, None, "", None, None)
+        return _Head()
     name = rd.text(obj["name"], f"{path}.name") if "name" in obj else None
     slug = (
         rd.text(obj["slug"], f"{path}.slug", max_length=MAX_SLUG_LENGTH)
@@ -159,16 +198,8 @@ def _championship(
     if slug is not None and not _SLUG.fullmatch(slug):
         rd.problem(f"{path}.slug", f"{slug!r} may hold only letters, digits, '-' and '_'")
         slug = None
-    date: datetime.date | None = None
-    if obj.get("date") is not None:
-        raw = obj["date"]
-        try:
-            date = datetime.date.fromisoformat(raw) if isinstance(raw, str) else None
-        except ValueError:
-            date = None
-        if date is None or len(raw) != 10:
-            rd.problem(f"{path}.date", f"{show(raw)} is not a date YYYY-MM-DD")
-            date = None
+    date = _date(rd, obj.get("date"), f"{path}.date")
+    end_date = _date(rd, obj.get("end_date"), f"{path}.end_date")
     venue = ""
     if obj.get("venue") is not None:
         venue = rd.text(obj["venue"], f"{path}.venue", empty=True) or ""
@@ -190,19 +221,40 @@ def _championship(
     ):
         rd.problem(f"{path}.deal_secret", "does not match deal_commitment")
         secret = None  # its deals would only repeat the same problem
-    return (name, slug, date, venue, commitment, secret)
+    status: str | None = None
+    if obj.get("status") is not None:
+        if obj["status"] in STATUSES:
+            status = obj["status"]
+        else:
+            rd.problem(
+                f"{path}.status", f"{show(obj['status'])} is not one of {', '.join(STATUSES)}"
+            )
+    boards_per_round: int | None = None
+    if obj.get("boards_per_round") is not None:
+        boards_per_round = rd.integer(
+            obj["boards_per_round"], f"{path}.boards_per_round", minimum=0, maximum=MAX_NUMBER
+        )
+    return _Head(
+        name, slug, date, venue, commitment, secret, status, end_date, boards_per_round
+    )
 
 
-def _rules(rd: Reader, value: object) -> tuple[Variant, ScoringRules]:
+_PLAY_FLAGS = ("sant_vicenc", "sant_vicenc_on_botifarra", "carregar", "barraca")
+
+
+def _rules(rd: Reader, value: object) -> tuple[Variant, ScoringRules, PlayDoc]:
     if value is MISSING:
-        return (Variant.OBLIGADA, ScoringRules())
+        return (Variant.OBLIGADA, ScoringRules(), PlayDoc())
     obj = rd.obj(
         value,
         "rules",
-        optional=("variant", "doubling", "method", "scale", "rounding", "infraction_score"),
+        optional=(
+            "variant", "doubling", "method", "scale", "rounding", "infraction_score",
+            *_PLAY_FLAGS, "carregar_scope",
+        ),
     )
     if obj is None:
-        return (Variant.OBLIGADA, ScoringRules())
+        return (Variant.OBLIGADA, ScoringRules(), PlayDoc())
     default = ScoringRules()
     variant = rd.choice(obj.get("variant", MISSING), "rules.variant", Variant, Variant.OBLIGADA)
     doubling = rd.choice(
@@ -227,6 +279,17 @@ def _rules(rd: Reader, value: object) -> tuple[Variant, ScoringRules]:
     if "infraction_score" in obj:
         given = rd.scale_value(obj["infraction_score"], "rules.infraction_score")
         infraction = infraction if given is None else given
+    flags: dict[str, bool | None] = {}
+    for key in _PLAY_FLAGS:
+        flags[key] = (
+            None if obj.get(key) is None else rd.boolean(obj[key], f"rules.{key}")
+        )
+    scope: CarregarScope | None = None
+    if obj.get("carregar_scope") is not None:
+        scope = rd.choice(
+            obj["carregar_scope"], "rules.carregar_scope", CarregarScope,
+            CarregarScope.VOID_ONLY,
+        )
     return (
         variant,
         ScoringRules(
@@ -236,6 +299,13 @@ def _rules(rd: Reader, value: object) -> tuple[Variant, ScoringRules]:
             top=top,
             rounding=rounding,
             infraction_score=infraction,
+        ),
+        PlayDoc(
+            sant_vicenc=flags["sant_vicenc"],
+            sant_vicenc_on_botifarra=flags["sant_vicenc_on_botifarra"],
+            carregar=flags["carregar"],
+            carregar_scope=scope,
+            barraca=flags["barraca"],
         ),
     )
 
@@ -299,12 +369,14 @@ def _pairs(
 
 def _boards(
     rd: Reader, value: object, secret: str | None, commitment: str | None
-) -> dict[int, BoardDoc]:
+) -> tuple[dict[int, BoardDoc], dict[int, str]]:
+    """The valid boards by number, and the JSON path of each."""
     out: dict[int, BoardDoc] = {}
+    paths: dict[int, str] = {}
     secret_bytes = secret_from_hex(secret) if secret is not None else None
     for i, item in enumerate(rd.array(value, "boards")):
         path = f"boards[{i}]"
-        obj = rd.obj(item, path, required=("number",), optional=("deal",))
+        obj = rd.obj(item, path, required=("number",), optional=("deal", "round"))
         if obj is None or "number" not in obj:
             continue
         number = rd.item_number(obj["number"], f"{path}.number")
@@ -318,6 +390,9 @@ def _boards(
                 deal = Deal.from_json(obj["deal"])
             except EngineError as exc:
                 rd.problem(f"{path}.deal", str(exc))
+        round_number: int | None = None
+        if obj.get("round") is not None:
+            round_number = rd.item_number(obj["round"], f"{path}.round")
         if number is None:
             continue
         if number in out:
@@ -329,8 +404,9 @@ def _boards(
             and generate_deal(secret_bytes, number) != deal
         ):
             rd.problem(f"{path}.deal", f"is not board {number}'s deal from deal_secret")
-        out[number] = BoardDoc(number, deal)
-    return out
+        out[number] = BoardDoc(number, deal, round_number)
+        paths[number] = path
+    return out, paths
 
 
 _RESULT_KEYS = (
@@ -342,18 +418,25 @@ _RESULT_KEYS = (
     "ns_points_taken",
     "infraction",
     "adjusted",
+    "note",
 )
 
 
 def _rounds(
-    rd: Reader, value: object, pair_numbers: set[int], boards: Mapping[int, BoardDoc]
+    rd: Reader,
+    value: object,
+    pair_numbers: set[int],
+    boards: Mapping[int, BoardDoc],
+    result_rules: ResultRules,
 ) -> tuple[RoundDoc, ...]:
     out: list[RoundDoc] = []
     seen_rounds: set[int] = set()
     played: dict[tuple[int, int], str] = {}  # (pair, board) -> path of the first result
     for i, item in enumerate(rd.array(value, "rounds")):
         path = f"rounds[{i}]"
-        obj = rd.obj(item, path, required=("number",), optional=("tables",))
+        obj = rd.obj(
+            item, path, required=("number",), optional=("tables", "closed_at", "draw_seed")
+        )
         if obj is None or "number" not in obj:
             continue
         number = rd.item_number(obj["number"], f"{path}.number")
@@ -362,12 +445,20 @@ def _rounds(
             number = None
         if number is not None:
             seen_rounds.add(number)
+        closed_at = _moment(rd, obj.get("closed_at"), f"{path}.closed_at")
+        draw_seed: int | None = None
+        if obj.get("draw_seed") is not None:
+            draw_seed = rd.integer(
+                obj["draw_seed"], f"{path}.draw_seed", minimum=0, maximum=MAX_DRAW_SEED
+            )
         tables: list[TableDoc] = []
         seen_tables: set[int] = set()
         seated: dict[int, str] = {}  # pair -> path of its table in this round
         for j, t_item in enumerate(rd.array(obj.get("tables", MISSING), f"{path}.tables")):
             t_path = f"{path}.tables[{j}]"
-            table = _table(rd, t_item, t_path, number, pair_numbers, boards, played)
+            table = _table(
+                rd, t_item, t_path, number, pair_numbers, boards, played, result_rules
+            )
             if table is None:
                 continue
             if table.number in seen_tables:
@@ -380,8 +471,25 @@ def _rounds(
                 seated.setdefault(pair, t_path)
             tables.append(table)
         if number is not None:
-            out.append(RoundDoc(number, tuple(tables)))
+            out.append(RoundDoc(number, tuple(tables), closed_at, draw_seed))
     return tuple(out)
+
+
+def _moment(rd: Reader, raw: object, path: str) -> datetime.datetime | None:
+    """An ISO 8601 date and time with its time zone (``2026-11-29T18:30:00+00:00``)."""
+    if raw is None:
+        return None
+    moment: datetime.datetime | None = None
+    if isinstance(raw, str) and len(raw) <= 40:
+        try:
+            moment = datetime.datetime.fromisoformat(raw)
+        except ValueError:
+            moment = None
+    if moment is None or moment.tzinfo is None:
+        rd.problem(path, f"{show(raw)} is not a date and time with its time zone "
+                         "(YYYY-MM-DDTHH:MM:SS+00:00)")
+        return None
+    return moment
 
 
 def _table(
@@ -392,6 +500,7 @@ def _table(
     pair_numbers: set[int],
     boards: Mapping[int, BoardDoc],
     played: dict[tuple[int, int], str],
+    result_rules: ResultRules,
 ) -> TableDoc | None:
     obj = rd.obj(value, path, required=("number", "ns", "ew"), optional=("results",))
     if obj is None or not {"number", "ns", "ew"} <= obj.keys():
@@ -405,12 +514,14 @@ def _table(
     if ns is not None and ns == ew:
         rd.problem(f"{path}.ew", f"pair {ns} cannot play against itself")
     results: list[Result] = []
+    notes: list[tuple[int, str]] = []
     seen_boards: set[int] = set()
     for k, r_item in enumerate(rd.array(obj.get("results", MISSING), f"{path}.results")):
         r_path = f"{path}.results[{k}]"
-        result = _result(rd, r_item, r_path, round_number, number, ns, ew, boards)
-        if result is None:
+        found = _result(rd, r_item, r_path, (round_number, number, ns, ew), boards, result_rules)
+        if found is None:
             continue
+        result, note = found
         if result.board in seen_boards:
             rd.problem(f"{r_path}.board", f"board {result.board} twice at this table")
             continue
@@ -422,89 +533,77 @@ def _table(
                     f"{r_path}.board", f"pair {pair} already played board {result.board} at {first}"
                 )
         results.append(result)
+        if note:
+            notes.append((result.board, note))
     if number is None or ns is None or ew is None:
         return None
-    return TableDoc(number, ns, ew, tuple(results))
+    return TableDoc(number, ns, ew, tuple(results), tuple(notes))
 
 
 def _result(
     rd: Reader,
     value: object,
     path: str,
-    round_number: int | None,
-    table: int | None,
-    ns: int | None,
-    ew: int | None,
+    where: tuple[int | None, int | None, int | None, int | None],
     boards: Mapping[int, BoardDoc],
-) -> Result | None:
+    result_rules: ResultRules,
+) -> tuple[Result, str] | None:
+    """The result at ``path`` and its note; ``where``: (round, table, NS pair, EW pair).
+    What a valid result is comes from :func:`scoring.validate.validate_result`."""
     obj = rd.obj(
         value, path, required=("board",), optional=_RESULT_KEYS, ignored=EXPORTED_RESULT_KEYS
     )
     if obj is None or "board" not in obj:
         return None
-    before = len(rd.problems)
+    before = rd.count
     board = rd.item_number(obj["board"], f"{path}.board")
     if board is not None and board not in boards:
         rd.problem(f"{path}.board", f"board {board} does not exist")
-    adjusted = _adjusted(rd, obj.get("adjusted"), f"{path}.adjusted")
-    trump: Trump | None = None
-    if obj.get("trump") is not None:
-        trump = rd.choice(obj["trump"], f"{path}.trump", Trump, Trump.BOTIFARRA)
-    elif adjusted is None:
-        rd.problem(f"{path}.trump", "is missing (a played result needs its trump)")
-    delegated = rd.boolean(obj.get("delegated", MISSING), f"{path}.delegated")
-    contro = rd.boolean(obj.get("contro", MISSING), f"{path}.contro")
-    recontro = rd.boolean(obj.get("recontro", MISSING), f"{path}.recontro")
-    sant_vicenc = rd.boolean(obj.get("sant_vicenc", MISSING), f"{path}.sant_vicenc")
-    if recontro and not contro:
-        rd.problem(f"{path}.recontro", "recontro without contro")
-    if sant_vicenc and not recontro:
-        rd.problem(f"{path}.sant_vicenc", "Sant Vicenç without recontro")
-    points: int | None = None
-    if obj.get("ns_points_taken") is not None:
-        points = rd.integer(obj["ns_points_taken"], f"{path}.ns_points_taken", minimum=None)
-        if points is not None and not 0 <= points <= 72:
-            rd.problem(f"{path}.ns_points_taken", f"{show(points)} is not in 0..72")
-    elif adjusted is None:
-        rd.problem(f"{path}.ns_points_taken", "may be null only when adjusted is set")
-    infraction: Side | None = None
-    if obj.get("infraction") is not None:
-        raw = obj["infraction"]
-        if raw in ("NS", "EW"):
-            infraction = Side(raw)
-        else:
-            rd.problem(f"{path}.infraction", f"{show(raw)} is not one of null, NS, EW")
-    if infraction is not None and adjusted is not None:
-        rd.problem(path, "both infraction and adjusted are set")
-    if len(rd.problems) > before or None in (board, round_number, table, ns, ew):
+    adjusted = obj.get("adjusted")
+    if isinstance(adjusted, Mapping):
+        rd.obj(adjusted, f"{path}.adjusted", optional=("NS", "EW"))  # unknown keys
+    raw = {
+        key: obj.get(key, False) for key in ("delegated", "contro", "recontro", "sant_vicenc")
+    }
+    problems = validate_result(
+        trump=obj.get("trump"),
+        ns_points_taken=obj.get("ns_points_taken"),
+        infraction=obj.get("infraction"),
+        adjusted=adjusted,
+        rules=result_rules,
+        **raw,
+    )
+    for problem in problems:
+        rd.problem(f"{path}.{problem.field}" if problem.field else path, describe(problem))
+    note = ""
+    if obj.get("note") is not None:
+        note = rd.text(obj["note"], f"{path}.note", empty=True, max_length=MAX_NOTE_LENGTH) or ""
+    round_number, table, ns, ew = where
+    if rd.count > before or None in (board, round_number, table, ns, ew):
         return None
     assert board is not None and round_number is not None and table is not None
     assert ns is not None and ew is not None
-    return Result(
+    values = parse_result(
+        trump=obj.get("trump"),
+        ns_points_taken=obj.get("ns_points_taken"),
+        infraction=obj.get("infraction"),
+        adjusted=adjusted,
+        rules=result_rules,
+        **raw,
+    )
+    result = Result(
         round=round_number,
         table=table,
         board=board,
         ns_pair=ns,
         ew_pair=ew,
-        trump=trump,
-        ns_points_taken=points,
-        delegated=delegated,
-        contro=contro,
-        recontro=recontro,
-        sant_vicenc=sant_vicenc,
-        infraction=infraction,
-        adjusted=adjusted,
+        trump=values.trump,
+        ns_points_taken=values.ns_points_taken,
+        delegated=values.delegated,
+        contro=values.contro,
+        recontro=values.recontro,
+        sant_vicenc=values.sant_vicenc,
+        infraction=values.infraction,
+        adjusted=values.adjusted,
     )
-
-
-def _adjusted(rd: Reader, value: object, path: str) -> tuple[Adjustment, Adjustment] | None:
-    if value is None:
-        return None
-    obj = rd.obj(value, path, required=("NS", "EW"))
-    if obj is None or not {"NS", "EW"} <= obj.keys():
-        return None
-    before = len(rd.problems)
-    ns = rd.choice(obj["NS"], f"{path}.NS", Adjustment, Adjustment.AVERAGE)
-    ew = rd.choice(obj["EW"], f"{path}.EW", Adjustment, Adjustment.AVERAGE)
-    return None if len(rd.problems) > before else (ns, ew)
-
+    return result, note

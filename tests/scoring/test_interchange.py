@@ -188,7 +188,8 @@ def test_every_problem_is_reported_not_only_the_first() -> None:
         (
             lambda d: first_result(d).update(controo=True),
             "rounds[0].tables[0].results[0].controo: unknown key (expected one of adjusted, "
-            "board, contro, delegated, infraction, ns_points_taken, recontro, sant_vicenc, trump)",
+            "board, contro, delegated, infraction, note, ns_points_taken, recontro, sant_vicenc, "
+            "trump)",
         ),
         (
             lambda d: d["rounds"][0]["tables"][0]["results"].append(first_result(d)),
