@@ -340,6 +340,8 @@ def describe(problem: Problem) -> str:
     """
     params = problem.params
     template = MESSAGES.get(problem.code, problem.code)
+    if isinstance(params.get("value"), OversizedNumber):
+        template = "{value} is out of range"  # as every oversized number of a file
     return template.format(
         value=show(params.get("value")),
         kind=kind(params.get("value")),

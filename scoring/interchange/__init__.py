@@ -44,11 +44,12 @@ from scoring.interchange.document import (
     BoardDoc,
     ChampionshipDoc,
     PairDoc,
+    PlayDoc,
     PlayerDoc,
     RoundDoc,
     TableDoc,
 )
-from scoring.interchange.dump import dump, export_number
+from scoring.interchange.dump import dump, dumps, export_number, export_problems
 from scoring.interchange.limits import (
     MAX_DEPTH,
     MAX_DOCUMENT_BYTES,
@@ -85,11 +86,14 @@ __all__ = [
     "DocumentReadError",
     "OversizedNumber",
     "PairDoc",
+    "PlayDoc",
     "PlayerDoc",
     "RoundDoc",
     "TableDoc",
     "dump",
+    "dumps",
     "export_number",
+    "export_problems",
     "load",
     "parse_json",
     "read_json",

@@ -3,13 +3,18 @@ numbers as "Export adds" gives them (docs/file-format.md)."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 from math import floor
 from typing import Any
 
 from scoring.championship import ChampionshipScore
+from scoring.errors import InterchangeError
 from scoring.interchange.document import FORMAT, BoardDoc, ChampionshipDoc, PlayDoc, RoundDoc
+from scoring.interchange.limits import MAX_DOCUMENT_BYTES
+from scoring.interchange.load import load
 from scoring.model import Result, Rounding, ScoringRules
 
 
@@ -158,3 +163,29 @@ def _dump_result(
         out["ns_comparative"] = _comparative(score.ns_comparative, rules)
         out["ew_comparative"] = _comparative(score.ew_comparative, rules)
     return out
+
+
+def dumps(document: Mapping[str, Any]) -> str:
+    """The text of a document as the program writes it (``export_championship``,
+    ``python -m scoring``): UTF-8 JSON indented by 2, ending in a newline."""
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+
+def export_problems(document: Mapping[str, Any]) -> list[str]:
+    """What would stop the import of ``document`` (plain JSON values, as :func:`dump`
+    gives them): every problem :func:`~scoring.interchange.load` finds, then its text
+    (:func:`dumps`) over :data:`MAX_DOCUMENT_BYTES`. An exporter calls it so that
+    whatever is exported can be imported: the same limits on both sides.
+    """
+    problems: list[str] = []
+    try:
+        load(document)
+    except InterchangeError as exc:
+        problems.extend(exc.problems)
+    size = len(dumps(document).encode("utf-8"))
+    if size > MAX_DOCUMENT_BYTES:
+        problems.append(
+            f"the file would be {size:,} bytes, more than the {MAX_DOCUMENT_BYTES:,} a "
+            "championship file may have"
+        )
+    return problems

@@ -1,4 +1,4 @@
-"""ORM rows <-> the championship interchange file (championship-json.md).
+"""ORM rows <-> the championship interchange file (docs/file-format.md).
 
 Both directions go through ``scoring.interchange`` (``load``/``dump``), so the file the
 app writes is the file ``python -m scoring`` reads, and the checks on import are the
@@ -10,17 +10,23 @@ spec's own:
 - :func:`championship_export` builds a ``ChampionshipDoc`` from the rows and dumps it with
   the scores of ``scoring.score_championship`` ("Export adds").
 
-Importing an exported file and exporting again gives the same document: players are
-written in id order, pairs, boards, rounds and tables by number, a table's results by
-board number.
+Importing an exported file and exporting again gives the same document, and the same
+championship: players are written in id order, pairs, boards, rounds and tables by
+number, a table's results by board number; the export carries the state the file format
+leaves out (status, end date, boards per round, the play settings, each board's round,
+each round's ``closed_at`` and draw seed, result notes: docs/decisions.md "Interchange
+file: fields added by this program"), so a closed round stays closed. Whatever is
+exported can be imported: the export is checked with the import's own checks
+(:func:`scoring.interchange.export_problems`: the file's limits, the document size).
 
 Questions the spec leaves open, and the reading chosen here:
-- The file holds the scoring rules and the play ``variant`` but not the other play
-  settings (``sant_vicenc``, ``carregar``...): an import takes their defaults, except that a
-  file with Sant Vicenç on a botifarra hand turns ``sant_vicenc_on_botifarra`` on (the
-  spec's checks allow it; the result was played that way).
-- The file has no championship status: an import with a ``deal_secret`` is a published,
-  finished championship; one with rounds is ``running``; otherwise ``draft``.
+- A file without the play settings (``sant_vicenc``, ``carregar``...) takes their
+  defaults, except that a file with Sant Vicenç on a botifarra hand turns
+  ``sant_vicenc_on_botifarra`` on (the spec's checks allow it; it was played that way).
+- A file without ``championship.status``: an import with a ``deal_secret`` is a
+  published, finished championship; one with rounds is ``running``; otherwise ``draft``.
+- A file without ``boards[].round`` or ``championship.boards_per_round`` derives them
+  from where the results were played.
 - A slug already taken gets ``-2``, ``-3``... (the command prints the new slug); a slug
   that would then pass the column's length is shortened first.
 - Every value is checked against its model field (``max_length``, integer range, NUL,
@@ -31,6 +37,7 @@ Questions the spec leaves open, and the reading chosen here:
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
@@ -43,16 +50,18 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from engine.rules import Variant
+from engine.rules import CarregarScope, Variant
 from scoring import InterchangeError, score_championship
 from scoring.interchange import (
     BoardDoc,
     ChampionshipDoc,
     PairDoc,
+    PlayDoc,
     PlayerDoc,
     RoundDoc,
     TableDoc,
     dump,
+    export_problems,
     load,
 )
 from tournaments.models import (
@@ -126,6 +135,9 @@ def _model_values(doc: ChampionshipDoc) -> Iterator[tuple[type[models.Model], st
     yield Championship, "name", doc.name, "championship.name"
     yield Championship, "slug", doc.slug, "championship.slug"
     yield Championship, "venue", doc.venue, "championship.venue"
+    if doc.boards_per_round is not None:
+        yield (Championship, "boards_per_round", doc.boards_per_round,
+               "championship.boards_per_round")
     for i, player in enumerate(doc.players):
         yield Player, "code", player.id, f"players[{i}].id"
         yield Player, "name", player.name, f"players[{i}].name"
@@ -135,6 +147,8 @@ def _model_values(doc: ChampionshipDoc) -> Iterator[tuple[type[models.Model], st
         yield Board, "number", board.number, f"boards[{i}].number"
     for i, round_ in enumerate(doc.rounds):
         yield Round, "number", round_.number, f"rounds[{i}].number"
+        if round_.draw_seed is not None:
+            yield Round, "draw_seed", round_.draw_seed, f"rounds[{i}].draw_seed"
         for j, table in enumerate(round_.tables):
             yield Table, "number", table.number, f"rounds[{i}].tables[{j}].number"
 
@@ -192,19 +206,33 @@ def championship_import(*, data: Any, acting_user: User | None) -> Championship:
     if problems:
         raise InterchangeError(problems)
     results = list(doc.results())
-    sv_on_botifarra = any(r.sant_vicenc and r.trump is not None and r.trump.suit is None
-                          for r in results)
-    status = (
+    play = doc.play
+    sv_on_botifarra = play.sant_vicenc_on_botifarra
+    if sv_on_botifarra is None:
+        sv_on_botifarra = any(
+            r.sant_vicenc and r.trump is not None and r.trump.suit is None for r in results
+        )
+    status = doc.status or (
         Championship.Status.FINISHED if doc.deal_secret
         else Championship.Status.RUNNING if doc.rounds
         else Championship.Status.DRAFT
     )
+    defaults = Championship()
     championship = Championship.objects.create(
         name=doc.name,
         slug=_free_slug(doc.slug),
         date=doc.date,
+        end_date=doc.end_date,
         venue=doc.venue,
         status=status,
+        sant_vicenc=_given(play.sant_vicenc, defaults.sant_vicenc),
+        carregar=_given(play.carregar, defaults.carregar),
+        carregar_scope=(
+            play.carregar_scope.value if play.carregar_scope is not None
+            else defaults.carregar_scope
+        ),
+        barraca=_given(play.barraca, defaults.barraca),
+        boards_per_round=doc.boards_per_round or 0,
         variant=doc.variant.value,
         doubling=rules.doubling.value,
         method=rules.method.value,
@@ -245,7 +273,11 @@ def _write_rows(championship: Championship, doc: ChampionshipDoc) -> None:
     rounds = {
         r.number: r
         for r in Round.objects.bulk_create(
-            [Round(championship=championship, number=r.number) for r in doc.rounds]
+            [
+                Round(championship=championship, number=r.number, closed_at=r.closed_at,
+                      draw_seed=r.draw_seed)
+                for r in doc.rounds
+            ]
         )
     }
     table_numbers = sorted({t.number for r in doc.rounds for t in r.tables})
@@ -270,14 +302,16 @@ def _write_rows(championship: Championship, doc: ChampionshipDoc) -> None:
                     championship=championship,
                     number=b.number,
                     deal=b.deal.to_json() if b.deal is not None else None,
-                    round=rounds.get(round_of_board.get(b.number, 0)),
+                    round=rounds.get(
+                        b.round if b.round is not None else round_of_board.get(b.number, 0)
+                    ),
                 )
                 for b in doc.boards
             ]
         )
     }
     per_round = _boards_per_round(rounds_of_board)
-    if per_round:
+    if per_round and doc.boards_per_round is None:
         championship.boards_per_round = per_round
         championship.save(update_fields=["boards_per_round"])
     seating_rows: list[tuple[Seating, TableDoc]] = []
@@ -313,6 +347,7 @@ def _write_rows(championship: Championship, doc: ChampionshipDoc) -> None:
                     infraction=res.infraction.value if res.infraction is not None else None,
                     adjusted_ns=adjusted[0].value if adjusted else None,
                     adjusted_ew=adjusted[1].value if adjusted else None,
+                    note=t.note(res.board),
                     entered_at=now,
                     updated_at=now,
                     version=1,
@@ -387,8 +422,9 @@ def championship_doc(championship: Championship) -> ChampionshipDoc:
         .select_related("player1", "player2").order_by("number")
     )
     boards = tuple(
-        BoardDoc(b.number, b.get_deal())
-        for b in Board.objects.filter(championship=championship).order_by("number")
+        BoardDoc(b.number, b.get_deal(), b.round.number if b.round is not None else None)
+        for b in Board.objects.filter(championship=championship)
+        .select_related("round").order_by("number")
     )
     results_by_seating: dict[int, list[Result]] = defaultdict(list)
     for r in (
@@ -403,14 +439,20 @@ def championship_doc(championship: Championship) -> ChampionshipDoc:
         Seating.objects.filter(round__championship=championship)
         .select_related("table", "ns_pair", "ew_pair").order_by("table__number")
     ):
+        rows = results_by_seating[s.pk]
         tables_by_round[s.round_id].append(
             TableDoc(
                 s.table.number, s.ns_pair.number, s.ew_pair.number,
-                tuple(to_scoring_result(r) for r in results_by_seating[s.pk]),
+                tuple(to_scoring_result(r) for r in rows),
+                tuple((r.board.number, r.note) for r in rows if r.note),
             )
         )
     rounds = tuple(
-        RoundDoc(r.number, tuple(tables_by_round[r.pk]))
+        RoundDoc(
+            r.number, tuple(tables_by_round[r.pk]),
+            closed_at=r.closed_at.astimezone(datetime.UTC) if r.closed_at else None,
+            draw_seed=r.draw_seed,
+        )
         for r in Round.objects.filter(championship=championship).order_by("number")
     )
     return ChampionshipDoc(
@@ -426,10 +468,34 @@ def championship_doc(championship: Championship) -> ChampionshipDoc:
         pairs=pairs,
         boards=boards,
         rounds=rounds,
+        status=championship.status,
+        end_date=championship.end_date,
+        boards_per_round=championship.boards_per_round,
+        play=PlayDoc(
+            sant_vicenc=championship.sant_vicenc,
+            sant_vicenc_on_botifarra=championship.sant_vicenc_on_botifarra,
+            carregar=championship.carregar,
+            carregar_scope=CarregarScope(championship.carregar_scope),
+            barraca=championship.barraca,
+        ),
     )
 
 
 def championship_export(championship: Championship) -> dict[str, Any]:
-    """The interchange document with every score and the standings ("Export adds")."""
+    """The interchange document with every score and the standings ("Export adds").
+
+    Raises ``scoring.InterchangeError`` when the document would not import back (a value
+    past the file's limits, e.g. a pair number over 9999 entered in the admin, or a
+    document over the size cap): :func:`scoring.interchange.export_problems`, the import's
+    own checks.
+    """
     doc = championship_doc(championship)
-    return dump(doc, score_championship(doc.rules, doc.results()))
+    document = dump(doc, score_championship(doc.rules, doc.results()))
+    problems = export_problems(document)
+    if problems:
+        raise InterchangeError(problems)
+    return document
+
+
+def _given(value: bool | None, default: bool) -> bool:
+    return default if value is None else value
