@@ -17,6 +17,8 @@ Variables:
     CELERY_BROKER_URL     e.g. redis://127.0.0.1:6379/0; absent -> tasks run eagerly in-process
     CELERY_VISIBILITY_TIMEOUT  seconds before Redis redelivers a dead worker's task (900)
     CELERY_RESULT_BACKEND optional; the jobs keep their state in PrintJob rows
+    CELERY_WORKER_CONCURRENCY  processes per Celery worker (default: one per CPU)
+    CELERY_TASK_DEFAULT_QUEUE  queue the tasks go to and the workers read (default celery)
     PRINT_JOB_STALL_SECONDS  a running print job whose heartbeat is older than this is
                           stalled (its worker died) and is run again (default 60)
     REDIS_URL / CACHE_URL redis://host:port/db for the shared cache (several web
@@ -310,6 +312,9 @@ CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 600)
 CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 540)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_IGNORE_RESULT = True  # jobs keep their state in PrintJob rows
+# Processes per worker (absent: one per CPU); the queue lets two sites share a Redis.
+CELERY_WORKER_CONCURRENCY = envint("CELERY_WORKER_CONCURRENCY", 0) or None
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "").strip() or "celery"
 # Redis redelivers an unacknowledged message (its worker died) after this many seconds;
 # keep it above the task time limit so a slow job is never run twice at once.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
