@@ -1,4 +1,4 @@
-"""The rules of Botifarra as this program applies them (../shared/spec/rules.md).
+"""The rules of Botifarra as this program applies them (docs/rules.md).
 
 Pure Python, no Django. See engine/README.md for the public API with examples.
 """
