@@ -1,4 +1,4 @@
-"""Cards: suits, ranks, trick order and card points (rules.md "Cards and points").
+"""Cards: suits, ranks, trick order and card points (docs/rules.md "Cards and points").
 
 >>> card = Card.parse(" 9o ")
 >>> str(card), card.rank, card.suit, card.points
@@ -20,7 +20,7 @@ from engine.errors import NotationError
 
 
 class Suit(enum.Enum):
-    """The four suits, in display order O C E B (notation.md)."""
+    """The four suits, in display order O C E B (docs/file-format.md "Notation")."""
 
     O = "O"  # noqa: E741  oros (coins)
     C = "C"  # copes (cups)
@@ -54,7 +54,7 @@ SUIT_NAMES_CA = {Suit.O: "oros", Suit.C: "copes", Suit.E: "espases", Suit.B: "ba
 TRICK_ORDER: tuple[int, ...] = (9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2)
 #: Strength of a rank inside its suit: 11 for the manilla down to 0 for the 2.
 STRENGTH: dict[int, int] = {rank: 11 - i for i, rank in enumerate(TRICK_ORDER)}
-#: Card points (notation.md): 9=5, 1=4, 12=3, 11=2, 10=1, the rest 0. 60 in a deck.
+#: Card points (docs/rules.md): 9=5, 1=4, 12=3, 11=2, 10=1, the rest 0. 60 in a deck.
 CARD_POINTS: dict[int, int] = {9: 5, 1: 4, 12: 3, 11: 2, 10: 1}
 #: Points per trick on top of the card points: 12 tricks, 72 points a hand.
 TRICK_POINTS = 1
