@@ -1,4 +1,4 @@
-"""Deals: four 12-card hands holding the 48 cards once (notation.md "Deals").
+"""Deals: four 12-card hands holding the 48 cards once (docs/file-format.md "Notation").
 
 >>> from engine.cards import DECK
 >>> deal = Deal.from_hands({seat: DECK[i * 12:(i + 1) * 12] for i, seat in enumerate(Seat)})
@@ -89,7 +89,7 @@ class Deal:
     # Compact: "N:9,1,12.8,3.11,10,4,2.7,6,5 W:... S:... E:..." from the dealer, in play order.
     @classmethod
     def from_compact(cls, text: str) -> Deal:
-        """Parse the one-line form of notation.md (hands in any seat order)."""
+        """Parse the one-line form of docs/file-format.md "Deals" (hands in any seat order)."""
         hands: dict[Seat, list[Card]] = {}
         parts = text.split()
         if len(parts) != 4:
