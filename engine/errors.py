@@ -6,7 +6,7 @@ class EngineError(ValueError):
 
 
 class NotationError(EngineError):
-    """Text that is not a card, seat, suit or deal in the notation of notation.md."""
+    """Text that is not a card, seat, suit or deal in the notation of docs/file-format.md."""
 
 
 class InvalidDealError(EngineError):
