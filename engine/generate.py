@@ -1,8 +1,8 @@
-"""Secure, reproducible deal generation and deal numbers (issue 2; SquareDeal's scheme for bridge).
+"""Secure, reproducible deal generation and deal numbers (SquareDeal's scheme for bridge).
 
 An organiser draws a secret with :func:`new_secret`, publishes :func:`deal_commitment` of it
 before play, generates every board with :func:`generate_deal`, and publishes the secret
-after the event (championship-json.md: ``championship.deal_commitment`` and
+after the event (docs/file-format.md: ``championship.deal_commitment`` and
 ``championship.deal_secret``). Anyone can then check the commitment and regenerate every
 board, on any machine and Python version, since only HMAC-SHA256, SHA-256 and integer
 arithmetic are involved.
@@ -39,13 +39,13 @@ at 0-based positions ``p1 < p2 < ... < p12`` among the cards still free (in inde
 ``number = (rank_N * C(36, 12) + rank_E) * C(24, 12) + rank_S``. Number 0 gives North
 the twelve oros, East the copes, South the espases and West the bastos.
 
-Questions left open by the specs (the choices made here):
+Questions left open by the file format (the choices made here; docs/decisions.md 6):
 
-- championship-json.md says ``deal_commitment`` is a "hex SHA-256" without saying of
+- The file format says ``deal_commitment`` is a "hex SHA-256" without saying of
   what: here it is SHA-256 of a domain tag and the secret (:func:`deal_commitment`).
 - ``deal_secret`` is "hex": taken to be the 64 hex digits of the 32 secret bytes
   (:func:`secret_from_hex`).
-- Deal numbers start at 0 (the brief's range); a UI may show them as they are.
+- Deal numbers start at 0 (0 .. DEAL_COUNT - 1); a UI may show them as they are.
 """
 
 from __future__ import annotations
