@@ -1,4 +1,4 @@
-"""One hand of a board, from the declaration to the 12th trick (rules.md "Dealing, trump,
+"""One hand of a board, from the declaration to the 12th trick (docs/rules.md "Dealing, trump,
 doubling", "Legal play", "Cards and points").
 
 :class:`HandPlay` is the mutable state, in the manner of python-chess's ``Board``: it
@@ -30,7 +30,7 @@ engine.play.IllegalCardError: S may not play 3O: must beat 11O: holds 12O
 >>> sum(hand.points().values()), len(hand.tricks)
 (72, 12)
 
-Reading chosen (a question for the rules owner): ``barraca`` (rules.md "Where sources
+Reading chosen (a question for the rules owner): ``barraca`` (docs/rules.md "Where sources
 disagree", x16, off by default) is modelled as a fourth call, by the declaring side, after
 a Sant Vicenç: the calls alternate sides and each doubles the previous one.
 """
@@ -228,7 +228,7 @@ class HandPlay:
 
     # ----------------------------------------------------------- declaration
     def delegate(self) -> None:
-        """The dealer passes the choice of trump to the partner (rules.md). Once."""
+        """The dealer passes the choice of trump to the partner (docs/rules.md). Once."""
         self._require(Phase.DECLARATION, "delegate")
         if self.delegated:
             raise IllegalPlayError(
