@@ -1,4 +1,4 @@
-"""Who wins a trick and which cards are legal (rules.md "Who wins a trick", "Legal play").
+"""Who wins a trick and which cards are legal (docs/rules.md "Who wins a trick", "Legal play").
 
 A trick is the sequence of cards already played to it, leader first; ``trump`` is a
 :class:`~engine.cards.Suit`, or ``None`` in a botifarra (no-trump) hand.
@@ -15,7 +15,7 @@ A trick is the sequence of cards already played to it, leader first; ``trump`` i
 >>> illegal_reason(Card.parse("9O"), Card.parse_many("1C 4C 2C 9O"), Card.parse_many("9C"), Suit.O)
 'must follow copes: holds 1C 4C 2C'
 
-Readings chosen where rules.md leaves room (questions for the rules owner):
+Readings chosen where the rulebooks leave room (docs/decisions.md 1-3):
 
 - Obligada rules 1-4, "the lowest card": the lowest in trick order (the 2 below the 3...
   below the 1 below the 9), not the lowest printed number. Rules 2 and 4, "the lowest card
@@ -61,8 +61,8 @@ def trick_winner(trick: Sequence[Card], trump: Suit | None) -> int:
     """Index in ``trick`` (0 = the leader) of the card winning it so far.
 
     The highest trump; with no trump in it (always in a botifarra hand) the highest card
-    of the suit led. A card of another non-trump suit never wins (rules.md "Who wins a
-    trick"). Raises ``ValueError`` for an empty trick.
+    of the suit led. A card of another non-trump suit never wins (docs/rules.md "Who
+    wins a trick"). Raises ``ValueError`` for an empty trick.
 
     >>> from engine.cards import Card, Suit
     >>> trick_winner(Card.parse_many("5C 9E 1C 2B"), None)
@@ -106,7 +106,7 @@ def legal_cards(
     trump: Suit | None,
     rules: Rules = _DEFAULT_RULES,
 ) -> frozenset[Card]:
-    """The cards of ``hand`` that may be played to ``trick`` (rules.md "Legal play").
+    """The cards of ``hand`` that may be played to ``trick`` (docs/rules.md "Legal play").
 
     ``hand``: the player's remaining cards (1..12); ``trick``: the 0..3 cards already
     played to this trick, leader first; ``trump``: a suit or ``None`` for botifarra.
