@@ -1,4 +1,4 @@
-"""Check a recorded hand card by card (rules.md "Legal play", "Hand score": infraction).
+"""Check a recorded hand card by card (docs/rules.md "Legal play", "Hand score": infraction).
 
 A play record is what a table reports: the declaration, the doubles and the 48 cards in
 play order. :func:`validate_play_record` replays it on a :class:`~engine.hand.HandPlay`
@@ -62,7 +62,7 @@ class PlayRecordCheck:
     Valid: ``ns_points`` + ``ew_points`` == 72 (card points and 1 per trick) and
     ``infraction`` is ``None``. Invalid: ``infraction`` names the first illegal card and
     the points are ``None`` (a classic game or a duplicate championship then scores the
-    infraction, not the points: championship-json.md "Comparative points").
+    infraction, not the points: docs/rules.md "Infractions").
     """
 
     ns_points: int | None
