@@ -1,4 +1,4 @@
-"""Play and doubling settings (rules.md "Legal play" and "Where sources disagree").
+"""Play and doubling settings (docs/rules.md "Legal play" and "Where sources disagree").
 
 >>> Rules().variant, Rules(variant="lliure").variant
 (<Variant.OBLIGADA: 'obligada'>, <Variant.LLIURE: 'lliure'>)
@@ -36,7 +36,7 @@ class Rules:
     """The settings of one championship's play and doubling.
 
     Keyword arguments take the enum or its text value (``variant="lliure"``).
-    Defaults are the choices of rules.md's last table.
+    Defaults are those of docs/rules.md "Where sources disagree".
     """
 
     variant: Variant
