@@ -1,7 +1,7 @@
 """Hand score: what each side scores on one hand, before any comparison.
 
-Sources: championship-json.md "Hand score" (the ``duplicate`` and ``classic`` doubling of a
-duplicate championship) and rules.md "Hand score" (the classic game's infraction score).
+Source: docs/rules.md "Hand score" (the ``duplicate`` and ``classic`` doubling of a
+duplicate championship, and the classic game's infraction score).
 
 >>> hand_score(41, dealer_side=Side.NS, trump=None, contro=True)   # both x2
 HandScore(ns=10, ew=-10)
@@ -65,7 +65,7 @@ def classic_multiplier(
 ) -> int:
     """M = (2 if botifarra else 1) x (8 Sant Vicenç, else 4 recontro, else 2 contro, else 1).
 
-    Source: rules.md "Hand score", championship-json.md "Hand score" (``classic``).
+    Source: docs/rules.md "Hand score", docs/file-format.md "Hand score" (``classic``).
     Raises :class:`InvalidResultError` for recontro without contro, Sant Vicenç without recontro.
     """
     _check_doubles(contro, recontro, sant_vicenc)
@@ -93,8 +93,8 @@ def hand_score(
     - ``duplicate``: a side's multiplier is 2 if it declared botifarra, times 2 if it called
       contro; recontro and Sant Vicenç change nothing. ``score(s) = (taken(s) - 36) x mult(s)``.
     - ``classic``: ``score(s) = (taken(s) - 36) x M`` with :func:`classic_multiplier`, so the
-      two scores are opposite. (rules.md's classic *game* gives the losing side 0 instead;
-      championship-json.md defines the signed form for a duplicate championship, used here.)
+      two scores are opposite. (The classic *game* gives the losing side 0 instead; a
+      duplicate championship needs the signed form: docs/decisions.md 7.)
 
     Raises :class:`InvalidResultError` for points outside 0..72, recontro without contro,
     Sant Vicenç without recontro, or an unknown doubling.
@@ -130,8 +130,8 @@ def classic_infraction_score(
 ) -> HandScore:
     """Classic game: the offending side scores 0, the other 36 x M, as if it took all 72.
 
-    Source: rules.md "Hand score" (Infraction). In a duplicate championship an infraction
-    is scored in comparative points instead (championship-json.md, ``scoring``).
+    Source: docs/rules.md "Hand score" (Infraction in the classic game). In a duplicate
+    championship an infraction is scored in comparative points instead (``scoring``).
     Raises :class:`InvalidResultError` for recontro without contro, Sant Vicenç without recontro.
     """
     m = classic_multiplier(trump=trump, contro=contro, recontro=recontro, sant_vicenc=sant_vicenc)
