@@ -1,4 +1,4 @@
-"""Seats, sides and the order of play (notation.md "Seats and sides", "Boards").
+"""Seats, sides and the order of play (docs/rules.md "Seats, dealer and boards").
 
 Play goes counter-clockwise, to each player's right: N -> W -> S -> E -> N.
 
@@ -92,7 +92,7 @@ def seats_from(first: Seat) -> tuple[Seat, Seat, Seat, Seat]:
 
 
 def dealer(board_number: int) -> Seat:
-    """Dealer of board n: N, W, S, E for n mod 4 = 1, 2, 3, 0 (notation.md "Boards").
+    """Dealer of board n: N, W, S, E for n mod 4 = 1, 2, 3, 0 (docs/rules.md).
 
     Raises ``ValueError`` for a board number below 1.
     """
