@@ -404,3 +404,128 @@ def test_scale_values_the_columns_cannot_hold_are_refused_before_writing(monkeyp
         "rules.infraction_score: 0.333333 needs more than 4 decimals",
     ]
     assert not Championship.objects.filter(slug="x").exists()
+
+
+# -- the whole state round trips ----------------------------------------------------------
+
+
+def _import(data, slug):
+    from tournaments.services.interchange import championship_import
+
+    data = copy.deepcopy(data)
+    data["championship"]["slug"] = slug
+    return championship_import(acting_user=None, data=data)
+
+
+def _renamed(data, slug):
+    data = copy.deepcopy(data)
+    data["championship"]["slug"] = slug
+    return data
+
+
+def test_a_closed_round_with_notes_and_play_settings_round_trips(played):
+    services.round_close(round=played.rounds.get(number=1), acting_user=None)
+    result = Result.objects.filter(seating__round__number=2).order_by("id").first()
+    Result.objects.filter(pk=result.pk).update(note="Taula 1: el repartiment es va refer")
+    Championship.objects.filter(pk=played.pk).update(carregar=True, barraca=True)
+    played.refresh_from_db()
+    data = championship_export(played)
+    assert data["rounds"][0]["closed_at"] is not None
+    assert "closed_at" not in data["rounds"][1]
+    assert data["rules"]["carregar"] is True and data["rules"]["barraca"] is True
+    assert data["championship"]["status"] == "running"
+    assert [b["round"] for b in data["boards"]] == [1, 1, 2, 2, 3, 3]
+    imported = _import(data, "tancada")
+    assert championship_export(imported) == _renamed(data, "tancada")
+    assert imported.rounds.get(number=1).closed_at == played.rounds.get(number=1).closed_at
+    assert not imported.rounds.get(number=2).is_closed
+    assert (imported.carregar, imported.barraca) == (True, True)
+    assert imported.boards.get(number=5).round.number == 3  # no result yet: still round 3
+    assert Result.objects.filter(
+        seating__round__championship=imported, note__startswith="Taula 1"
+    ).count() == 1
+
+
+def test_a_finished_championship_round_trips_closed_and_finished(played):
+    services.championship_finish(championship=played, acting_user=None)
+    played.refresh_from_db()
+    data = championship_export(played)
+    assert data["championship"]["status"] == "finished"
+    assert "deal_secret" not in data["championship"]  # finished, secret not yet published
+    assert all(r.get("closed_at") for r in data["rounds"])
+    imported = _import(data, "acabat")
+    assert imported.status == Championship.Status.FINISHED
+    assert not imported.deal_secret_published
+    assert championship_export(imported) == _renamed(data, "acabat")
+
+
+def test_a_plain_referee_cannot_change_a_closed_round_of_an_imported_championship(played):
+    from tests.factories import MembershipFactory, UserFactory
+    from tournaments.models import Membership
+
+    services.round_close(round=played.rounds.get(number=1), acting_user=None)
+    imported = _import(championship_export(played), "importat")
+    referee = UserFactory()
+    MembershipFactory(championship=imported, user=referee, role=Membership.Role.REFEREE)
+    closed = Result.objects.filter(seating__round__championship=imported,
+                                   seating__round__number=1).order_by("id").first()
+    before = closed.snapshot()
+    with pytest.raises(services.NotAllowedError):
+        services.result_correct(result=closed, expected_version=closed.version,
+                                acting_user=referee, trump="O", ns_points_taken=40)
+    closed.refresh_from_db()
+    assert closed.snapshot() == before
+    open_ = Result.objects.filter(seating__round__championship=imported,
+                                  seating__round__number=2).order_by("id").first()
+    changed = services.result_correct(result=open_, expected_version=open_.version,
+                                      acting_user=referee, trump="O", ns_points_taken=40)
+    assert (changed.trump, changed.ns_points_taken, changed.version) == ("O", 40, 2)
+
+
+def test_an_old_file_without_the_added_fields_still_imports(played):
+    data = championship_export(played)
+    for key in ("status", "boards_per_round"):
+        data["championship"].pop(key, None)
+    for key in ("sant_vicenc", "sant_vicenc_on_botifarra", "carregar", "carregar_scope",
+                "barraca"):
+        data["rules"].pop(key)
+    for board in data["boards"]:
+        board.pop("round", None)
+    imported = _import(data, "antic")
+    assert imported.status == Championship.Status.RUNNING
+    assert imported.boards_per_round == 2
+    assert imported.boards.get(number=3).round.number == 2
+
+
+def test_what_the_import_would_refuse_is_not_exported(played):
+    from scoring import InterchangeError
+
+    played.pairs.filter(number=6).update(number=10_000)  # e.g. typed in the admin
+    with pytest.raises(InterchangeError) as caught:
+        championship_export(played)
+    assert "pairs[5].number: 10000 must be 9999 or less" in caught.value.problems
+    with pytest.raises(CommandError, match="would not import back"):
+        run("export_championship", played.slug)
+
+
+def test_the_file_limits_fit_the_columns_an_import_writes():
+    from django.db.backends.base.operations import BaseDatabaseOperations
+
+    from scoring import interchange as limits
+    from tournaments.models import Board, Pair, Player, Round, Table
+
+    assert Championship._meta.get_field("name").max_length == limits.MAX_NAME_LENGTH
+    assert Championship._meta.get_field("venue").max_length == limits.MAX_NAME_LENGTH
+    assert Championship._meta.get_field("slug").max_length == limits.MAX_SLUG_LENGTH
+    assert Player._meta.get_field("code").max_length == limits.MAX_ID_LENGTH
+    assert Player._meta.get_field("name").max_length == limits.MAX_NAME_LENGTH
+    assert Result._meta.get_field("note").max_length == limits.MAX_NOTE_LENGTH
+    ranges = BaseDatabaseOperations.integer_field_ranges
+    for model in (Pair, Board, Round, Table):  # every number column holds 1..MAX_NUMBER
+        assert ranges[model._meta.get_field("number").get_internal_type()][1] >= \
+            limits.MAX_NUMBER
+    assert ranges[Round._meta.get_field("draw_seed").get_internal_type()][1] >= \
+        limits.MAX_DRAW_SEED
+    scale = Championship._meta.get_field("scale_top")
+    assert 10 ** (scale.max_digits - scale.decimal_places) == limits.MAX_SCALE
+    assert scale.decimal_places == limits.SCALE_PLACES
