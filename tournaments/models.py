@@ -642,6 +642,9 @@ class PrintJob(models.Model):
     )
     requested_at = models.DateTimeField(_("demanat el"), default=timezone.now)
     started_at = models.DateTimeField(_("començat el"), null=True, blank=True)
+    # Written by the running job with its progress, at least every few seconds: a running
+    # job silent for long lost its worker (reports.services.print_jobs_requeue_stalled).
+    heartbeat_at = models.DateTimeField(_("darrer senyal"), null=True, blank=True)
     finished_at = models.DateTimeField(_("acabat el"), null=True, blank=True)
 
     class Meta:
