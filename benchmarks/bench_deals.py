@@ -1,4 +1,4 @@
-"""Deal generation and deal numbers: 1,000 deals (issue 2 goal: well under a second).
+"""Deal generation and deal numbers: 1,000 deals (goal: well under a second).
 
 Run from the repository root:  .venv/bin/python benchmarks/bench_deals.py [--deals N] [--repeat R]
 
