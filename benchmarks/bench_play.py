@@ -1,4 +1,4 @@
-"""Bots playing whole hands, and the play-record validator (issue 2 goal: a hand by
+"""Bots playing whole hands, and the play-record validator (goal: a hand by
 SensibleBot well under 10 ms, since a demo championship plays ~500 hands), and how
 varied and how good SensibleBot is.
 
