@@ -1,4 +1,4 @@
-"""Printable documents (issue 5 goals): board sheets for 40 boards x 25 copies (1,000 pages)
+"""Printable documents (goals): board sheets for 40 boards x 25 copies (1,000 pages)
 in under 20 s by one worker, and the standings of 200 pairs in under 1 s.
 
 Run from the repository root:  .venv/bin/python benchmarks/bench_reports.py [--repeat R]
