@@ -1,4 +1,4 @@
-"""Tournaments app speed (issue 4): ``manage.py demo`` builds its championship (24 pairs,
+"""Tournaments app speed: ``manage.py demo`` builds its championship (24 pairs,
 4 rounds of 6 boards, 252 bot-played hands, each through services.result_record) in a few
 seconds on SQLite; the standings and a traveller of that championship load in a constant
 number of queries and well under 0.1 s; one result correction (lock, audit) is a few ms.
