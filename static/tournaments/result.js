@@ -1,5 +1,5 @@
 /* Enhancement only: the result form works without it (the server checks everything).
-   - recontro is enabled only after contro, Sant Vicenç only after recontro (rules.md
+   - recontro is enabled only after contro, Sant Vicenç only after recontro (docs/rules.md
      "Dealing, trump, doubling"), and Sant Vicenç only when the rules allow it;
    - the points EW took (72 minus NS's) are shown as NS's are typed. */
 (function () {
