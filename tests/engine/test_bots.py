@@ -1,4 +1,4 @@
-"""Bots: legal, deterministic per seed, sensible where the brief says so, and varied from
+"""Bots: legal, deterministic per seed, sensible where a player would be, and varied from
 table to table like real players (SensibleBot's per-seat styles)."""
 
 from __future__ import annotations
