@@ -1,4 +1,4 @@
-"""Cards: notation (notation.md "Cards"), points and trick order (rules.md "Cards and points")."""
+"""Cards: notation (docs/file-format.md "Cards"), points and trick order (docs/rules.md)."""
 
 from __future__ import annotations
 
