@@ -1,4 +1,4 @@
-"""Deal generation, deal numbers and commitments (engine/generate.py, issue 2)."""
+"""Deal generation, deal numbers and commitments (engine/generate.py)."""
 
 from __future__ import annotations
 
