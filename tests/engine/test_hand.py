@@ -1,4 +1,4 @@
-"""HandPlay: declaration, doubling, play, points and undo (rules.md)."""
+"""HandPlay: declaration, doubling, play, points and undo (docs/rules.md)."""
 
 from __future__ import annotations
 
