@@ -1,4 +1,4 @@
-"""Legal play and trick winners: every public example of rules.md, in both variants."""
+"""Legal play and trick winners: every example of docs/rules.md, in both variants."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from engine.rules import Rules
 OBLIGADA = Rules()
 LLIURE = Rules(variant="lliure")
 
-# (number, trump, trick, hand, obligada, lliure): rules.md "Public examples", checked by hand:
+# (number, trump, trick, hand, obligada, lliure): docs/rules.md "Examples", checked by hand:
 # 1  2nd player, opponent leads 5C: 1C 12C beat it (rule 3); lliure must beat too.
 # 2  opponent's 9C cannot be beaten: the lowest copa, 2C (rule 3); lliure any copa.
 # 3  void in copes, opponent winning: any trump beats, 3O 12O (rule 4); lliure trumps too.
@@ -135,7 +135,7 @@ def test_legal_cards_refuses_a_full_trick() -> None:
         legal_cards(Card.parse_many("2O"), Card.parse_many("1C 4C 11O 3C"), Suit.O)
 
 
-# Trick winners: rules.md "Who wins a trick".
+# Trick winners: docs/rules.md "Who wins a trick".
 @pytest.mark.parametrize(
     ("trick", "trump", "winner"),
     [
