@@ -1,4 +1,4 @@
-"""engine/ and scoring/ are pure Python: they never import Django (STYLE.md "Layers").
+"""engine/ and scoring/ are pure Python: they never import Django (docs/architecture.md).
 
 Two checks: importing every module of both packages in a fresh interpreter leaves
 ``django`` out of ``sys.modules``, and no source file names Django (or a higher layer) in
