@@ -1,4 +1,4 @@
-"""Hand score per side: rules.md "Hand score", championship-json.md "Hand score"."""
+"""Hand score per side: docs/rules.md "Hand score", docs/file-format.md "Hand score"."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_undoubled_suit_hand_scores_are_opposite() -> None:
 @pytest.mark.parametrize(
     ("points", "trump", "contro", "recontro", "sant_vicenc", "expected_ns"),
     [
-        (45, Suit.O, False, False, False, 9),  # rules.md: 45 undoubled 9
+        (45, Suit.O, False, False, False, 9),  # the rulebooks: 45 undoubled 9
         (45, Suit.O, True, False, False, 18),  # with contro 18
         (45, Suit.O, True, True, False, 36),  # recontro 36
         (45, Suit.O, True, True, True, 72),  # Sant Vicenç x8
