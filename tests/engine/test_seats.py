@@ -1,4 +1,4 @@
-"""Seats, sides, play order, dealer and first leader (notation.md "Seats and sides", "Boards")."""
+"""Seats, sides, play order, dealer and first leader (docs/rules.md "Seats, dealer and boards")."""
 
 from __future__ import annotations
 
