@@ -1,4 +1,4 @@
-"""factory_boy factories for the tournaments app (STYLE.md "Tests").
+"""factory_boy factories for the tournaments app.
 
 They build rows directly (fast, for tests of reads and constraints); tests of the rules
 go through ``tournaments.services``, as the app does.
