@@ -1,4 +1,4 @@
-"""Comparative points of one board, hand-worked (championship-json.md "Comparative points")."""
+"""Comparative points of one board, hand-worked (docs/rules.md "Duplicate scoring")."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def floored(rules: ScoringRules, scores: list[int]) -> list[int]:
 
 
 def test_butinet_board_gives_the_published_comparative_points() -> None:
-    # rules.md "Duplicate scoring, public example": scale 0-100, rounded down.
+    # docs/rules.md "The 0 to 100 preset (butinet)": scale 0-100, rounded down.
     assert floored(BUTINET, [-1, 4, 3, -11, 11]) == [45, 68, 63, 0, 100]
     assert floored(BUTINET, [2, -8, -6, 11, -22]) == [72, 42, 48, 100, 0]
 
