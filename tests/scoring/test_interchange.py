@@ -1,4 +1,4 @@
-"""The championship interchange file (championship-json.md): load, every rule, dump, round trip."""
+"""The championship interchange file (docs/file-format.md): load, every rule, dump, round trip."""
 
 from __future__ import annotations
 
