@@ -4,7 +4,7 @@ tests/scoring/data/{matchpoints,proportional,classic}.json hold the same 6 pairs
 4 boards (board 2 not played at table 3, an EW infraction and an A+/A- adjustment in round
 2), scored by matchpoints (1..2, Neuberg on the boards with 2 results where board 1 has 3),
 proportional (1..2) and classic doubling on the butinet scale (0..100, floor). butinet.json
-is rules.md's public example board.
+is the butinet board of docs/rules.md.
 """
 
 from __future__ import annotations
