@@ -1,4 +1,4 @@
-"""Hypothesis properties of comparative scoring (issue 3): bounds, order, incremental =
+"""Hypothesis properties of comparative scoring: bounds, order, incremental =
 full, and table order not mattering."""
 
 from __future__ import annotations
