@@ -105,7 +105,7 @@ def test_standings_pdf_shows_the_same_numbers_as_the_standings_page(played) -> N
 
 def test_printed_standings_leave_out_a_hidden_board_but_count_it_in_progress(played) -> None:  # type: ignore[no-untyped-def]
     """Anyone may print standings: a result on a board still hidden changes no printed
-    total or board count (issue 4), only the progress."""
+    total or board count (docs/decisions.md 16), only the progress."""
     before = build.standings(played)
     rnd3 = Round.objects.get(championship=played, number=3)
     board = Board.objects.filter(round=rnd3).order_by("number").first()
