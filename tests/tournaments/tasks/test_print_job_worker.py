@@ -1,5 +1,5 @@
-"""Print jobs run by a real worker process over Redis (issue 5 "CI runs the job tests
-against a real Redis broker and a real worker process"). Few and slow-ish on purpose."""
+"""Print jobs run by a real worker process over Redis (CI runs the job tests
+against a real Redis broker and a real worker process). Few and slow-ish on purpose."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def _wait(job: PrintJob, until: object, timeout: float = 60.0) -> PrintJob:
 def test_organiser_pages_queue_board_sheets_that_the_worker_prints_from_the_deals(
     celery_worker,  # type: ignore[no-untyped-def]
 ) -> None:
-    """Issue 5 "What must show", with a real Redis-backed worker: ask for the board sheets
+    """What a print job must show, with a real Redis-backed worker: ask for the board sheets
     of round 1 on the organiser's page, follow the progress, download a PDF whose hands
     are the deals in the database."""
     championship = build_championship(pairs=4, rounds=1, boards_per_round=2, drawn_rounds=1)
