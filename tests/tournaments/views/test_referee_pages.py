@@ -28,7 +28,7 @@ def test_table_page_lists_the_round_boards_with_their_dealer(client, web: Small)
         reverse("referee_table", args=[web.championship.slug, 1, web.seatings[0].table.number])
     )
     slots = response.context["sheet"].boards
-    # Boards 1 and 2: dealers N and W (notation.md "Boards"); W shows as O in Catalan.
+    # Boards 1 and 2: dealers N and W (docs/rules.md); W shows as O in Catalan.
     assert [(s.board.number, s.dealer.value) for s in slots] == [(1, "N"), (2, "W")]
     page = response.content.decode()
     assert "Reparteix: N" in page and "Reparteix: O" in page
