@@ -1,0 +1,704 @@
+/*
+ * engine._ddcore: the compiled double-dummy solver of Botifarra (see engine/dd.py for the
+ * public API and engine/dd_python.py for the pure-Python reference it must agree with).
+ *
+ * Cards are bits of a 48-bit mask: bit = suit index (O C E B) x 12 + strength, strength 11
+ * for the manilla (9) down to 0 for the 2, so a higher bit of a suit beats a lower one.
+ * Seats are play-order indices 0..3 (N W S E); NS are the even ones.
+ *
+ * Search: fail-soft alpha-beta over NS points (card points + 1 per trick) driven by
+ * MTD(f) null-window searches; a two-way hashed transposition table at trick starts,
+ * keyed by the leader and the four hands with the pointless cards (8..2) of each suit
+ * renumbered by rank among those still in play (positions that differ only in which
+ * small cards are gone share an entry); equivalent cards (same points, no card in play
+ * between them) searched once; ordering by the table's best lead and by trick heuristics;
+ * cutoffs from the points still to play and from sure winners of the side to lead.
+ *
+ * The legal-play rules mirror engine/play.py's legal_cards exactly (obligada, lliure,
+ * carregar with both scopes); tests compare the two on random positions.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NOTRUMP 4
+#define F_LLIURE 1
+#define F_CARREGAR 2
+#define F_ALWAYS 4
+#define ALL48 0xFFFFFFFFFFFFULL
+
+static const uint64_t SUIT_MASK[4] = {
+    0xFFFULL, 0xFFFULL << 12, 0xFFFULL << 24, 0xFFFULL << 36};
+/* Point cards (strengths 7..11: the 10, 11, 12, 1 and 9) of every suit. */
+static const uint64_t POINT_CARDS = 0xF80ULL | (0xF80ULL << 12) | (0xF80ULL << 24) | (0xF80ULL << 36);
+static int card_points[48];
+
+static inline int suit_of(int bit) { return bit / 12; }
+static inline int lowbit(uint64_t m) { return __builtin_ctzll(m); }
+static inline int highbit(uint64_t m) { return 63 - __builtin_clzll(m); }
+static inline int popcount(uint64_t m) { return __builtin_popcountll(m); }
+
+/* ------------------------------------------------------------------ legal play */
+
+static uint64_t lowest_of_each_suit(uint64_t cards) {
+    uint64_t out = 0;
+    for (int s = 0; s < 4; s++) {
+        uint64_t m = cards & SUIT_MASK[s];
+        if (m) out |= m & (~m + 1);
+    }
+    return out;
+}
+
+/* Cards that would take the lead from ``winner``: higher of its suit, or any trump when
+   the winner is not a trump (engine.play._beats). */
+static uint64_t beating_mask(int winner, int trump) {
+    int s = suit_of(winner);
+    uint64_t above = SUIT_MASK[s] & ~((2ULL << winner) - 1);
+    if (trump != NOTRUMP && s != trump) above |= SUIT_MASK[trump];
+    return above;
+}
+
+/* engine.play.legal_cards: ``win`` is the index in ``trick`` of the card winning it. */
+static uint64_t legal_moves(uint64_t hand, const int *trick, int ntrick, int win, int trump,
+                            int flags) {
+    if (ntrick == 0) return hand;
+    int led = suit_of(trick[0]);
+    int partner_winning = (win == ntrick - 2);
+    uint64_t following = hand & SUIT_MASK[led];
+    uint64_t beats = beating_mask(trick[win], trump);
+    if (flags & F_LLIURE) {
+        if (following) {
+            if (!partner_winning && (following & beats)) return following & beats;
+            return following;
+        }
+        if (!partner_winning && (hand & beats)) return hand & beats;
+        return hand;
+    }
+    if (partner_winning) { /* obligada rules 1 and 2 */
+        uint64_t from = following ? following : hand;
+        return (from & POINT_CARDS) | lowest_of_each_suit(from);
+    }
+    int loading = (flags & F_CARREGAR) && ntrick == 1;
+    if (following) { /* rule 3 */
+        if (following & beats) return following & beats;
+        uint64_t allowed = lowest_of_each_suit(following);
+        if (loading && (flags & F_ALWAYS)) allowed |= following & POINT_CARDS;
+        return allowed;
+    }
+    /* rule 4 */
+    if (hand & beats) return hand & beats;
+    uint64_t allowed = lowest_of_each_suit(hand);
+    if (loading) allowed |= hand & POINT_CARDS;
+    return allowed;
+}
+
+/* ------------------------------------------------------------------ state */
+
+typedef struct {
+    uint64_t hand[4];
+    int trump, flags;
+    int leader;
+    int ntrick;
+    int trick[4];
+    int win;       /* index in trick of the card winning it */
+    int remaining; /* points still to go: cards in hands and on the table, trick bonuses */
+    uint8_t config;
+    long long nodes;
+} State;
+
+static inline int winner_after(const State *st, int card) {
+    if (st->ntrick == 0) return 0;
+    int best = st->trick[st->win];
+    int bs = suit_of(best), cs = suit_of(card);
+    if (cs == bs) return card > best ? st->ntrick : st->win;
+    if (st->trump != NOTRUMP && cs == st->trump) return st->ntrick;
+    return st->win;
+}
+
+/* ------------------------------------------------------------------ transposition table */
+
+typedef struct {
+    uint64_t h[4];
+    int8_t low, high;
+    uint8_t leader; /* leader + 1; 0 = empty */
+    uint8_t config;
+    uint8_t best;   /* normalized lead bit + 1; 0 = none */
+    uint8_t depth;  /* tricks left */
+} Entry;
+
+#define TT_BITS 20
+#define TT_SIZE (1u << TT_BITS)
+static Entry *table = NULL;
+
+/* compress[low][held]: the small cards (strength 0..6) ``held`` out of those still in play
+   ``low`` of one suit, renumbered from the top: the highest in play becomes 6, the next 5... */
+static uint8_t compress[128][128];
+
+static void init_compress(void) {
+    for (int low = 0; low < 128; low++) {
+        for (int held = 0; held < 128; held++) {
+            if ((held & ~low) != 0) { compress[low][held] = 0; continue; }
+            int out = 0, pos = 6;
+            for (int b = 6; b >= 0; b--) {
+                if (low & (1 << b)) {
+                    if (held & (1 << b)) out |= 1 << pos;
+                    pos--;
+                }
+            }
+            compress[low][held] = (uint8_t)out;
+        }
+    }
+}
+
+static void normalize(const State *st, uint64_t out[4]) {
+    uint64_t all = st->hand[0] | st->hand[1] | st->hand[2] | st->hand[3];
+    for (int p = 0; p < 4; p++) out[p] = st->hand[p] & POINT_CARDS;
+    for (int s = 0; s < 4; s++) {
+        int low = (int)((all >> (12 * s)) & 0x7F);
+        if (!low) continue;
+        for (int p = 0; p < 4; p++) {
+            int held = (int)((st->hand[p] >> (12 * s)) & 0x7F);
+            if (held) out[p] |= (uint64_t)compress[low][held] << (12 * s);
+        }
+    }
+}
+
+/* The actual card of a normalized bit (inverse of ``normalize`` for one card). */
+static int denormalize(const State *st, int nbit) {
+    int s = suit_of(nbit), pos = nbit % 12;
+    if (pos >= 7) return nbit;
+    uint64_t all = st->hand[0] | st->hand[1] | st->hand[2] | st->hand[3];
+    int low = (int)((all >> (12 * s)) & 0x7F);
+    int rank_from_top = 6 - pos;
+    for (int b = 6; b >= 0; b--) {
+        if (low & (1 << b)) {
+            if (rank_from_top == 0) return 12 * s + b;
+            rank_from_top--;
+        }
+    }
+    return -1;
+}
+
+static int normalized_bit(const State *st, int bit) {
+    int s = suit_of(bit), pos = bit % 12;
+    if (pos >= 7) return bit;
+    uint64_t all = st->hand[0] | st->hand[1] | st->hand[2] | st->hand[3];
+    int low = (int)((all >> (12 * s)) & 0x7F);
+    return 12 * s + 6 - popcount((uint64_t)(low & ~((2 << pos) - 1)));
+}
+
+static inline uint64_t hash_key(const uint64_t h[4], int leader, int config) {
+    uint64_t x = h[0] * 0x9E3779B97F4A7C15ULL;
+    x ^= h[1] * 0xC2B2AE3D27D4EB4FULL;
+    x ^= h[2] * 0x165667B19E3779F9ULL;
+    x ^= h[3] * 0xD6E8FEB86659FD93ULL;
+    x ^= (uint64_t)(leader | (config << 2)) * 0xFF51AFD7ED558CCDULL;
+    x ^= x >> 29;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 32;
+    return x;
+}
+
+static inline int same_key(const Entry *e, const uint64_t h[4], int leader, int config) {
+    return e->leader == leader + 1 && e->config == config && e->h[0] == h[0] &&
+           e->h[1] == h[1] && e->h[2] == h[2] && e->h[3] == h[3];
+}
+
+static Entry *tt_find(const uint64_t h[4], int leader, int config) {
+    uint64_t index = (hash_key(h, leader, config) >> (64 - TT_BITS)) & ~1ULL;
+    for (int i = 0; i < 2; i++) {
+        Entry *e = &table[index + i];
+        if (same_key(e, h, leader, config)) return e;
+    }
+    return NULL;
+}
+
+static void tt_store(const uint64_t h[4], int leader, int config, int depth, int low,
+                     int high, int best) {
+    uint64_t index = (hash_key(h, leader, config) >> (64 - TT_BITS)) & ~1ULL;
+    Entry *slot = NULL;
+    for (int i = 0; i < 2; i++) {
+        Entry *e = &table[index + i];
+        if (same_key(e, h, leader, config)) {
+            if (e->low > low) low = e->low;
+            if (e->high < high) high = e->high;
+            if (best < 0 && e->best) best = e->best - 1;
+            slot = e;
+            break;
+        }
+    }
+    if (slot == NULL) {
+        /* An empty slot, else the shallower of the two (a deeper one saved more work). */
+        Entry *a = &table[index], *b = &table[index + 1];
+        if (a->leader == 0) slot = a;
+        else if (b->leader == 0) slot = b;
+        else slot = (a->depth <= b->depth) ? a : b;
+    }
+    memcpy(slot->h, h, sizeof(slot->h));
+    slot->low = (int8_t)low;
+    slot->high = (int8_t)high;
+    slot->leader = (uint8_t)(leader + 1);
+    slot->config = (uint8_t)config;
+    slot->best = (uint8_t)(best >= 0 ? best + 1 : 0);
+    slot->depth = (uint8_t)depth;
+}
+
+/* ------------------------------------------------------------------ bounds */
+
+/* Points the side to lead is sure to take: it leads its cards that no one can beat
+   (the top card in play of a suit, when no opponent can ruff it or, in trumps, the
+   top trumps), one trick each, taking the cards the others must follow with at least
+   as the lowest they hold. Kept simple: only counts tricks won by the leader's own
+   top cards in suits where both opponents still follow (so they cannot ruff), and
+   only their own points plus 1 per trick. */
+static int sure_points_for_leader(const State *st) {
+    int p = st->leader;
+    uint64_t mine = st->hand[p];
+    uint64_t opp = st->hand[(p + 1) & 3] | st->hand[(p + 3) & 3];
+    uint64_t all = st->hand[0] | st->hand[1] | st->hand[2] | st->hand[3];
+    int points = 0, tricks = 0;
+    int n = popcount(mine);
+    for (int s = 0; s < 4; s++) {
+        uint64_t suit_all = all & SUIT_MASK[s];
+        uint64_t suit_mine = mine & SUIT_MASK[s];
+        if (!suit_mine) continue;
+        int runs = 0;
+        uint64_t m = suit_all;
+        /* Top cards of the suit held by the leader, from the top down. */
+        while (m) {
+            int top = highbit(m);
+            if (!(suit_mine & (1ULL << top))) break;
+            runs++;
+            points += card_points[top];
+            m &= ~(1ULL << top);
+        }
+        if (!runs) continue;
+        if (st->trump != NOTRUMP && s != st->trump) {
+            /* A ruff may take it: count only while both opponents hold the suit. */
+            uint64_t o1 = st->hand[(p + 1) & 3] & SUIT_MASK[s];
+            uint64_t o2 = st->hand[(p + 3) & 3] & SUIT_MASK[s];
+            int safe = popcount(o1) < popcount(o2) ? popcount(o1) : popcount(o2);
+            if (safe < runs) {
+                /* Recount the points of the first ``safe`` top cards only. */
+                uint64_t mm = suit_all;
+                int k = 0;
+                for (int i = 0; i < runs; i++) {
+                    int top = highbit(mm);
+                    points -= card_points[top];
+                    if (k < safe) { points += card_points[top]; k++; }
+                    mm &= ~(1ULL << top);
+                }
+                runs = safe;
+            }
+        }
+        tricks += runs;
+    }
+    (void)opp;
+    if (tricks > n) tricks = n;
+    return points + tricks;
+}
+
+/* ------------------------------------------------------------------ move ordering */
+
+typedef struct {
+    int bit;
+    int score;
+} Move;
+
+static int gen_moves(const State *st, int player, Move *moves, int tt_best) {
+    uint64_t hand = st->hand[player];
+    uint64_t legal = legal_moves(hand, st->trick, st->ntrick, st->win, st->trump, st->flags);
+    uint64_t in_play = st->hand[0] | st->hand[1] | st->hand[2] | st->hand[3];
+    for (int i = 0; i < st->ntrick; i++) in_play |= 1ULL << st->trick[i];
+    int n = 0;
+    int trump = st->trump;
+    int side = player & 1;
+    /* Who wins the trick so far, and would this card take it? */
+    int winning_side = -1, winner_card = -1;
+    if (st->ntrick) {
+        winner_card = st->trick[st->win];
+        winning_side = (st->leader + st->win) & 1;
+    }
+    uint64_t beats = st->ntrick ? beating_mask(winner_card, trump) : 0;
+    int last = (st->ntrick == 3);
+    uint64_t partner_hand = st->hand[(player + 2) & 3];
+    uint64_t opp_hand = st->hand[(player + 1) & 3] | st->hand[(player + 3) & 3];
+    for (uint64_t m = legal; m; m &= m - 1) {
+        int bit = lowbit(m);
+        int s = suit_of(bit);
+        /* Equivalent cards: skip when the next higher card in play of the suit is ours,
+           legal and worth the same. */
+        uint64_t above = in_play & SUIT_MASK[s] & ~((2ULL << bit) - 1);
+        if (above) {
+            int next = lowbit(above);
+            if (((legal >> next) & 1) && card_points[next] == card_points[bit]) continue;
+        }
+        int pts = card_points[bit];
+        int strength = bit % 12;
+        int score;
+        if (bit == tt_best) {
+            score = 10000;
+        } else if (st->ntrick == 0) {
+            uint64_t suit_play = in_play & SUIT_MASK[s];
+            int top = highbit(suit_play) == bit;
+            int opp_void = !(opp_hand & SUIT_MASK[s]);
+            int ruffable = trump != NOTRUMP && s != trump && opp_void &&
+                           (opp_hand & SUIT_MASK[trump]);
+            if (top && !ruffable) {
+                score = 500 + pts * 10 + strength;
+            } else if ((partner_hand & SUIT_MASK[s]) &&
+                       highbit(suit_play) != bit &&
+                       (partner_hand >> highbit(suit_play) & 1)) {
+                score = 400 - pts * 10 - strength; /* to the partner's top card */
+            } else {
+                score = 200 - pts * 20 - strength;
+            }
+        } else {
+            int takes = (beats >> bit) & 1;
+            if (takes) {
+                if (last) score = 600 + pts * 10 - strength;
+                else score = 350 - strength + (s == trump ? 0 : pts);
+            } else if (winning_side == side) {
+                score = 450 + pts * 10 - strength; /* load the partner's trick */
+            } else {
+                score = 100 - pts * 20 - strength; /* a cheap discard */
+            }
+        }
+        moves[n].bit = bit;
+        moves[n].score = score;
+        n++;
+    }
+    /* insertion sort, best first */
+    for (int i = 1; i < n; i++) {
+        Move mv = moves[i];
+        int j = i - 1;
+        while (j >= 0 && moves[j].score < mv.score) {
+            moves[j + 1] = moves[j];
+            j--;
+        }
+        moves[j + 1] = mv;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------ search */
+
+static int search(State *st, int alpha, int beta);
+
+/* NS points from the current trick on after the seat to play plays ``bit``. */
+static int play_and_search(State *st, int bit, int alpha, int beta) {
+    int player = (st->leader + st->ntrick) & 3;
+    int saved_win = st->win;
+    st->win = winner_after(st, bit);
+    st->hand[player] &= ~(1ULL << bit);
+    st->trick[st->ntrick++] = bit;
+    int value;
+    if (st->ntrick == 4) {
+        int leader = st->leader;
+        int winner = (leader + st->win) & 3;
+        int points = 1 + card_points[st->trick[0]] + card_points[st->trick[1]] +
+                     card_points[st->trick[2]] + card_points[st->trick[3]];
+        int gain = (winner & 1) ? 0 : points;
+        int t[4];
+        memcpy(t, st->trick, sizeof(t));
+        st->ntrick = 0;
+        st->leader = winner;
+        st->remaining -= points;
+        st->win = 0;
+        value = gain + search(st, alpha - gain, beta - gain);
+        st->remaining += points;
+        st->leader = leader;
+        memcpy(st->trick, t, sizeof(t));
+        st->ntrick = 4;
+        st->win = (winner - leader) & 3;
+    } else {
+        value = search(st, alpha, beta);
+    }
+    st->ntrick--;
+    st->hand[player] |= 1ULL << bit;
+    st->win = saved_win;
+    return value;
+}
+
+/* The last trick: every hand holds one card, play is forced. */
+static int last_trick(const State *st) {
+    int leader = st->leader;
+    int best = lowbit(st->hand[leader]);
+    int win = leader;
+    int points = 1 + card_points[best];
+    for (int k = 1; k < 4; k++) {
+        int p = (leader + k) & 3;
+        int c = lowbit(st->hand[p]);
+        points += card_points[c];
+        if (suit_of(c) == suit_of(best)) {
+            if (c > best) { best = c; win = p; }
+        } else if (st->trump != NOTRUMP && suit_of(c) == st->trump) {
+            best = c;
+            win = p;
+        }
+    }
+    return (win & 1) ? 0 : points;
+}
+
+static int search(State *st, int alpha, int beta) {
+    st->nodes++;
+    uint64_t key[4];
+    int keyed = 0, tt_best = -1;
+    int alpha0, beta0;
+    if (st->ntrick == 0) {
+        uint64_t lead = st->hand[st->leader];
+        if (!lead) return 0;
+        int remaining = st->remaining;
+        if (remaining <= alpha) return remaining;
+        if (beta <= 0) return 0;
+        if (!(lead & (lead - 1))) return last_trick(st);
+        /* Sure points of the side to lead bound the value from one side. */
+        int sure = sure_points_for_leader(st);
+        if (sure > 0) {
+            if (st->leader & 1) { /* EW lead: NS take at most remaining - sure */
+                if (remaining - sure <= alpha) return remaining - sure;
+            } else if (sure >= beta) {
+                return sure;
+            }
+        }
+        normalize(st, key);
+        keyed = 1;
+        Entry *e = tt_find(key, st->leader, st->config);
+        if (e) {
+            if (e->low >= beta || e->low == e->high) return e->low;
+            if (e->high <= alpha) return e->high;
+            if (e->low > alpha) alpha = e->low;
+            if (e->high < beta) beta = e->high;
+            if (e->best) tt_best = denormalize(st, e->best - 1);
+        }
+    }
+    alpha0 = alpha;
+    beta0 = beta;
+    int player = (st->leader + st->ntrick) & 3;
+    int maximizing = !(player & 1);
+    Move moves[12];
+    int n = gen_moves(st, player, moves, tt_best);
+    int best = maximizing ? -1000 : 1000;
+    int best_bit = -1;
+    for (int i = 0; i < n; i++) {
+        int value = play_and_search(st, moves[i].bit, alpha, beta);
+        if (maximizing) {
+            if (value > best) {
+                best = value;
+                best_bit = moves[i].bit;
+                if (value > alpha) alpha = value;
+            }
+        } else if (value < best) {
+            best = value;
+            best_bit = moves[i].bit;
+            if (value < beta) beta = value;
+        }
+        if (alpha >= beta) break;
+    }
+    if (keyed) {
+        int low = 0, high = st->remaining;
+        if (best <= alpha0) high = best;
+        else if (best >= beta0) low = best;
+        else low = high = best;
+        tt_store(key, st->leader, st->config, popcount(st->hand[st->leader]), low, high,
+                 best_bit >= 0 ? normalized_bit(st, best_bit) : -1);
+    }
+    return best;
+}
+
+static int mtdf(State *st) {
+    int low = 0, high = st->remaining;
+    int guess = high / 2;
+    while (low < high) {
+        int beta = guess > low ? guess : low + 1;
+        if (beta > high) beta = high;
+        int g = search(st, beta - 1, beta);
+        if (g < beta) high = g;
+        else low = g;
+        guess = g;
+        /* Points come in uneven steps: bisect when MTD(f) creeps. */
+        if (high - low > 8) guess = (low + high + 1) / 2;
+    }
+    return low;
+}
+
+/* ------------------------------------------------------------------ Python glue */
+
+static long long last_nodes = 0;
+
+static int parse_position(PyObject *args, State *st) {
+    PyObject *hands_obj, *trick_obj;
+    int leader, trump, flags;
+    if (!PyArg_ParseTuple(args, "OiOii", &hands_obj, &leader, &trick_obj, &trump, &flags))
+        return -1;
+    PyObject *hands = PySequence_Fast(hands_obj, "hands must be a sequence of 4 masks");
+    if (!hands) return -1;
+    if (PySequence_Fast_GET_SIZE(hands) != 4) {
+        Py_DECREF(hands);
+        PyErr_SetString(PyExc_ValueError, "hands must hold 4 masks");
+        return -1;
+    }
+    uint64_t seen = 0;
+    for (int p = 0; p < 4; p++) {
+        unsigned long long m = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(hands, p));
+        if (PyErr_Occurred()) { Py_DECREF(hands); return -1; }
+        if ((m & ~ALL48) || (m & seen)) {
+            Py_DECREF(hands);
+            PyErr_SetString(PyExc_ValueError, "hand masks must be disjoint 48-bit masks");
+            return -1;
+        }
+        seen |= m;
+        st->hand[p] = m;
+    }
+    Py_DECREF(hands);
+    if (leader < 0 || leader > 3 || trump < 0 || trump > 4 || flags < 0 || flags > 7) {
+        PyErr_SetString(PyExc_ValueError, "leader 0..3, trump 0..4, flags 0..7");
+        return -1;
+    }
+    PyObject *trick = PySequence_Fast(trick_obj, "trick must be a sequence of card bits");
+    if (!trick) return -1;
+    Py_ssize_t nt = PySequence_Fast_GET_SIZE(trick);
+    if (nt > 3) {
+        Py_DECREF(trick);
+        PyErr_SetString(PyExc_ValueError, "at most 3 cards on the table");
+        return -1;
+    }
+    st->trump = trump;
+    st->flags = flags;
+    st->leader = leader;
+    st->ntrick = 0;
+    st->win = 0;
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        long b = PyLong_AsLong(PySequence_Fast_GET_ITEM(trick, i));
+        if (PyErr_Occurred()) { Py_DECREF(trick); return -1; }
+        if (b < 0 || b >= 48 || (seen >> b) & 1) {
+            Py_DECREF(trick);
+            PyErr_SetString(PyExc_ValueError, "trick cards must be bits 0..47 not in a hand");
+            return -1;
+        }
+        seen |= 1ULL << b;
+        st->win = winner_after(st, (int)b);
+        st->trick[st->ntrick++] = (int)b;
+    }
+    Py_DECREF(trick);
+    int n = popcount(st->hand[leader]) + (nt > 0 ? 1 : 0);
+    for (int k = 0; k < 4; k++) {
+        int p = (leader + k) & 3;
+        int expect = n - (k < nt ? 1 : 0);
+        if (popcount(st->hand[p]) != expect || n < 1 || n > 12) {
+            PyErr_SetString(PyExc_ValueError, "hands of unequal lengths for this trick");
+            return -1;
+        }
+    }
+    int remaining = n;
+    for (uint64_t m = seen; m; m &= m - 1) remaining += card_points[lowbit(m)];
+    st->remaining = remaining;
+    st->config = (uint8_t)(trump * 8 + flags);
+    st->nodes = 0;
+    if (table == NULL) {
+        table = (Entry *)calloc(TT_SIZE, sizeof(Entry));
+        if (table == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *dd_solve(PyObject *self, PyObject *args) {
+    State st;
+    if (parse_position(args, &st) < 0) return NULL;
+    int value = mtdf(&st);
+    last_nodes = st.nodes;
+    return PyLong_FromLong(value);
+}
+
+static PyObject *dd_best(PyObject *self, PyObject *args) {
+    State st;
+    if (parse_position(args, &st) < 0) return NULL;
+    int value = mtdf(&st);
+    int player = (st.leader + st.ntrick) & 3;
+    int maximizing = !(player & 1);
+    Move moves[12];
+    int n = gen_moves(&st, player, moves, -1);
+    int chosen = -1;
+    for (int i = 0; i < n && chosen < 0; i++) {
+        int v = maximizing ? play_and_search(&st, moves[i].bit, value - 1, value)
+                           : play_and_search(&st, moves[i].bit, value, value + 1);
+        if (maximizing ? v >= value : v <= value) chosen = moves[i].bit;
+    }
+    last_nodes = st.nodes;
+    if (chosen < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "no card reaches the value");
+        return NULL;
+    }
+    return Py_BuildValue("ii", value, chosen);
+}
+
+static PyObject *dd_legal(PyObject *self, PyObject *args) {
+    unsigned long long hand;
+    PyObject *trick_obj;
+    int trump, flags;
+    if (!PyArg_ParseTuple(args, "KOii", &hand, &trick_obj, &trump, &flags)) return NULL;
+    if (trump < 0 || trump > 4) {
+        PyErr_SetString(PyExc_ValueError, "trump 0..4");
+        return NULL;
+    }
+    PyObject *trick = PySequence_Fast(trick_obj, "trick must be a sequence of card bits");
+    if (!trick) return NULL;
+    Py_ssize_t nt = PySequence_Fast_GET_SIZE(trick);
+    if (nt > 3) {
+        Py_DECREF(trick);
+        PyErr_SetString(PyExc_ValueError, "at most 3 cards on the table");
+        return NULL;
+    }
+    State st;
+    memset(&st, 0, sizeof(st));
+    st.trump = trump;
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        long b = PyLong_AsLong(PySequence_Fast_GET_ITEM(trick, i));
+        if (b < 0 || b >= 48) {
+            Py_DECREF(trick);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "card bits are 0..47");
+            return NULL;
+        }
+        st.win = winner_after(&st, (int)b);
+        st.trick[st.ntrick++] = (int)b;
+    }
+    Py_DECREF(trick);
+    uint64_t legal = legal_moves(hand & ALL48, st.trick, st.ntrick, st.win, trump, flags);
+    return PyLong_FromUnsignedLongLong(legal);
+}
+
+static PyObject *dd_nodes(PyObject *self, PyObject *noargs) {
+    return PyLong_FromLongLong(last_nodes);
+}
+
+static PyObject *dd_clear(PyObject *self, PyObject *noargs) {
+    if (table) memset(table, 0, TT_SIZE * sizeof(Entry));
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"solve", dd_solve, METH_VARARGS,
+     "solve(hands, leader, trick, trump, flags) -> NS points from the current trick on."},
+    {"best", dd_best, METH_VARARGS,
+     "best(hands, leader, trick, trump, flags) -> (value, bit of an optimal card)."},
+    {"legal", dd_legal, METH_VARARGS,
+     "legal(hand, trick, trump, flags) -> mask of the legal cards."},
+    {"nodes", dd_nodes, METH_NOARGS, "nodes() -> nodes searched by the last call."},
+    {"clear", dd_clear, METH_NOARGS, "clear() -> empty the transposition table."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moduledef = {
+    PyModuleDef_HEAD_INIT, "engine._ddcore",
+    "Compiled double-dummy solver of Botifarra (see engine.dd).", -1, methods};
+
+PyMODINIT_FUNC PyInit__ddcore(void) {
+    static const int by_strength[12] = {0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5};
+    for (int b = 0; b < 48; b++) card_points[b] = by_strength[b % 12];
+    init_compress();
+    return PyModule_Create(&moduledef);
+}
