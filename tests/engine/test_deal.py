@@ -1,4 +1,4 @@
-"""Deals: validation, JSON and compact forms (notation.md "Deals")."""
+"""Deals: validation, JSON and compact forms (docs/file-format.md "Deals")."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from engine.deal import Deal
 from engine.errors import InvalidDealError, NotationError
 from engine.seats import Seat
 
-# notation.md's compact example: North holds 9-1-12 of oros, 8-3 of copes,
+# docs/file-format.md's example: North holds 9-1-12 of oros, 8-3 of copes,
 # 11-10-4-2 of espases and 7-6-5 of bastos. The other hands complete it.
 EXAMPLE_NORTH = "9O 1O 12O 8C 3C 11E 10E 4E 2E 7B 6B 5B"
 EXAMPLE_COMPACT = (
