@@ -5,10 +5,22 @@ took it; ``progress`` 0..100 grows as pages are drawn) -> ``done`` (the whole PD
 stored, then and only then the row says done) or ``failed`` (``error`` says why).
 
 Crash safety: the PDF is drawn in memory, written to a temporary name, flushed and
-renamed to its final name (an atomic rename on one file system), and only then is the
-row marked ``done`` with a conditional UPDATE. A worker that dies mid-way leaves the row
-``running`` with no file; Celery redelivers the message (acks late, reject on worker
-lost) and the next run starts the job again from page one.
+renamed to its final name (an atomic rename on one file system; the name carries the
+run's attempt and a random part, so two runs never share a file and no name can be
+guessed), and only then is the row marked ``done`` with an UPDATE conditional on the
+same run still owning the job.
+
+A dead worker: the running job writes ``heartbeat_at`` with its progress, at least every
+``PRINT_JOB_HEARTBEAT_SECONDS``. A running job whose heartbeat is older than
+``PRINT_JOB_STALL_SECONDS`` (60) is *stalled*: its worker died (killed, out of memory,
+host lost). :func:`print_jobs_requeue_stalled` sends it again (at most
+:data:`MAX_ATTEMPTS` runs, then it fails with the reason); it runs when the prints page
+or a job's status is read, when the same document is asked again, and when a worker
+starts. So the job is redone about a minute after its worker died, not after Redis's
+visibility timeout (900 s) when the lost message would be delivered again; that late
+delivery finds the job done and does nothing. The organiser may also retry or cancel a
+stalled job from the page (:func:`print_job_retry`, :func:`print_job_cancel`, audited in
+the admin's log).
 
 Never render inside a transaction (STYLE.md): ``print_job_run`` reads the rows in one
 short transaction, draws outside it, and writes each state change in its own statement.
@@ -27,6 +39,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import secrets
 import tempfile
 import time
 from dataclasses import dataclass
@@ -34,6 +47,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
+from django.contrib.admin.models import CHANGE, LogEntry
 from django.core.files.base import ContentFile
 from django.core.files.storage import FileSystemStorage, default_storage
 from django.db import IntegrityError, transaction
@@ -60,6 +75,29 @@ STALE_AFTER = timedelta(minutes=30)
 #: Finished (done or failed) jobs kept per championship and kind; older ones are deleted
 #: with their files, oldest first, each time a job finishes.
 KEEP_FINISHED = 20
+#: Runs a stalled job gets before it is marked failed (a document that kills its
+#: worker every time, e.g. out of memory, must not loop for ever).
+MAX_ATTEMPTS = 3
+
+
+def stall_after() -> timedelta:
+    """How long a running job may stay silent before it counts as stalled."""
+    return timedelta(seconds=settings.PRINT_JOB_STALL_SECONDS)
+
+
+def is_stalled(job: PrintJob, now: Any = None) -> bool:
+    """A running job whose last heartbeat (or start) is older than :func:`stall_after`."""
+    if job.status != PrintJob.Status.RUNNING:
+        return False
+    last = job.heartbeat_at or job.started_at or job.requested_at
+    return last < (now or timezone.now()) - stall_after()
+
+
+def _stalled_q(now: Any) -> Q:
+    cutoff = now - stall_after()
+    return Q(status=PrintJob.Status.RUNNING) & (
+        Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True, started_at__lt=cutoff)
+    )
 
 
 class PrintJobError(ValueError):
@@ -76,6 +114,10 @@ class PrintNotAllowed(PrintJobError):
 
 class BadPrintRequest(PrintJobError):
     """Unknown kind, missing or unknown round, copies out of range, per_page not 1/4."""
+
+
+class JobSuperseded(Exception):
+    """Raised inside a run whose job was cancelled or taken over by another run."""
 
 
 def can_print(user: Any, championship: Championship, kind: Kind) -> bool:
@@ -186,12 +228,14 @@ def print_job_request(
 ) -> tuple[PrintJob, bool]:
     """Queue a print job, or return the job that already answers the same request.
 
-    Returns ``(job, created)``. Reused (``created`` False): a queued or running job of
-    the same request; for the public kinds (standings, travellers, score cards) also the
-    newest done job of the same request built while the results were as they are now
-    (:func:`results_state`), so repeated requests cost no PDF. A new job's task is sent
-    once the transaction commits (``transaction.on_commit``); without a broker it then
-    runs in-process (eager).
+    Returns ``(job, created)``. ``created`` is also True when the same request's running
+    job was stalled (its worker died) and has been sent again: a new run of that job.
+    Reused (``created`` False): a queued or running job of the same request; for the
+    public kinds (standings, travellers, score cards) also the newest done job of the
+    same request built while the results were as they are now (:func:`results_state`),
+    so repeated requests cost no PDF. A new job's task is sent once the transaction
+    commits (``transaction.on_commit``); without a broker it then runs in-process
+    (eager); a broker that cannot be reached marks the job failed with the reason.
     ``round_number``: see ``build.build`` (required for board sheets and entry forms;
     0 = every round for the others). ``copies`` and ``per_page`` only matter for board
     sheets (1 otherwise).
@@ -233,6 +277,8 @@ def print_job_request(
             .filter(status__in=[PrintJob.Status.QUEUED, PrintJob.Status.RUNNING], **request)
             .first()
         )
+        if active is not None and is_stalled(active):
+            return _requeue(active, force=True), True
         if active is not None and active.requested_at >= timezone.now() - STALE_AFTER:
             return active, False
         if active is not None:
@@ -270,26 +316,134 @@ def _enqueue(job_id: int) -> None:
 
 
 def print_job_start(*, job_id: int) -> PrintJob | None:
-    """Mark the job running (attempt + 1, progress 0). Returns ``None`` when there is
-    nothing to do (the job is done, failed or gone): a redelivered message is harmless."""
+    """Mark the job running (attempt + 1, progress 0, heartbeat now); the returned job's
+    ``attempts`` identifies this run. Returns ``None`` when there is nothing to do: the
+    job is done, failed or gone, or another run is alive (running with a fresh
+    heartbeat), so a message delivered twice is harmless. A running job with a stale
+    heartbeat is taken over."""
     with transaction.atomic():
         job = PrintJob.objects.select_for_update().filter(pk=job_id).first()
         if job is None or not job.is_active:
             return None
+        if job.status == PrintJob.Status.RUNNING and not is_stalled(job):
+            log.info("print job %s is running elsewhere (attempt %s); message ignored",
+                     job_id, job.attempts)
+            return None
+        now = timezone.now()
         job.status = PrintJob.Status.RUNNING
         job.attempts += 1
         job.progress = 0
-        job.started_at = timezone.now()
+        job.started_at = now
+        job.heartbeat_at = now
         job.error = ""
-        job.save(update_fields=["status", "attempts", "progress", "started_at", "error"])
+        job.save(update_fields=["status", "attempts", "progress", "started_at",
+                                "heartbeat_at", "error"])
         return job
 
 
-def print_job_progress(*, job_id: int, percent: int) -> None:
-    """Record progress 0..99 of a running job (100 only comes with ``done``)."""
-    PrintJob.objects.filter(pk=job_id, status=PrintJob.Status.RUNNING).update(
-        progress=max(0, min(99, percent))
+def print_job_progress(*, job_id: int, percent: int, attempt: int | None = None) -> bool:
+    """Record progress 0..99 of a running job (100 only comes with ``done``) and its
+    heartbeat. ``attempt``: the run writing (``PrintJob.attempts`` when it started); a run
+    that no longer owns the job writes nothing. Returns False when nothing was written
+    (the job was cancelled, finished or taken over by another run)."""
+    jobs = PrintJob.objects.filter(pk=job_id, status=PrintJob.Status.RUNNING)
+    if attempt is not None:
+        jobs = jobs.filter(attempts=attempt)
+    return jobs.update(progress=max(0, min(99, percent)), heartbeat_at=timezone.now()) == 1
+
+
+def _requeue(job: PrintJob, *, force: bool = False) -> PrintJob:
+    """Send a stalled running ``job`` again (status back to ``queued``, task on commit),
+    or fail it once it had :data:`MAX_ATTEMPTS` runs (``force``: a person asked, no
+    limit). Conditional on the job still being the same stalled run, so two sweeps
+    never send it twice. Returns the job as it is now."""
+    now = timezone.now()
+    same_run = PrintJob.objects.filter(pk=job.pk, attempts=job.attempts).filter(_stalled_q(now))
+    if job.attempts >= MAX_ATTEMPTS and not force:
+        same_run.update(
+            status=PrintJob.Status.FAILED, finished_at=now,
+            error=_("El treballador no respon: abandonat després de %(n)s intents.")
+            % {"n": job.attempts},
+        )
+    elif same_run.update(status=PrintJob.Status.QUEUED, progress=0, heartbeat_at=None) == 1:
+        log.warning("print job %s stalled (attempt %s): sent again", job.pk, job.attempts)
+        job_id = job.pk
+        transaction.on_commit(lambda: _enqueue(job_id))
+    job.refresh_from_db()
+    return job
+
+
+def print_jobs_requeue_stalled(
+    *, championship_id: int | None = None, job_ids: list[int] | None = None
+) -> list[int]:
+    """Send again every stalled running job (of one championship, or ``job_ids``, or all);
+    a job that already had :data:`MAX_ATTEMPTS` runs is marked failed instead. Returns
+    the ids of the jobs looked at. Cheap when nothing is stalled (one query)."""
+    jobs = PrintJob.objects.filter(_stalled_q(timezone.now()))
+    if championship_id is not None:
+        jobs = jobs.filter(championship_id=championship_id)
+    if job_ids is not None:
+        jobs = jobs.filter(pk__in=job_ids)
+    stalled = list(jobs)
+    for job in stalled:
+        _requeue(job)
+    return [job.pk for job in stalled]
+
+
+def _may_manage(user: Any, championship: Championship) -> bool:
+    return Membership.Role.ORGANISER in selectors.user_roles(user, championship)
+
+
+def _audit(user: Any, job: PrintJob, message: str) -> None:
+    log.warning("print job %s: %s (by %s)", job.pk, message, user)
+    if user is not None and user.is_authenticated:
+        LogEntry.objects.log_actions(
+            user_id=user.pk, queryset=[job], action_flag=CHANGE, change_message=message,
+            single_object=True,
+        )
+
+
+def print_job_retry(*, job_id: int, acting_user: Any) -> PrintJob:
+    """The organiser runs a stalled or failed job again: a stalled one is sent again
+    (whatever its attempts), a failed one is asked again as a new job of the same
+    request. Audited (admin log). Raises :class:`PrintNotAllowed` for anyone but the
+    championship's organiser, :class:`BadPrintRequest` when the job is neither stalled
+    nor failed. Returns the job that will run."""
+    job = PrintJob.objects.select_related("championship").get(pk=job_id)
+    if not _may_manage(acting_user, job.championship):
+        raise PrintNotAllowed(_("Només l'organitzador pot tornar a fer o cancel·lar un treball."))
+    if is_stalled(job):
+        with transaction.atomic():
+            job = _requeue(job, force=True)
+            _audit(acting_user, job, "retry: stalled job sent again")
+        return job
+    if job.status != PrintJob.Status.FAILED:
+        raise BadPrintRequest(_("Aquest treball no està aturat ni ha fallat: no cal tornar-lo "
+                                "a fer."))
+    new, _created = print_job_request(
+        championship=job.championship, kind=job.kind, round_number=job.round_number,
+        copies=job.copies, per_page=job.per_page, acting_user=acting_user,
     )
+    _audit(acting_user, new, f"retry of failed job {job.pk}")
+    return new
+
+
+def print_job_cancel(*, job_id: int, acting_user: Any) -> PrintJob:
+    """The organiser cancels a queued or running job: it is marked failed ("cancel·lat
+    per ..."); a run still going stops at its next heartbeat and stores nothing.
+    Audited (admin log). Raises :class:`PrintNotAllowed` for anyone but the
+    championship's organiser, :class:`BadPrintRequest` when the job already ended."""
+    job = PrintJob.objects.select_related("championship").get(pk=job_id)
+    if not _may_manage(acting_user, job.championship):
+        raise PrintNotAllowed(_("Només l'organitzador pot tornar a fer o cancel·lar un treball."))
+    if not job.is_active:
+        raise BadPrintRequest(_("Aquest treball ja ha acabat: no es pot cancel·lar."))
+    who = acting_user.get_username() if acting_user is not None else "system"
+    with transaction.atomic():
+        print_job_fail(job_id=job.pk, error=_("Cancel·lat per %(user)s.") % {"user": who})
+        _audit(acting_user, job, "cancelled")
+    job.refresh_from_db()
+    return job
 
 
 def print_job_fail(*, job_id: int, error: str) -> None:
@@ -300,9 +454,13 @@ def print_job_fail(*, job_id: int, error: str) -> None:
 
 
 def file_name(job: PrintJob) -> str:
-    """``reports/<slug>-<kind>[-r<round>]-<job id>.pdf`` (storage-relative)."""
+    """``reports/<slug>-<kind>[-r<round>]-<job id>-<attempt>-<random>.pdf``
+    (storage-relative). The random part (16 bytes) keeps names unguessable, should the
+    media folder ever be exposed; the attempt keeps two runs of one job apart."""
     round_part = f"-r{job.round_number}" if job.round_number else ""
-    return f"reports/{job.championship.slug}-{job.kind}{round_part}-{job.pk}.pdf"
+    token = secrets.token_urlsafe(16)
+    return (f"reports/{job.championship.slug}-{job.kind}{round_part}-{job.pk}"
+            f"-{job.attempts}-{token}.pdf")
 
 
 def store_atomically(name: str, data: bytes) -> str:
@@ -328,13 +486,18 @@ def store_atomically(name: str, data: bytes) -> str:
     return storage.save(name, ContentFile(data))
 
 
-def print_job_finish(*, job_id: int, name: str, state: str = "") -> bool:
+def print_job_finish(
+    *, job_id: int, name: str, state: str = "", attempt: int | None = None
+) -> bool:
     """Mark a running job done with its stored file and the :func:`results_state` it was
     built from. Conditional: returns ``False`` (and changes nothing) when the job is no
-    longer running (failed or done meanwhile)."""
-    updated = PrintJob.objects.filter(pk=job_id, status=PrintJob.Status.RUNNING).update(
+    longer running (failed or done meanwhile) or, with ``attempt``, another run owns it."""
+    jobs = PrintJob.objects.filter(pk=job_id, status=PrintJob.Status.RUNNING)
+    if attempt is not None:
+        jobs = jobs.filter(attempts=attempt)
+    updated = jobs.update(
         status=PrintJob.Status.DONE, file=name, progress=100, finished_at=timezone.now(),
-        error="", results_state=state,
+        heartbeat_at=timezone.now(), error="", results_state=state,
     )
     return updated == 1
 
@@ -351,6 +514,8 @@ def print_job_run(*, job_id: int) -> PrintJob | None:
     job = print_job_start(job_id=job_id)
     if job is None:
         return None
+    attempt = job.attempts
+    beat_every = settings.PRINT_JOB_HEARTBEAT_SECONDS
     try:
         with transaction.atomic():
             # Read before the document: a result saved in between gives a newer PDF
@@ -363,24 +528,32 @@ def print_job_run(*, job_id: int) -> PrintJob | None:
                 copies=job.copies,
                 per_page=job.per_page,
             )
-        last = {"time": 0.0, "percent": 0}
+        last = {"time": time.monotonic(), "percent": 0}
 
         def on_page(done: int, total: int) -> None:
             percent = int(99 * done / max(total, 1))
             now = time.monotonic()
-            if percent > last["percent"] and now - last["time"] >= PROGRESS_INTERVAL:
-                last["time"], last["percent"] = now, percent
-                print_job_progress(job_id=job_id, percent=percent)
+            grew = percent > last["percent"] and now - last["time"] >= PROGRESS_INTERVAL
+            if grew or now - last["time"] >= beat_every:
+                last["time"], last["percent"] = now, max(percent, last["percent"])
+                if not print_job_progress(job_id=job_id, percent=last["percent"],
+                                          attempt=attempt):
+                    raise JobSuperseded(job_id)
 
         data = render(document, on_page)
+    except JobSuperseded:
+        log.warning("print job %s (attempt %s) was cancelled or taken over: stopped",
+                    job_id, attempt)
+        return PrintJob.objects.get(pk=job_id)
     except ValueError as exc:
         log.warning("print job %s failed: %s", job_id, exc)
         print_job_fail(job_id=job_id, error=str(exc))
         print_jobs_prune(championship_id=job.championship_id, kind=job.kind)
         return PrintJob.objects.get(pk=job_id)
     name = store_atomically(file_name(job), data)
-    if not print_job_finish(job_id=job_id, name=name, state=state):
-        log.warning("print job %s was no longer running; file %s left unused", job_id, name)
+    if not print_job_finish(job_id=job_id, name=name, state=state, attempt=attempt):
+        log.warning("print job %s (attempt %s) no longer owned the job; file %s deleted",
+                    job_id, attempt, name)
         default_storage.delete(name)
     print_jobs_prune(championship_id=job.championship_id, kind=job.kind)
     return PrintJob.objects.get(pk=job_id)
