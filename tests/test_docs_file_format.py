@@ -10,6 +10,8 @@ from contextlib import redirect_stdout
 from fractions import Fraction as F
 from pathlib import Path
 
+import pytest
+
 from scoring import score_championship
 from scoring.__main__ import main
 from scoring.interchange import load, parse_json
@@ -82,3 +84,16 @@ def test_python_m_scoring_accepts_the_data_file() -> None:
     assert scored["standings"][0] == {
         "rank": 1, "pair": 5, "total": 3.1, "boards": 2, "average": 1.55
     }
+
+
+@pytest.mark.django_db
+def test_the_documented_example_imports_into_the_web_app() -> None:
+    from tournaments import services
+    from tournaments.models import Result
+
+    championship = services.championship_import(
+        data=parse_json(documented_example()), acting_user=None
+    )
+    assert (championship.slug, championship.status) == ("exemple-2026", "running")
+    assert championship.pairs.count() == 6
+    assert Result.objects.filter(seating__round__championship=championship).count() == 6
