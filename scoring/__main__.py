@@ -1,23 +1,80 @@
 """``python -m scoring FILE.json``: score a championship interchange file, no database.
 
-Reads the document (``-`` for stdin), checks it (championship-json.md), scores it, and
-writes the same document with everything "Export adds" to stdout. A bad file (unreadable,
-not JSON, too large or too deeply nested, a repeated key, or breaking the spec) is refused
-with each problem on stderr, exit status 2, never a traceback.
+Reads the document (``-`` for stdin), checks it (docs/file-format.md; each result by
+:mod:`scoring.validate`), scores it, and writes to stdout either the same document with
+everything "Export adds" (``--format json``, the default) or the standings as an aligned
+text table (``--format table``: rank, pair, names, total, boards, average, percentage).
+
+``--public`` scores only the boards the public sees now (:mod:`scoring.visibility`, the
+rule the web app's standings follow), so mid-round it gives the public standings; the
+JSON then leaves out the results and deals of the hidden boards.
+
+A bad file (unreadable, not JSON, too large or too deeply nested, a repeated key, or
+breaking the file format) is refused with each problem on stderr, exit status 2, never a
+traceback. A reader that stops early (``| head``) ends the program quietly.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
 from collections.abc import Sequence
+from fractions import Fraction
 
-from scoring.championship import score_championship
+from scoring.championship import ChampionshipScore, score_championship
 from scoring.errors import InterchangeError, ResultError
-from scoring.interchange import DocumentReadError, dump, load, read_json
+from scoring.interchange import DocumentReadError, dump, dumps, load, read_json
+from scoring.interchange.document import ChampionshipDoc
+from scoring.interchange.dump import comparative_number, export_number
+from scoring.interchange.public import public_doc
 
 EXIT_BAD_FILE = 2
+#: The exit status of a program killed by SIGPIPE (128 + 13), as a shell reports it.
+EXIT_CLOSED_PIPE = 141
+_CHUNK = 1 << 16
+
+
+def percentage(average: Fraction, doc: ChampionshipDoc) -> Fraction:
+    """An average as a percentage of the scale: bottom 0 %, top 100 %
+    (docs/decisions.md 13)."""
+    rules = doc.rules
+    return (average - rules.bottom) / (rules.top - rules.bottom) * 100
+
+
+def standings_table(doc: ChampionshipDoc, scores: ChampionshipScore) -> str:
+    """The standings as an aligned text table, one line per pair, numbers right-aligned:
+    total as the export writes it, average with 4 decimals, percentage with 2."""
+    names = {p.id: p.name for p in doc.players}
+    pairs = {p.number: " – ".join(names.get(pid, pid) for pid in p.players) for p in doc.pairs}
+    header = ("Rank", "Pair", "Names", "Total", "Boards", "Average", "%")
+    rows = [
+        (
+            str(s.rank),
+            str(s.pair),
+            pairs.get(s.pair, ""),
+            _total(comparative_number(s.total, doc.rules)),
+            str(s.boards),
+            f"{export_number(s.average):.4f}",
+            f"{export_number(percentage(s.average, doc), places=2):.2f}",
+        )
+        for s in scores.standings()
+    ]
+    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
+    left = {2}  # names read left to right; numbers align on the right
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            cell.ljust(widths[i]) if i in left else cell.rjust(widths[i])
+            for i, cell in enumerate(cells)
+        ).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(header), rule, *(line(row) for row in rows)]) + "\n"
+
+
+def _total(value: int | float) -> str:
+    return str(value) if isinstance(value, int) else f"{value:.4f}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -27,6 +84,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "print it with every hand score, comparative points and the standings.",
     )
     parser.add_argument("file", help="the championship JSON file, or - for stdin")
+    parser.add_argument(
+        "--format", choices=("json", "table"), default="json",
+        help="json: the scored document (default); table: the standings as a text table",
+    )
+    parser.add_argument(
+        "--public", action="store_true",
+        help="score only the boards the public sees now (complete boards; all once the "
+        "championship is finished), as the public standings do",
+    )
     args = parser.parse_args(argv)
     try:
         data = read_json(args.file)
@@ -36,6 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_FILE
     try:
         doc = load(data)
+        if args.public:
+            doc = public_doc(doc)
         scores = score_championship(doc.rules, doc.results())
     except InterchangeError as exc:
         for problem in exc.problems:
@@ -44,8 +112,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ResultError as exc:  # load() checks what scoring needs; kept as a safety net
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_FILE
-    json.dump(dump(doc, scores), sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    text = standings_table(doc, scores) if args.format == "table" else dumps(dump(doc, scores))
+    return write(text)
+
+
+def write(text: str) -> int:
+    """Write ``text`` to stdout; a reader that went away (``| head``) is not an error
+    worth a traceback: the rest is dropped and the status says the pipe closed."""
+    try:
+        for start in range(0, len(text), _CHUNK):  # a reader sees the first lines at once
+            sys.stdout.write(text[start : start + _CHUNK])
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python would report the failed flush of stdout again at exit: point it at
+        # /dev/null first (the recipe of the Python documentation on SIGPIPE).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_CLOSED_PIPE
     return 0
 
 

@@ -35,7 +35,9 @@ def _plain(value: Fraction) -> int | float:
     return float(Decimal(value.numerator) / Decimal(value.denominator))
 
 
-def _comparative(value: Fraction, rules: ScoringRules) -> int | float:
+def comparative_number(value: Fraction, rules: ScoringRules) -> int | float:
+    """Comparative points as "Export adds" writes them: a whole number under ``floor``
+    rounding, else 4 decimals rounded half up (:func:`export_number`)."""
     if rules.rounding is Rounding.FLOOR and value.denominator == 1:
         return int(value)
     return export_number(value)
@@ -88,7 +90,7 @@ def dump(doc: ChampionshipDoc, scores: ChampionshipScore | None = None) -> dict[
             {
                 "rank": s.rank,
                 "pair": s.pair,
-                "total": _comparative(s.total, rules),
+                "total": comparative_number(s.total, rules),
                 "boards": s.boards,
                 "average": export_number(s.average),
             }
@@ -160,8 +162,8 @@ def _dump_result(
         score = scores.result(result.key)
         out["ns_score"] = score.ns_score
         out["ew_score"] = score.ew_score
-        out["ns_comparative"] = _comparative(score.ns_comparative, rules)
-        out["ew_comparative"] = _comparative(score.ew_comparative, rules)
+        out["ns_comparative"] = comparative_number(score.ns_comparative, rules)
+        out["ew_comparative"] = comparative_number(score.ew_comparative, rules)
     return out
 
 

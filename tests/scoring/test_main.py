@@ -226,3 +226,111 @@ def test_a_hostile_file_is_refused_with_a_message_and_status_2_not_a_traceback(
     assert (done.returncode, done.stdout) == (2, "")
     assert "Traceback" not in done.stderr
     assert expected in done.stderr.splitlines(), done.stderr
+
+
+# -- --format table, --public, a closed pipe ------------------------------------------------
+
+
+def test_format_table_prints_the_standings_aligned() -> None:
+    done = run(str(DATA / "matchpoints.json"), "--format", "table")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["Rank", "Pair", "Names", "Total", "Boards", "Average", "%"]
+    assert set(lines[1]) == {"-", " "}
+    assert lines[2].split() == ["1", "3", "Núria", "Font", "–", "Joan", "Serra", "6.3750", "4",
+                                "1.5938", "59.38"]
+    # 1.55625 is 55.625 % of the 1..2 scale, rounded half up
+    assert lines[3].split()[-3:] == ["4", "1.5563", "55.63"]
+    assert len(lines) == 2 + 6
+    assert len({len(line) for line in lines[:3]}) == 1  # columns line up
+
+
+def test_format_table_shows_whole_totals_under_floor_rounding() -> None:
+    done = run(str(DATA / "classic.json"), "--format", "table")
+    rows = [line.split() for line in done.stdout.splitlines()[2:]]
+    assert [(r[0], r[1], r[-4], r[-3], r[-1]) for r in rows] == [
+        ("1", "3", "266", "4", "66.50"),
+        ("2", "1", "210", "4", "52.50"),
+        ("3", "2", "200", "4", "50.00"),
+        ("3", "6", "200", "3", "66.67"),
+        ("5", "5", "100", "3", "33.33"),
+        ("6", "4", "73", "4", "18.25"),
+    ]
+
+
+def mid_round() -> dict[str, Any]:
+    """matchpoints.json mid-round 2: table 3 has not played board 4 yet, so board 4 is
+    hidden (tables 1 and 2 played it) and board 3, which every table played, is public.
+    Board 2, which table 3 never played in round 1, stays hidden too."""
+    data = json.loads((DATA / "matchpoints.json").read_text(encoding="utf-8"))
+    data["rounds"][1]["tables"][2]["results"] = [
+        r for r in data["rounds"][1]["tables"][2]["results"] if r["board"] != 4
+    ]
+    return data
+
+
+def test_public_leaves_out_the_boards_some_table_still_has_to_play(tmp_path: Path) -> None:
+    path = tmp_path / "mid.json"
+    path.write_text(json.dumps(mid_round()), encoding="utf-8")
+    everything = json.loads(run(str(path)).stdout)
+    public = json.loads(run(str(path), "--public").stdout)
+    boards = {
+        r["board"] for rd in public["rounds"] for t in rd["tables"] for r in t["results"]
+    }
+    assert boards == {1, 3}
+    assert {r["board"] for rd in everything["rounds"] for t in rd["tables"]
+            for r in t["results"]} == {1, 2, 3, 4}
+    assert "deal" not in json.dumps(public["boards"])
+    assert {s["pair"]: s["boards"] for s in public["standings"]} == {
+        1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2}
+    assert {s["pair"]: s["boards"] for s in everything["standings"]} == {
+        1: 4, 2: 3, 3: 4, 4: 4, 5: 2, 6: 3}
+
+
+def test_public_counts_every_board_once_the_championship_is_finished(tmp_path: Path) -> None:
+    data = mid_round()
+    data["championship"]["status"] = "finished"
+    path = tmp_path / "done.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert run(str(path), "--public").stdout == run(str(path)).stdout
+
+
+def big_document(pairs: int = 40, boards: int = 300) -> dict[str, Any]:
+    """One round of ``pairs / 2`` tables, each playing ``boards`` boards: its scored JSON
+    is far larger than a pipe's buffer."""
+    return {
+        "format": "botifarra-duplicate/1",
+        "championship": {"name": "Gran", "slug": "gran"},
+        "players": [{"id": f"p{n}", "name": f"Jugador {n}"} for n in range(1, 2 * pairs + 1)],
+        "pairs": [{"number": n, "players": [f"p{2 * n - 1}", f"p{2 * n}"]}
+                  for n in range(1, pairs + 1)],
+        "boards": [{"number": b} for b in range(1, boards + 1)],
+        "rounds": [{"number": 1, "tables": [
+            {"number": t, "ns": 2 * t - 1, "ew": 2 * t, "results": [
+                {"board": b, "trump": "O", "ns_points_taken": (b * t) % 73}
+                for b in range(1, boards + 1)]}
+            for t in range(1, pairs // 2 + 1)]}],
+    }
+
+
+@pytest.mark.parametrize("fmt", ["json", "table"])
+def test_a_reader_that_stops_early_ends_it_quietly(tmp_path: Path, fmt: str) -> None:
+    path = tmp_path / "big.json"
+    pairs = 40 if fmt == "json" else 2000  # the table has one line per pair
+    path.write_text(json.dumps(big_document(pairs, 300 if fmt == "json" else 1)),
+                    encoding="utf-8")
+    # python -m scoring FILE | head -1
+    scorer = subprocess.Popen(
+        [sys.executable, "-m", "scoring", str(path), "--format", fmt],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+    )
+    assert scorer.stdout is not None and scorer.stderr is not None
+    head = subprocess.run(["head", "-1"], stdin=scorer.stdout, capture_output=True,
+                          text=True, timeout=120, check=False)
+    scorer.stdout.close()
+    stderr = scorer.stderr.read().decode()
+    scorer.wait(timeout=120)
+    assert head.stdout.split()[0] == ("{" if fmt == "json" else "Rank")
+    assert len(head.stdout.splitlines()) == 1
+    assert "Traceback" not in stderr
+    assert stderr == ""
