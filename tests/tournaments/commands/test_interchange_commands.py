@@ -529,3 +529,40 @@ def test_the_file_limits_fit_the_columns_an_import_writes():
     scale = Championship._meta.get_field("scale_top")
     assert 10 ** (scale.max_digits - scale.decimal_places) == limits.MAX_SCALE
     assert scale.decimal_places == limits.SCALE_PLACES
+
+
+# -- python -m scoring --public agrees with the public standings --------------------------
+
+
+def test_scoring_public_on_a_mid_round_export_gives_the_public_standings(
+    client, capsys, tmp_path
+):
+    from django.urls import reverse
+
+    from scoring.__main__ import main as scoring_main
+
+    c = build_championship(pairs=8, rounds=3, boards_per_round=2, drawn_rounds=3,
+                           played_rounds=2, method="matchpoints")
+    seatings = list(c.rounds.get(number=3).seatings.order_by("table__number"))
+    board5, board6 = c.boards.get(number=5), c.boards.get(number=6)
+    for i, seating in enumerate(seatings):  # board 5 complete, board 6 at table 1 only
+        for board in (board5, board6) if i == 0 else (board5,):
+            services.result_record(seating=seating, board=board, trump="E",
+                                   ns_points_taken=20 + 9 * i + board.number,
+                                   expected_version=None, acting_user=None)
+    api = client.get(reverse("api_standings", args=[c.slug])).json()["standings"]
+    path = tmp_path / "mid.json"
+    path.write_text(json.dumps(championship_export(c)), encoding="utf-8")
+    capsys.readouterr()
+    assert scoring_main([str(path), "--public"]) == 0
+    public = json.loads(capsys.readouterr().out)["standings"]
+    assert scoring_main([str(path)]) == 0
+    everything = json.loads(capsys.readouterr().out)["standings"]
+
+    def rows(standings):
+        return [(s["rank"], s["pair"], s["total"], s["boards"], s["average"])
+                for s in standings]
+
+    assert rows(public) == rows(api)
+    assert rows(everything) != rows(api)  # board 6 counts only for the organiser's view
+    assert sum(s["boards"] for s in everything) == sum(s["boards"] for s in api) + 2
