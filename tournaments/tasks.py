@@ -2,8 +2,12 @@
 
 ``print_job_task`` runs one print job (``reports.services.print_job_run``). It is
 acknowledged late and rejected when its worker is lost (settings ``CELERY_TASK_ACKS_LATE``,
-``CELERY_TASK_REJECT_ON_WORKER_LOST``), so a worker that dies mid-way leaves the message
-to be delivered again and the job restarts from page one. Transient faults (database or
+``CELERY_TASK_REJECT_ON_WORKER_LOST``), so a message is never lost. A worker that dies
+mid-way leaves its job running with a heartbeat that stops: about a minute later the job
+is sent again (``reports.services.print_jobs_requeue_stalled``: on the prints page, on a
+status poll, on asking again, and when a worker starts, :func:`requeue_stalled_jobs`)
+and restarts from page one; Redis's own redelivery of the old message, after the
+visibility timeout, then finds the job done and does nothing. Transient faults (database or
 broker connection, timeouts) are retried with exponential backoff; after the last retry,
 or on the soft time limit, the job is marked failed with the reason (in the active
 language, Catalan msgids: the page shows it as it is).
@@ -16,6 +20,7 @@ from typing import Any
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from celery.signals import worker_ready
 from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext as _
 
@@ -77,3 +82,16 @@ def print_job_task(self: Any, job_id: int) -> str:
             )
             return "failed"
         return "skipped" if job is None else job.status
+
+
+@worker_ready.connect
+def requeue_stalled_jobs(**_kwargs: Any) -> None:
+    """A worker that starts (often: the one restarted after a crash) sends again the
+    jobs whose worker died, without waiting for a page to look at them."""
+    try:
+        sent = services.print_jobs_requeue_stalled()
+    except Exception:  # the worker must start even if the database is not there yet
+        log.exception("could not look for stalled print jobs")
+        return
+    if sent:
+        log.warning("stalled print jobs sent again: %s", sent)

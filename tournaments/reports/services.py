@@ -86,14 +86,19 @@ def stall_after() -> timedelta:
 
 
 def is_stalled(job: PrintJob, now: Any = None) -> bool:
-    """A running job whose last heartbeat (or start) is older than :func:`stall_after`."""
-    if job.status != PrintJob.Status.RUNNING:
-        return False
-    last = job.heartbeat_at or job.started_at or job.requested_at
-    return last < (now or timezone.now()) - stall_after()
+    """The worker does not answer for this job: it is running and its last heartbeat (or
+    start) is older than :func:`stall_after`, or it was sent again after a stall
+    (queued, ``attempts`` > 0) and no worker has taken it for as long."""
+    cutoff = (now or timezone.now()) - stall_after()
+    if job.status == PrintJob.Status.RUNNING:
+        return (job.heartbeat_at or job.started_at or job.requested_at) < cutoff
+    if job.status == PrintJob.Status.QUEUED and job.attempts:
+        return job.heartbeat_at is not None and job.heartbeat_at < cutoff
+    return False
 
 
-def _stalled_q(now: Any) -> Q:
+def _dead_run_q(now: Any) -> Q:
+    """Running jobs whose run went silent: their worker died."""
     cutoff = now - stall_after()
     return Q(status=PrintJob.Status.RUNNING) & (
         Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True, started_at__lt=cutoff)
@@ -353,20 +358,27 @@ def print_job_progress(*, job_id: int, percent: int, attempt: int | None = None)
 
 
 def _requeue(job: PrintJob, *, force: bool = False) -> PrintJob:
-    """Send a stalled running ``job`` again (status back to ``queued``, task on commit),
-    or fail it once it had :data:`MAX_ATTEMPTS` runs (``force``: a person asked, no
-    limit). Conditional on the job still being the same stalled run, so two sweeps
-    never send it twice. Returns the job as it is now."""
+    """Send a stalled ``job`` again: status ``queued``, ``heartbeat_at`` the time it was
+    sent, the task on commit. A running job that already had :data:`MAX_ATTEMPTS` runs
+    is marked failed instead, unless ``force`` (a person asked). Conditional on the job
+    being as it was read (same status and run, still silent), so two sweeps never send a
+    dead run twice (a queued job sent twice is harmless: the second message finds it
+    running and is ignored). Returns the job as it is now."""
     now = timezone.now()
-    same_run = PrintJob.objects.filter(pk=job.pk, attempts=job.attempts).filter(_stalled_q(now))
-    if job.attempts >= MAX_ATTEMPTS and not force:
-        same_run.update(
-            status=PrintJob.Status.FAILED, finished_at=now,
-            error=_("El treballador no respon: abandonat després de %(n)s intents.")
-            % {"n": job.attempts},
-        )
-    elif same_run.update(status=PrintJob.Status.QUEUED, progress=0, heartbeat_at=None) == 1:
-        log.warning("print job %s stalled (attempt %s): sent again", job.pk, job.attempts)
+    same = PrintJob.objects.filter(pk=job.pk, attempts=job.attempts, status=job.status)
+    if job.status == PrintJob.Status.RUNNING:
+        same = same.filter(_dead_run_q(now))
+        if job.attempts >= MAX_ATTEMPTS and not force:
+            same.update(
+                status=PrintJob.Status.FAILED, finished_at=now,
+                error=_("El treballador no respon: abandonat després de %(n)s intents.")
+                % {"n": job.attempts},
+            )
+            job.refresh_from_db()
+            return job
+    if same.update(status=PrintJob.Status.QUEUED, progress=0, heartbeat_at=now) == 1:
+        log.warning("print job %s stalled (%s, attempt %s): sent again",
+                    job.pk, job.status, job.attempts)
         job_id = job.pk
         transaction.on_commit(lambda: _enqueue(job_id))
     job.refresh_from_db()
@@ -376,10 +388,12 @@ def _requeue(job: PrintJob, *, force: bool = False) -> PrintJob:
 def print_jobs_requeue_stalled(
     *, championship_id: int | None = None, job_ids: list[int] | None = None
 ) -> list[int]:
-    """Send again every stalled running job (of one championship, or ``job_ids``, or all);
-    a job that already had :data:`MAX_ATTEMPTS` runs is marked failed instead. Returns
-    the ids of the jobs looked at. Cheap when nothing is stalled (one query)."""
-    jobs = PrintJob.objects.filter(_stalled_q(timezone.now()))
+    """Send again every running job whose run went silent (its worker died), of one
+    championship, or ``job_ids``, or all; a job that already had :data:`MAX_ATTEMPTS`
+    runs is marked failed instead. Returns the ids of the jobs looked at. One query when
+    nothing is stalled. (A job sent again that no worker takes stays queued and shows
+    as stalled: only a person retries or cancels it.)"""
+    jobs = PrintJob.objects.filter(_dead_run_q(timezone.now()))
     if championship_id is not None:
         jobs = jobs.filter(championship_id=championship_id)
     if job_ids is not None:

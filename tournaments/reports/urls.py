@@ -9,4 +9,7 @@ urlpatterns = [
     path("c/<slug:slug>/prints/<int:job_id>/status/", views.job_status, name="print_job_status"),
     path("c/<slug:slug>/prints/<int:job_id>/download/", views.download,
          name="print_job_download"),
+    path("c/<slug:slug>/prints/<int:job_id>/retry/", views.job_retry, name="print_job_retry"),
+    path("c/<slug:slug>/prints/<int:job_id>/cancel/", views.job_cancel,
+         name="print_job_cancel"),
 ]

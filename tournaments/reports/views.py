@@ -9,6 +9,8 @@ because board sheets and entry forms reveal the deals.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -19,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from tournaments import selectors
-from tournaments.models import Championship, PrintJob
+from tournaments.models import Championship, Membership, PrintJob
 from tournaments.reports import services
 from tournaments.reports.documents import Kind
 
@@ -78,11 +80,16 @@ def _allowed_kinds(user: object, championship: Championship) -> list[str]:
     return [k.value for k in Kind if services.can_print(user, championship, k)]
 
 
+STALLED = _("El treballador no respon")
+
+
 def _job_json(request: HttpRequest, job: PrintJob) -> dict[str, object]:
+    stalled = services.is_stalled(job)
     return {
         "id": job.pk,
         "status": job.status,
-        "status_display": str(job.get_status_display()),
+        "stalled": stalled,
+        "status_display": str(STALLED if stalled else job.get_status_display()),
         "progress": job.progress,
         "error": job.error,
         "download": (
@@ -115,7 +122,11 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
         except services.PrintJobError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, str(exc))
         else:
-            if created:
+            job.refresh_from_db()  # the task was sent on commit: it may have failed at once
+            if created and job.status == PrintJob.Status.FAILED:
+                messages.error(request, _("Ara no es pot començar cap treball: %(error)s")
+                               % {"error": job.error})
+            elif created:
                 messages.success(request, _("Document demanat."))
             elif job.status == PrintJob.Status.DONE:
                 messages.info(request, _("Aquest document ja està fet amb els resultats "
@@ -125,6 +136,13 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect("print_jobs", slug=championship.slug)
     roles = selectors.user_roles(request.user, championship)
     job_list = services.jobs_for(championship, request.user)
+    if any(job.status == PrintJob.Status.RUNNING and services.is_stalled(job)
+           for job in job_list):
+        # Their worker died: send them again now rather than when Redis would.
+        services.print_jobs_requeue_stalled(championship_id=championship.pk)
+        job_list = services.jobs_for(championship, request.user)
+    for job in job_list:
+        job.stalled = services.is_stalled(job)  # type: ignore[attr-defined]
     return render(
         request,
         "reports/jobs.html",
@@ -135,13 +153,46 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
             "jobs": job_list,
             "any_active": any(job.is_active for job in job_list),
             "show_requesters": services.sees_everything(request.user, championship),
+            "can_manage": Membership.Role.ORGANISER in roles,
         },
     )
+
+
+@require_http_methods(["POST"])
+def job_retry(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
+    """The organiser runs a stalled or failed job again (``services.print_job_retry``)."""
+    return _manage(request, slug, job_id, services.print_job_retry,
+                   _("S'ha tornat a posar el document a la cua."))
+
+
+@require_http_methods(["POST"])
+def job_cancel(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
+    """The organiser cancels a queued or running job (``services.print_job_cancel``)."""
+    return _manage(request, slug, job_id, services.print_job_cancel,
+                   _("S'ha cancel·lat el document."))
+
+
+def _manage(request: HttpRequest, slug: str, job_id: int, action: Any, done: Any
+            ) -> HttpResponse:
+    job = get_object_or_404(PrintJob, pk=job_id, championship__slug=slug)
+    try:
+        action(job_id=job.pk, acting_user=request.user)
+    except services.PrintNotAllowed as exc:
+        raise PermissionDenied(str(exc)) from None
+    except services.PrintJobError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, done)
+    return redirect("print_jobs", slug=slug)
 
 
 def job_status(request: HttpRequest, slug: str, job_id: int) -> JsonResponse:
     """``{"id", "status", "status_display", "progress", "error", "download"}``."""
     job = _visible_job(request, slug, job_id)
+    if job.status == PrintJob.Status.RUNNING and services.is_stalled(job):
+        # Its worker died: send it again now (the poll of a waiting page notices first).
+        services.print_jobs_requeue_stalled(job_ids=[job.pk])
+        job.refresh_from_db()
     return JsonResponse(_job_json(request, job))
 
 
