@@ -11,7 +11,7 @@ Comparative points are ``Fraction`` on the championship's scale; hand scores are
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -21,6 +21,7 @@ from django.db.models import Count, QuerySet
 import scoring
 from engine.deal import Deal
 from engine.seats import Seat, Side, dealer
+from scoring.visibility import board_is_complete, count_by, public_boards
 from tournaments.models import (
     Board,
     Championship,
@@ -82,182 +83,217 @@ def championships_for_user(user: Any) -> QuerySet[Championship]:
 
 # --------------------------------------------------------------------------- loading
 
+#: The columns of a result that scoring and the public pages read, in
+#: :class:`ResultValues` order. Reading them as tuples (no model instances, no joined rows
+#: turned into objects) is what keeps a 200-pair championship's standings cheap.
+_RESULT_COLUMNS = (
+    "id", "version", "seating__round__number", "seating__table__number", "board__number",
+    "board_id", "board__round__number", "seating__ns_pair__number",
+    "seating__ew_pair__number", "trump", "ns_points_taken", "delegated", "contro",
+    "recontro", "sant_vicenc", "infraction", "adjusted_ns", "adjusted_ew",
+)
 
-def _results_queryset(championship: Championship) -> QuerySet[Result]:
-    return Result.objects.filter(board__championship=championship).select_related(
-        "seating__round", "seating__table", "seating__ns_pair", "seating__ew_pair", "board"
-    )
+
+@dataclass(frozen=True, slots=True)
+class ResultValues:
+    """One table's result on one board as plain values (what the pages, PDFs and the
+    scorer read). Field names follow :class:`tournaments.models.Result`; ``round``,
+    ``table``, ``board`` and the pairs are numbers; ``board_round`` is the round number
+    the board belongs to (``None``: a board of no single round)."""
+
+    id: int
+    version: int
+    round: int
+    table: int
+    board: int
+    board_id: int
+    board_round: int | None
+    ns_pair: int
+    ew_pair: int
+    trump: str | None
+    ns_points_taken: int | None
+    delegated: bool
+    contro: bool
+    recontro: bool
+    sant_vicenc: bool
+    infraction: str | None
+    adjusted_ns: str | None
+    adjusted_ew: str | None
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        """``(round, table, board)``: how ``scoring`` names a result."""
+        return (self.round, self.table, self.board)
+
+    @property
+    def is_adjusted(self) -> bool:
+        return self.adjusted_ns is not None
+
+    @property
+    def ew_points_taken(self) -> int | None:
+        return None if self.ns_points_taken is None else 72 - self.ns_points_taken
+
+    @classmethod
+    def of(cls, result: Result) -> ResultValues:
+        """From a model instance (with seating's round, table and pairs and the board
+        loaded)."""
+        s = result.seating
+        return cls(
+            result.pk, result.version, s.round.number, s.table.number, result.board.number,
+            # The board's round is the seating's when the board belongs to one (a board of
+            # no single round was imported played over several rounds).
+            result.board_id, s.round.number if result.board.round_id == s.round_id else None,
+            s.ns_pair.number, s.ew_pair.number, result.trump, result.ns_points_taken,
+            result.delegated, result.contro, result.recontro, result.sant_vicenc,
+            result.infraction, result.adjusted_ns, result.adjusted_ew,
+        )
+
+    def to_scoring(self) -> scoring.Result:
+        return scoring.Result(
+            round=self.round,
+            table=self.table,
+            board=self.board,
+            ns_pair=self.ns_pair,
+            ew_pair=self.ew_pair,
+            trump=scoring.Trump(self.trump) if self.trump else None,
+            ns_points_taken=self.ns_points_taken,
+            delegated=self.delegated,
+            contro=self.contro,
+            recontro=self.recontro,
+            sant_vicenc=self.sant_vicenc,
+            infraction=Side(self.infraction) if self.infraction else None,
+            adjusted=(
+                (scoring.Adjustment(self.adjusted_ns), scoring.Adjustment(self.adjusted_ew))
+                if self.adjusted_ns and self.adjusted_ew
+                else None
+            ),
+        )
 
 
 def to_scoring_result(result: Result) -> scoring.Result:
-    """One ORM result as ``scoring.Result`` (needs seating's round, table and pairs and
-    the board loaded)."""
-    seating = result.seating
-    return scoring.Result(
-        round=seating.round.number,
-        table=seating.table.number,
-        board=result.board.number,
-        ns_pair=seating.ns_pair.number,
-        ew_pair=seating.ew_pair.number,
-        trump=scoring.Trump(result.trump) if result.trump else None,
-        ns_points_taken=result.ns_points_taken,
-        delegated=result.delegated,
-        contro=result.contro,
-        recontro=result.recontro,
-        sant_vicenc=result.sant_vicenc,
-        infraction=Side(result.infraction) if result.infraction else None,
-        adjusted=(
-            (scoring.Adjustment(result.adjusted_ns), scoring.Adjustment(result.adjusted_ew))
-            if result.adjusted_ns and result.adjusted_ew
-            else None
-        ),
+    """One model instance as ``scoring.Result`` (needs seating's round, table and pairs
+    and the board loaded)."""
+    return ResultValues.of(result).to_scoring()
+
+
+def load_results(championship: Championship) -> list[ResultValues]:
+    """Every result of the championship as values, in board, round and table order (one
+    query)."""
+    rows = (
+        Result.objects.filter(board__championship=championship)
+        .order_by("board__number", "seating__round__number", "seating__table__number")
+        .values_list(*_RESULT_COLUMNS)
     )
-
-
-def result_key(result: Result) -> tuple[int, int, int]:
-    return (result.seating.round.number, result.seating.table.number, result.board.number)
-
-
-@dataclass
-class ScoredChampionship:
-    """Results of a championship (ORM rows, in board/table order) and their scores.
-
-    ``public_only``: the results were restricted to the boards public at load time
-    (:func:`public_board_ids`), so no number here depends on a hidden board.
-    """
-
-    championship: Championship
-    results: list[Result]
-    score: scoring.ChampionshipScore
-    public_only: bool = False
-
-    def score_of(self, result: Result) -> scoring.ResultScore:
-        return self.score.result(result_key(result))
-
-
-def _load_results(championship: Championship) -> list[Result]:
-    return list(
-        _results_queryset(championship).order_by("board__number", "seating__table__number")
-    )
-
-
-def _score(
-    championship: Championship, results: list[Result], *, public_only: bool
-) -> ScoredChampionship:
-    score = scoring.score_championship(
-        championship.scoring_rules(), [to_scoring_result(r) for r in results]
-    )
-    return ScoredChampionship(championship, results, score, public_only)
-
-
-def scored_championship(
-    championship: Championship, *, public_only: bool = False
-) -> ScoredChampionship:
-    """Load the results (one query) and score the championship with ``scoring``.
-
-    ``public_only=True`` (one query more) keeps only the results on boards public now
-    (issue 4: a board's results stay hidden until every table due to play it has one), so
-    totals, boards counted, averages and ranks say nothing about hidden boards. A board's
-    comparative points depend only on that board's results (with ``matchpoints`` also on
-    E, the most results of any board; hidden boards have fewer results than the public
-    ones of a full round, so E is the same), hence a public board scores the same either way.
-    """
-    results = _load_results(championship)
-    if public_only:
-        public = public_board_ids(championship, results)
-        results = [r for r in results if r.board_id in public]
-    return _score(championship, results, public_only=public_only)
+    return [ResultValues(*row) for row in rows]
 
 
 # --------------------------------------------------------------------------- visibility
 
 
-def _expected_by_round(championship: Championship) -> tuple[dict[int, int], dict[int, int]]:
-    """({round_id: tables seated}, {round_id: boards of the round}): two queries."""
-    tables = _tables_by_round(championship)
-    boards = dict(
-        Board.objects.filter(championship=championship, round__isnull=False)
-        .values("round_id").annotate(n=Count("id")).values_list("round_id", "n")
+@dataclass(frozen=True)
+class Visibility:
+    """What the public may see of a championship at one moment (``scoring.visibility``'s
+    rule applied to the rows): ``public``, the numbers of the public boards;
+    ``board_rounds``, ``{board number: round number or None}`` for every board;
+    ``tables_due``, ``{round number: tables seated}``."""
+
+    public: frozenset[int]
+    board_rounds: dict[int, int | None]
+    tables_due: dict[int, int]
+
+    def is_public(self, board_number: int) -> bool:
+        return board_number in self.public
+
+
+def visibility(
+    championship: Championship, results: Sequence[ResultValues] | None = None
+) -> Visibility:
+    """The championship's :class:`Visibility`: two queries (boards, tables seated per
+    round), three when ``results`` (the championship's, from :func:`load_results`) is not
+    given."""
+    board_rounds: dict[int, int | None] = dict(
+        Board.objects.filter(championship=championship).values_list("number", "round__number")
     )
-    return tables, boards
+    tables_due: dict[int, int] = dict(
+        Seating.objects.filter(round__championship=championship)
+        .values("round__number").annotate(n=Count("id")).values_list("round__number", "n")
+    )
+    if results is None:
+        per_board: dict[int, int] = dict(
+            Result.objects.filter(board__championship=championship)
+            .values("board__number").annotate(n=Count("id")).values_list("board__number", "n")
+        )
+    else:
+        per_board = count_by(r.board for r in results)
+    public = public_boards(
+        finished=championship.status == Championship.Status.FINISHED,
+        board_rounds=board_rounds, tables_due=tables_due, results_per_board=per_board,
+    )
+    return Visibility(public, board_rounds, tables_due)
 
 
 def public_board_numbers(championship: Championship) -> set[int]:
-    """Numbers of the boards whose deal and results the public may see (three queries):
-    every table due to play the board in its round has a result on it, or the
-    championship is finished. An imported board with no single round is public once it
-    has a result (no movement says which tables were due)."""
-    boards = list(
-        Board.objects.filter(championship=championship).values_list("id", "number", "round_id")
-    )
-    if championship.status == Championship.Status.FINISHED:
-        return {number for _id, number, _round in boards}
-    tables = dict(
-        Seating.objects.filter(round__championship=championship)
-        .values("round_id").annotate(n=Count("id")).values_list("round_id", "n")
-    )
-    done = dict(
-        Result.objects.filter(board__championship=championship)
-        .values("board_id").annotate(n=Count("id")).values_list("board_id", "n")
-    )
-    public = set()
-    for board_id, number, round_id in boards:
-        have = done.get(board_id, 0)
-        if round_id is None:
-            if have:
-                public.add(number)
-        elif tables.get(round_id, 0) and have >= tables[round_id]:
-            public.add(number)
-    return public
-
-
-def _tables_by_round(championship: Championship) -> dict[int, int]:
-    """``{round_id: tables seated}`` (one query)."""
-    return dict(
-        Seating.objects.filter(round__championship=championship)
-        .values("round_id").annotate(n=Count("id")).values_list("round_id", "n")
-    )
-
-
-def public_board_ids(
-    championship: Championship, results: Iterable[Result],
-    tables: dict[int, int] | None = None,
-) -> set[int]:
-    """Ids of the boards with a result that the public may see, from the championship's
-    ``results`` already loaded (with ``board``) and ``tables`` (``{round_id: tables
-    seated}``; one query when not given, none when finished). Same rule as
-    :func:`public_board_numbers`; a board with no result is never in the set (it adds
-    nothing to any total)."""
-    results = list(results)
-    if championship.status == Championship.Status.FINISHED:
-        return {r.board_id for r in results}
-    if tables is None:
-        tables = _tables_by_round(championship)
-    have: dict[int, int] = defaultdict(int)
-    round_of: dict[int, int | None] = {}
-    for r in results:
-        have[r.board_id] += 1
-        round_of[r.board_id] = r.board.round_id
-    public = set()
-    for board_id, count in have.items():
-        round_id = round_of[board_id]
-        if round_id is None or (tables.get(round_id, 0) and count >= tables[round_id]):
-            public.add(board_id)
-    return public
+    """Numbers of the boards whose deal and results the public may see (three queries;
+    the rule: ``scoring.visibility``)."""
+    return set(visibility(championship).public)
 
 
 def board_is_public(board: Board) -> bool:
-    """A board's deal and results stay hidden from the public until every table due to
-    play it in its round has a result (issue 4); all boards are public once the
-    championship is finished. At most three queries."""
+    """Whether the public may see ``board`` now (at most three queries; the rule:
+    ``scoring.visibility``)."""
     championship = board.championship
     if championship.status == Championship.Status.FINISHED:
         return True
-    have = Result.objects.filter(board=board).count()
-    if board.round_id is None:
-        return have > 0
-    due = Seating.objects.filter(round_id=board.round_id).count()
-    return due > 0 and have >= due
+    round_number = None if board.round_id is None else board.round.number
+    due = {round_number: Seating.objects.filter(round_id=board.round_id).count()} \
+        if round_number is not None else {}
+    return board_is_complete(
+        round=round_number, tables_due=due, results=Result.objects.filter(board=board).count()
+    )
+
+
+@dataclass
+class ScoredChampionship:
+    """The results a reader may see and their scores.
+
+    ``results``: values in board/round/table order; ``public_only``: they were restricted
+    to the boards public at load time, so no number here depends on a hidden board;
+    ``visibility``: the public boards at load time (for every reader, so a page can mark
+    which boards the public sees).
+    """
+
+    championship: Championship
+    results: list[ResultValues]
+    score: scoring.ChampionshipScore
+    visibility: Visibility
+    public_only: bool = False
+    all_results: list[ResultValues] = field(default_factory=list)
+
+    def score_of(self, result: ResultValues) -> scoring.ResultScore:
+        return self.score.result(result.key)
+
+
+def scored_championship(
+    championship: Championship, *, public_only: bool
+) -> ScoredChampionship:
+    """Every number a reader sees comes from here: load the results (one query), find
+    the public boards (two queries) and score with ``scoring``.
+
+    ``public_only=True`` (the public, a plain referee, every printed standings): only the
+    results on boards public now are scored, so totals, boards counted, averages, ranks
+    *and* each board's comparative points (which under matchpoints depend on the busiest
+    board, Neuberg's E) say nothing about hidden boards, on the pages, the API and the
+    PDFs alike. ``False`` (organiser, head referee): every result.
+    """
+    all_results = load_results(championship)
+    seen = visibility(championship, all_results)
+    results = (
+        [r for r in all_results if r.board in seen.public] if public_only else all_results
+    )
+    score = scoring.score_championship(
+        championship.scoring_rules(), [r.to_scoring() for r in results]
+    )
+    return ScoredChampionship(championship, results, score, seen, public_only, all_results)
 
 
 # --------------------------------------------------------------------------- standings
@@ -336,31 +372,22 @@ def standings(
     """Overall standings, standings after round ``through_round`` (rounds 1..n) or of
     ``round_only`` alone, with progress (results in / expected in that scope).
 
-    ``for_public=True`` (the public, a plain referee): the rows count only the boards
-    public now (:func:`scored_championship` ``public_only``), so saving a result on a
-    hidden board changes no public total, board count, average or rank (issue 4); the
-    progress still counts every result (it says how many are in, not what they are).
+    ``for_public=True`` (the public, a plain referee, printed standings): the rows count
+    only the boards public now (:func:`scored_championship`), so saving a result on a
+    hidden board changes no public total, board count, average or rank; the progress
+    still counts every result (it says how many are in, not what they are).
 
-    Six queries, whatever the size: results, pairs, rounds, tables
-    per round, boards per round (and none more). Comparative points are those of the
-    whole championship (``scoring.ChampionshipScore.standings``). Raises ``ValueError``
-    when both are given.
+    Four queries, whatever the size: results, boards, tables per round, pairs.
+    Comparative points are those of the whole championship
+    (``scoring.ChampionshipScore.standings``). Raises ``ValueError`` when both are given.
     """
-    results = _load_results(championship)
-    tables, boards = _expected_by_round(championship)
-    scored_results = results
-    if for_public:
-        public = public_board_ids(championship, results, tables)
-        scored_results = [r for r in results if r.board_id in public]
-    scored = _score(championship, scored_results, public_only=for_public)
+    scored = scored_championship(championship, public_only=for_public)
     pairs = _pairs(championship)
     rows = _rows(
         scored.score.standings(through_round=through_round, round_only=round_only), pairs
     )
-    rounds = {
-        r.id: r.number for r in Round.objects.filter(championship=championship).only("id",
-                                                                                     "number")
-    }
+    seen = scored.visibility
+    boards_of_round = count_by(r for r in seen.board_rounds.values() if r is not None)
 
     def in_scope(number: int) -> bool:
         if round_only is not None:
@@ -370,22 +397,22 @@ def standings(
         return True
 
     expected = sum(
-        n * boards.get(round_id, 0)
-        for round_id, n in tables.items()
-        if in_scope(rounds.get(round_id, 0))
+        tables * boards_of_round.get(number, 0)
+        for number, tables in seen.tables_due.items()
+        if in_scope(number)
     )
     results_in = 0
-    for result in results:
-        if not in_scope(result.seating.round.number):
+    for result in scored.all_results:
+        if not in_scope(result.round):
             continue
         results_in += 1
-        if result.board.round_id is None:
+        if result.board_round is None:
             expected += 1  # an imported board with no single round: due where played
     return StandingsView(
         championship=championship,
         rows=rows,
         progress=Progress(results_in, expected),
-        rounds=sorted(rounds[r] for r in tables if r in rounds),
+        rounds=sorted(seen.tables_due),
         through_round=through_round,
         round_only=round_only,
     )
@@ -394,9 +421,8 @@ def standings(
 def standings_after_each_round(
     championship: Championship, *, for_public: bool = False
 ) -> dict[int, list[StandingRow]]:
-    """``{round: standings over rounds 1..round}`` for every round with results (two
-    queries; three ``for_public``, which counts only the public boards as
-    :func:`standings` does)."""
+    """``{round: standings over rounds 1..round}`` for every round with results (four
+    queries; ``for_public`` counts only the public boards, as :func:`standings` does)."""
     scored = scored_championship(championship, public_only=for_public)
     pairs = _pairs(championship)
     return {n: _rows(rows, pairs) for n, rows in scored.score.progressive_standings().items()}
@@ -413,7 +439,7 @@ class TravellerRow:
     table: int
     ns_pair: Pair
     ew_pair: Pair
-    result: Result
+    result: ResultValues
     score: scoring.ResultScore
 
 
@@ -421,10 +447,9 @@ class TravellerRow:
 class Traveller:
     """Every table's result on one board, the deal and its dealer.
 
-    ``public``: whether the public may see it (:func:`board_is_public`); when the caller
-    asked ``for_public=True`` and it is not, ``rows`` is empty and ``deal`` is ``None``.
-    ``tables_due``: tables seated in the board's round; ``tables_missing``: those of them
-    without a result yet.
+    ``public``: whether the public may see it; when the caller asked ``for_public=True``
+    and it is not, ``rows`` is empty and ``deal`` is ``None``. ``tables_due``: tables
+    seated in the board's round; ``tables_missing``: those of them without a result yet.
     """
 
     board: Board
@@ -436,32 +461,35 @@ class Traveller:
     tables_missing: list[int] = field(default_factory=list)
 
 
+def traveller_rows(
+    scored: ScoredChampionship, board_number: int, pairs: dict[int, Pair]
+) -> list[TravellerRow]:
+    """The rows of one board's traveller from an already scored championship, in round
+    and table order (no query)."""
+    return [
+        TravellerRow(
+            round=r.round,
+            table=r.table,
+            ns_pair=pairs[r.ns_pair],
+            ew_pair=pairs[r.ew_pair],
+            result=r,
+            score=scored.score_of(r),
+        )
+        for r in scored.results
+        if r.board == board_number
+    ]
+
+
 def traveller(board: Board, *, for_public: bool = False) -> Traveller:
     """The traveller of ``board``: a constant number of queries (the whole championship
     is scored, since matchpoints compare with the busiest board).
 
     ``for_public=True`` (the public, a plain referee): a hidden board comes back with no
     rows and no deal, and a public one is scored from the public boards alone, as the
-    public standings are (the same numbers; see :func:`scored_championship`)."""
+    public standings are (:func:`scored_championship`)."""
     championship = board.championship
-    results = _load_results(championship)
-    played = {r.seating.table.number for r in results if r.board_id == board.pk}
-    if for_public:
-        public_ids = public_board_ids(championship, results)
-        results = [r for r in results if r.board_id in public_ids]
-    scored = _score(championship, results, public_only=for_public)
-    rows = [
-        TravellerRow(
-            round=r.seating.round.number,
-            table=r.seating.table.number,
-            ns_pair=r.seating.ns_pair,
-            ew_pair=r.seating.ew_pair,
-            result=r,
-            score=scored.score_of(r),
-        )
-        for r in scored.results
-        if r.board_id == board.pk
-    ]
+    scored = scored_championship(championship, public_only=for_public)
+    played = {r.table for r in scored.all_results if r.board == board.number}
     due: list[int] = []
     if board.round_id is not None:
         due = list(
@@ -469,18 +497,13 @@ def traveller(board: Board, *, for_public: bool = False) -> Traveller:
             .order_by("table__number").values_list("table__number", flat=True)
         )
     missing = [t for t in due if t not in played]
-    if championship.status == Championship.Status.FINISHED:
-        public = True
-    elif board.round_id is None:
-        public = bool(played)
-    else:
-        public = bool(due) and not missing
+    public = scored.visibility.is_public(board.number)
     hide = for_public and not public
     return Traveller(
         board=board,
         dealer=dealer(board.number),
         deal=None if hide else board.get_deal(),
-        rows=[] if hide else rows,
+        rows=[] if hide else traveller_rows(scored, board.number, _pairs(championship)),
         public=public,
         tables_due=due,
         tables_missing=missing,
@@ -500,7 +523,7 @@ class ScoreCardRow:
     board: int
     direction: Side
     opponent: Pair
-    result: Result
+    result: ResultValues
     score: int | None
     comparative: Fraction
     public: bool
@@ -515,39 +538,28 @@ class ScoreCard:
     rank: int | None
 
 
-def pair_score_card(pair: Pair, *, for_public: bool = False) -> ScoreCard:
-    """Every board ``pair`` played, in round and board order, with its total and rank.
-
-    ``for_public=True`` (the public, a plain referee): the boards still hidden are left
-    out of ``rows`` *and* of the total, boards and rank, which are those of the public
-    standings (:func:`standings` ``for_public``; issue 4). Constant number of queries.
-    """
-    championship = pair.championship
-    results = _load_results(championship)
-    public_ids = public_board_ids(championship, results)
-    if for_public:
-        results = [r for r in results if r.board_id in public_ids]
-    scored = _score(championship, results, public_only=for_public)
-    pairs = _pairs(championship)
+def score_card_of(
+    scored: ScoredChampionship, pair: Pair, pairs: dict[int, Pair]
+) -> ScoreCard:
+    """``pair``'s score card from an already scored championship (no query): its boards
+    in round and board order, total, boards and rank, from the results in ``scored``."""
     rows: list[ScoreCardRow] = []
     for r in scored.results:
-        s = r.seating
-        if pair.pk not in (s.ns_pair_id, s.ew_pair_id):
+        if pair.number not in (r.ns_pair, r.ew_pair):
             continue
-        side = Side.NS if s.ns_pair_id == pair.pk else Side.EW
+        side = Side.NS if r.ns_pair == pair.number else Side.EW
         score = scored.score_of(r)
         rows.append(
             ScoreCardRow(
-                round=s.round.number,
-                table=s.table.number,
-                board=r.board.number,
+                round=r.round,
+                table=r.table,
+                board=r.board,
                 direction=side,
-                opponent=pairs.get(s.ew_pair.number if side is Side.NS else s.ns_pair.number,
-                                   s.ew_pair if side is Side.NS else s.ns_pair),
+                opponent=pairs[r.ew_pair if side is Side.NS else r.ns_pair],
                 result=r,
                 score=score.ns_score if side is Side.NS else score.ew_score,
                 comparative=score.comparative(side),
-                public=r.board_id in public_ids,
+                public=scored.visibility.is_public(r.board),
             )
         )
     rows.sort(key=lambda row: (row.round, row.board))
@@ -559,6 +571,17 @@ def pair_score_card(pair: Pair, *, for_public: bool = False) -> ScoreCard:
         boards=standing.boards if standing else 0,
         rank=standing.rank if standing else None,
     )
+
+
+def pair_score_card(pair: Pair, *, for_public: bool = False) -> ScoreCard:
+    """Every board ``pair`` played, in round and board order, with its total and rank.
+
+    ``for_public=True`` (the public, a plain referee): the boards still hidden are left
+    out of ``rows`` *and* of the total, boards and rank, which are those of the public
+    standings (:func:`standings` ``for_public``). Constant number of queries.
+    """
+    scored = scored_championship(pair.championship, public_only=for_public)
+    return score_card_of(scored, pair, _pairs(pair.championship))
 
 
 # --------------------------------------------------------------------------- referee

@@ -245,7 +245,7 @@ def standings(championship: Championship, *, through_round: int = 0) -> Standing
                      progress=_progress(championship))
 
 
-def _doubles(result: Result) -> str:
+def _doubles(result: selectors.ResultValues) -> str:
     parts = []
     if result.contro:
         parts.append("C")
@@ -256,7 +256,7 @@ def _doubles(result: Result) -> str:
     return " ".join(parts)
 
 
-def _note(result: Result, lang: Lang) -> str:
+def _note(result: selectors.ResultValues, lang: Lang) -> str:
     if result.infraction:
         return f"{lang('infraction')} {lang.side(result.infraction)}"
     if result.adjusted_ns:
@@ -269,13 +269,13 @@ def travellers(championship: Championship, *, round_number: int = 0) -> Travelle
     each table's result with hand scores and comparative points and the deal. Boards
     still hidden from the public are left out, whoever asks. Constant query count."""
     lang = Lang.of(language_of(championship))
-    scored = selectors.scored_championship(championship)
+    scored = selectors.scored_championship(championship, public_only=True)
     rules = championship.scoring_rules()
-    public = selectors.public_board_numbers(championship)
+    public = scored.visibility.public
     boards = Board.objects.filter(championship=championship).select_related("round")
     if round_number:
         boards = boards.filter(round__number=round_number)
-    by_board: dict[int, list[Result]] = defaultdict(list)
+    by_board: dict[int, list[selectors.ResultValues]] = defaultdict(list)
     for result in scored.results:
         by_board[result.board_id].append(result)
     out = []
@@ -283,13 +283,13 @@ def travellers(championship: Championship, *, round_number: int = 0) -> Travelle
         if board.number not in public:
             continue
         rows = []
-        for r in sorted(by_board.get(board.pk, []), key=lambda r: r.seating.table.number):
+        for r in sorted(by_board.get(board.pk, []), key=lambda r: (r.round, r.table)):
             score = scored.score_of(r)
             rows.append(
                 TravellerRow(
-                    table=r.seating.table.number,
-                    ns_pair=r.seating.ns_pair.number,
-                    ew_pair=r.seating.ew_pair.number,
+                    table=r.table,
+                    ns_pair=r.ns_pair,
+                    ew_pair=r.ew_pair,
                     trump=r.trump or "",
                     delegated=r.delegated,
                     doubles=_doubles(r),
@@ -301,7 +301,7 @@ def travellers(championship: Championship, *, round_number: int = 0) -> Travelle
                     note=_note(r, lang),
                 )
             )
-        played_round = rows and by_board[board.pk][0].seating.round.number
+        played_round = rows and by_board[board.pk][0].round
         out.append(
             Traveller(
                 board=board.number,
@@ -314,7 +314,7 @@ def travellers(championship: Championship, *, round_number: int = 0) -> Travelle
     return Travellers(header=header(championship), travellers=tuple(out))
 
 
-def result_text(result: Result, lang: Lang) -> str:
+def result_text(result: selectors.ResultValues, lang: Lang) -> str:
     """A result in a few characters: trump, doubles and NS points, e.g. ``Oros C 41``."""
     if result.adjusted_ns:
         return lang("adjusted")
@@ -341,18 +341,15 @@ def score_cards(
     (``tournaments.numbers``). Constant query count. Raises :class:`ReportError` for a
     pair that does not exist."""
     lang = Lang.of(language_of(championship))
-    scored = selectors.scored_championship(championship)
+    scored = selectors.scored_championship(championship, public_only=True)
     rules = championship.scoring_rules()
-    public = selectors.public_board_numbers(championship)
     pairs = selectors.pairs_by_number(championship)
-    by_pair: dict[int, list[tuple[Result, Side]]] = defaultdict(list)
+    by_pair: dict[int, list[tuple[selectors.ResultValues, Side]]] = defaultdict(list)
     for r in scored.results:
-        if r.board.number not in public:
+        if through_round and r.round > through_round:
             continue
-        if through_round and r.seating.round.number > through_round:
-            continue
-        by_pair[r.seating.ns_pair.number].append((r, Side.NS))
-        by_pair[r.seating.ew_pair.number].append((r, Side.EW))
+        by_pair[r.ns_pair].append((r, Side.NS))
+        by_pair[r.ew_pair].append((r, Side.EW))
     cards = []
     for number in sorted(pairs):
         if pair_number and number != pair_number:
@@ -361,18 +358,17 @@ def score_cards(
         running = Fraction(0)
         rows = []
         played = sorted(by_pair.get(number, []),
-                        key=lambda item: (item[0].seating.round.number, item[0].board.number))
+                        key=lambda item: (item[0].round, item[0].board))
         for r, side in played:
             score = scored.score_of(r)
             comparative = score.comparative(side)
             running += comparative
-            opponent = r.seating.ew_pair if side is Side.NS else r.seating.ns_pair
-            opponent_pair = pairs.get(opponent.number, opponent)
+            opponent_pair = pairs[r.ew_pair if side is Side.NS else r.ns_pair]
             rows.append(
                 ScoreCardRow(
-                    round=r.seating.round.number,
-                    board=r.board.number,
-                    opponents=opponent.number,
+                    round=r.round,
+                    board=r.board,
+                    opponents=opponent_pair.number,
                     opponent_players=_players(opponent_pair),
                     direction=side.value,
                     result=result_text(r, lang),

@@ -377,3 +377,41 @@ def test_the_header_gives_the_date_as_catalan_writes_it_and_a_rules_summary(play
     assert header.date == "29/11/2026"
     assert header.championship == played.name and header.language == "ca"
     assert "Proporcional 1-2" in header.rules_summary
+
+
+def test_matchpoint_travellers_and_score_cards_ignore_results_on_a_hidden_board(db: None) -> None:
+    """Under matchpoints a board's points depend on Neuberg's E (the most regular results
+    on any board). Board 1 is complete with two referee averages (two regular results),
+    board 2 is still hidden: three results entered there must not move board 1's printed
+    figures, which are public."""
+    c = build_championship(pairs=8, rounds=1, boards_per_round=2, drawn_rounds=1,
+                           method="matchpoints")
+    rnd = Round.objects.get(championship=c, number=1)
+    board1, board2 = Board.objects.filter(round=rnd).order_by("number")
+    seatings = list(rnd.seatings.order_by("table__number"))
+    for i, seating in enumerate(seatings):
+        if i < 2:
+            services.result_record(seating=seating, board=board1, trump=None,
+                                   ns_points_taken=None, adjusted=("average", "average"),
+                                   expected_version=None, acting_user=None)
+        else:
+            services.result_record(seating=seating, board=board1, trump="O",
+                                   ns_points_taken=30 + 10 * i, expected_version=None,
+                                   acting_user=None)
+    assert selectors.public_board_numbers(c) == {board1.number}
+    travellers_before = build.travellers(c)
+    cards_before = build.score_cards(c)
+
+    for i, seating in enumerate(seatings[:3]):
+        services.result_record(seating=seating, board=board2, trump="C",
+                               ns_points_taken=20 + 15 * i, expected_version=None,
+                               acting_user=None)
+    assert selectors.public_board_numbers(c) == {board1.number}
+    assert build.travellers(c).travellers == travellers_before.travellers
+    assert build.score_cards(c).cards == cards_before.cards
+    # The hidden results do count for whoever may see them (the organiser's traveller).
+    staff = selectors.traveller(board1, for_public=False)
+    public = selectors.traveller(board1, for_public=True)
+    assert [r.score.ns_comparative for r in staff.rows] != [
+        r.score.ns_comparative for r in public.rows
+    ]

@@ -11,10 +11,10 @@ from tests.factories import build_championship
 pytestmark = pytest.mark.django_db
 
 # Measured for an anonymous visitor: the championship, then the selector's fixed queries
-# (results, pairs, rounds, tables and boards per round...), never one per row.
-STANDINGS_QUERIES = 6
-TRAVELLER_QUERIES = 5  # + tables seated per round, for the public boards
-PAIR_CARD_QUERIES = 5
+# (results as values, boards, tables seated per round, pairs), never one per row.
+STANDINGS_QUERIES = 5
+TRAVELLER_QUERIES = 7  # + the board, and the tables due to play it
+PAIR_CARD_QUERIES = 6  # + the pair
 
 
 @pytest.fixture(params=[4, 12], ids=["4-pairs", "12-pairs"])
