@@ -21,6 +21,7 @@ from django.db.models import Count, QuerySet
 import scoring
 from engine.deal import Deal
 from engine.seats import Seat, Side, dealer
+from scoring.comparative import result_hand_score as result_hand_score_of
 from scoring.visibility import board_is_complete, count_by, public_boards
 from tournaments.models import (
     Board,
@@ -168,6 +169,15 @@ class ResultValues:
                 else None
             ),
         )
+
+
+def result_hand_score(championship: Championship, result: Result) -> dict[str, int] | None:
+    """The hand score of one stored result as ``{"ns": int, "ew": int}`` (the scorer's
+    own ``scoring.comparative.result_hand_score``, so the form shows what the standings
+    count), or ``None`` for an adjusted result or one with an infraction (no hand
+    score). A plain dict, which templates index by ``"ns"``."""
+    score = result_hand_score_of(championship.scoring_rules(), to_scoring_result(result))
+    return None if score is None else {"ns": score[0], "ew": score[1]}
 
 
 def to_scoring_result(result: Result) -> scoring.Result:

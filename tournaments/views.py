@@ -29,7 +29,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from engine.cards import Suit
-from engine.score import hand_score
 from engine.seats import Seat
 from tournaments import selectors, services
 from tournaments.forms import (
@@ -108,27 +107,6 @@ def _seating(round: Round, table: int) -> Seating:
         round=round,
         table__number=table,
     )
-
-
-def result_hand_score(
-    championship: Championship, board: Board, result: Result
-) -> dict[str, int] | None:
-    """The hand score of one result as ``{"ns": int, "ew": int}`` (engine.score.hand_score;
-    championship-json.md "Hand score"), or ``None`` for an adjusted result or one with an
-    infraction (those get no hand score)."""
-    if result.is_adjusted or result.infraction or result.ns_points_taken is None:
-        return None
-    score = hand_score(
-        result.ns_points_taken,
-        dealer_side=Seat(board.dealer.value).side,
-        trump=None if result.trump == Result.Trump.BOTIFARRA else Suit(result.trump),
-        contro=result.contro,
-        recontro=result.recontro,
-        sant_vicenc=result.sant_vicenc,
-        doubling=championship.doubling,
-    )
-    # A plain dict: templates would index HandScore with "ns" through its __getitem__.
-    return {"ns": score.ns, "ew": score.ew}
 
 
 # --------------------------------------------------------------------------- public
@@ -648,9 +626,9 @@ def result_entry(
         _context(
             request, championship, seating=seating, board=board_row, form=form,
             current=current, conflict=conflict, can_save=can_save,
-            score=result_hand_score(championship, board_row, current) if current else None,
+            score=selectors.result_hand_score(championship, current) if current else None,
             conflict_score=(
-                result_hand_score(championship, board_row, conflict) if conflict else None
+                selectors.result_hand_score(championship, conflict) if conflict else None
             ),
             dealer=board_row.dealer,
             next_board=Board.objects.filter(round_id=seating.round_id, number__gt=board)
