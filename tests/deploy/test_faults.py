@@ -1,0 +1,213 @@
+"""Faults a deployed site must survive, in-process: the broker down (results still save,
+print requests say no job can start), the database failing mid-request (a 503 page,
+nothing half-written), /healthz, and generated files never served from a guessed URL.
+The live processes (gunicorn, a worker, PostgreSQL connections killed) are in
+test_smoke.py."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import OperationalError
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import UserFactory, build_championship
+from tests.services import port_open, require
+from tests.tournaments.tasks.conftest import _forget_routing
+from tests.tournaments.views.helpers import form_data
+from tournaments import services as core
+from tournaments.models import Championship, Membership, PrintJob, Result, Seating
+from tournaments.reports import services as jobs
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def broker_down(settings: Any) -> Iterator[str]:
+    """The site configured with a broker on a port where nothing listens."""
+    from config.celery import app
+
+    url = f"redis://127.0.0.1:{closed_port()}/0"
+    saved = {key: app.conf.get(key) for key in ("broker_url", "task_always_eager")}
+    app.conf.update(broker_url=url, task_always_eager=False)
+    _forget_routing(app)
+    settings.CELERY_BROKER_URL = url
+    try:
+        yield url
+    finally:
+        _forget_routing(app)
+        app.conf.update(saved)
+
+
+@pytest.fixture
+def played(transactional_db: None, tmp_path: Path, settings: Any) -> Championship:
+    settings.MEDIA_ROOT = tmp_path
+    return build_championship(pairs=4, rounds=1, boards_per_round=2, drawn_rounds=1)
+
+
+def logged_in(championship: Championship, username: str, role: str) -> Client:
+    user = UserFactory(username=username)
+    core.membership_grant(championship=championship, user=user, role=role, acting_user=None)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def entry_url(championship: Championship) -> str:
+    seating = Seating.objects.filter(round__championship=championship).order_by(
+        "table__number").first()
+    assert seating is not None
+    board = seating.round.boards.order_by("number").first()
+    return reverse("result_entry", args=[championship.slug, seating.round.number,
+                                         seating.table.number, board.number])
+
+
+def test_results_save_while_the_broker_is_down(played: Championship, broker_down: str) -> None:
+    referee = logged_in(played, "ref-nobroker", Membership.Role.REFEREE)
+    response = referee.post(entry_url(played), form_data())
+    assert response.status_code == 302
+    result = Result.objects.get(board__championship=played)
+    assert result.ns_points_taken == 40
+
+
+def test_a_print_request_while_the_broker_is_down_says_no_job_can_start(
+    played: Championship, broker_down: str,
+) -> None:
+    organiser = logged_in(played, "org-nobroker", Membership.Role.ORGANISER)
+    response = organiser.post(reverse("print_jobs", args=[played.slug]),
+                              {"kind": "standings", "round_number": 0, "copies": 1,
+                               "per_page": 1}, follow=True)
+    assert response.status_code == 200
+    page = unescape(response.content.decode())
+    assert "Ara no es pot començar cap treball: No s'ha pogut posar a la cua de treballs" in page
+    job = PrintJob.objects.get(championship=played)
+    assert job.status == PrintJob.Status.FAILED
+    assert job.error.startswith("No s'ha pogut posar a la cua de treballs: Error 111")
+    # The health check tells the operator why.
+    assert organiser.get(reverse("healthz")).json()["broker"] == "error"
+
+
+def test_healthz_says_ok_for_each_configured_part(played: Championship) -> None:
+    response = Client().get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"database": "ok", "broker": "none", "cache": "none"}
+    assert "Set-Cookie" not in response.headers and not response.cookies
+    assert "no-cache" in response["Cache-Control"]
+
+
+def test_healthz_is_503_when_the_broker_is_down(played: Championship, broker_down: str) -> None:
+    response = Client().get("/healthz")
+    assert response.status_code == 503
+    assert response.json() == {"database": "ok", "broker": "error", "cache": "none"}
+
+
+def test_healthz_is_503_when_the_database_does_not_answer(
+    played: Championship, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from django.db import connection
+
+    def down() -> None:
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(connection, "cursor", down)
+    response = Client().get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["database"] == "error"
+
+
+def test_healthz_answers_a_probe_by_ip_over_http_on_a_production_site(
+    played: Championship, settings: Any,
+) -> None:
+    settings.ALLOWED_HOSTS = ["botifarra.example.cat"]
+    settings.SECURE_SSL_REDIRECT = True
+    client = Client()
+    assert client.get("/healthz", HTTP_HOST="10.0.0.5:8000").status_code == 200
+    # Every other page keeps the host check and the https redirect.
+    assert client.get("/", HTTP_HOST="10.0.0.5:8000").status_code == 400
+    assert client.get("/", HTTP_HOST="botifarra.example.cat").status_code == 301
+
+
+def test_healthz_checks_a_shared_redis_cache(played: Championship, settings: Any) -> None:
+    require(port_open("127.0.0.1", 6379), "needs Redis at 127.0.0.1:6379")
+    from config.settings import caches_from_env
+
+    settings.CACHES = caches_from_env({"REDIS_URL": "redis://127.0.0.1:6379/11"})
+    assert Client().get("/healthz").json()["cache"] == "ok"
+    settings.CACHES = caches_from_env({"REDIS_URL": f"redis://127.0.0.1:{closed_port()}/11"})
+    response = Client().get("/healthz")
+    assert (response.status_code, response.json()["cache"]) == (503, "error")
+
+
+def test_a_request_whose_database_fails_gets_a_503_page_and_stores_nothing(
+    played: Championship, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The connection drops after the result row was written, before its audit row: the
+    transaction rolls back, the referee sees a page saying to try again."""
+    from tournaments.services import results
+
+    def dropped(*args: object, **kwargs: object) -> None:
+        raise OperationalError("server closed the connection unexpectedly")
+
+    referee = logged_in(played, "ref-dbdown", Membership.Role.REFEREE)
+    monkeypatch.setattr(results, "_audit", dropped)
+    response = referee.post(entry_url(played), form_data())
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    page = unescape(response.content.decode())
+    assert "La base de dades no respon en aquest moment" in page
+    assert "Traceback" not in page and "OperationalError" not in page
+    assert not Result.objects.filter(board__championship=played).exists()
+    monkeypatch.undo()
+    assert referee.post(entry_url(played), form_data()).status_code == 302
+    assert Result.objects.filter(board__championship=played).count() == 1
+
+
+def test_the_api_answers_503_json_when_the_database_fails(
+    played: Championship, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tournaments import selectors
+
+    def dropped(*args: object, **kwargs: object) -> None:
+        raise OperationalError("terminating connection due to administrator command")
+
+    for name in dir(selectors):
+        if name.startswith("standings"):
+            monkeypatch.setattr(selectors, name, dropped)
+    response = Client().get(f"/api/c/{played.slug}/standings/")
+    assert response.status_code == 503
+    assert response.json() == {
+        "detail": "La base de dades no respon: torneu-ho a provar d'aquí a uns segons."
+    }
+
+
+def test_a_guessed_media_url_serves_no_file(played: Championship, settings: Any) -> None:
+    job, _ = jobs.print_job_request(championship=played, kind="board-sheets",
+                                    round_number=1, acting_user=None)
+    job.refresh_from_db()
+    assert job.status == PrintJob.Status.DONE
+    path = Path(settings.MEDIA_ROOT) / job.file.name
+    assert path.read_bytes().startswith(b"%PDF")
+    client = Client()
+    for url in (f"/media/{job.file.name}", f"/{settings.MEDIA_URL}{job.file.name}",
+                f"/static/../media/{job.file.name}",
+                f"/media/reports/{played.slug}-board-sheets-r1-{job.pk}.pdf"):
+        response = client.get(url)
+        assert response.status_code == 404, url
+    # The name cannot be guessed from the job: it carries 16 random bytes.
+    token = job.file.name.rsplit("-", 1)[1].removesuffix(".pdf")
+    assert len(token) >= 21
+    # The only way in is the download view, which checks who asks.
+    download = reverse("print_job_download", args=[played.slug, job.pk])
+    assert client.get(download).status_code == 403
