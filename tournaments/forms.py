@@ -13,6 +13,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Championship, Result
+from tournaments.result_messages import result_problems
 
 #: CSV import: at most this many bytes from an uploaded file (a championship has ~100 pairs).
 CSV_MAX_BYTES = 200_000
@@ -21,6 +22,13 @@ CSV_MAX_BYTES = 200_000
 def add_service_error(form: forms.BaseForm, exc: Exception) -> None:
     """Attach a service error to ``exc.field`` when the form has that field, else to the
     whole form. Works for any ``ValueError`` subclass raised by ``tournaments.services``."""
+    problems = getattr(exc, "problems", None)  # every problem of a result, each by field
+    if isinstance(problems, list) and problems and all(
+        isinstance(p, tuple) and len(p) == 2 for p in problems
+    ):
+        for name, text in problems:
+            form.add_error(name if name in form.fields else None, text)
+        return
     field = getattr(exc, "field", None)
     message = str(exc)
     if isinstance(field, str) and field in form.fields:
@@ -173,14 +181,15 @@ ADJUSTMENT_CHOICES = [("", "—"), *Result.Adjustment.choices]
 class ResultForm(forms.Form):
     """One table's result on one board, as a referee types it on a phone.
 
-    Checks the order of the doubles (recontro after contro, Sant Vicenç after recontro)
-    and the championship's settings (``sant_vicenc``, ``sant_vicenc_on_botifarra``;
-    rules.md "Dealing, trump, doubling" and "Where sources disagree"); the service checks
-    them again. ``version`` is the version the referee saw (optimistic concurrency: empty
-    for a new result). With ``can_adjust`` (organiser, head referee) the form also takes
-    a director's adjusted score for each line (championship-json.md "adjusted"); then the
-    trump and points may stay blank. ``cleaned_data["adjusted"]`` is ``None`` or
-    ``{"NS": ..., "EW": ...}`` as ``services.result_record`` takes it.
+    Checks the result with :func:`scoring.validate.validate_result` (the one rule: the
+    order of the doubles, the championship's ``sant_vicenc`` settings, points 0..72...),
+    each problem next to its field in the words of :mod:`tournaments.result_messages`;
+    the service checks it again the same way. ``version`` is the version the referee saw
+    (optimistic concurrency: empty for a new result). With ``can_adjust`` (organiser,
+    head referee) the form also takes a director's adjusted score for each line
+    (docs/file-format.md "adjusted"); then the trump and points may stay blank.
+    ``cleaned_data["adjusted"]`` is ``None`` or ``{"NS": ..., "EW": ...}`` as
+    ``services.result_record`` takes it.
     """
 
     trump = forms.ChoiceField(
@@ -190,16 +199,11 @@ class ResultForm(forms.Form):
     contro = forms.BooleanField(label=_("Contro"), required=False)
     recontro = forms.BooleanField(label=_("Recontro"), required=False)
     sant_vicenc = forms.BooleanField(label=_("Sant Vicenç"), required=False)
+    # No min/max validators: 0..72 is scoring.validate's rule, with its own message.
     ns_points_taken = forms.IntegerField(
         label=_("Punts NS"),
         required=False,
-        min_value=0,
-        max_value=72,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 72}),
-        error_messages={
-            "min_value": _("Els punts van de 0 a 72."),
-            "max_value": _("Els punts van de 0 a 72."),
-        },
     )
     infraction = forms.ChoiceField(
         label=_("Infracció"), choices=INFRACTION_CHOICES, required=False, widget=forms.RadioSelect
@@ -231,37 +235,23 @@ class ResultForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         ns_adj, ew_adj = data.pop("adjusted_ns", ""), data.pop("adjusted_ew", "")
-        data["adjusted"] = None
-        if ns_adj or ew_adj:
-            if not ns_adj:
-                self.add_error("adjusted_ns", _("Cal la puntuació arbitral de les dues línies."))
-            if not ew_adj:
-                self.add_error("adjusted_ew", _("Cal la puntuació arbitral de les dues línies."))
-            if data.get("infraction"):
-                self.add_error(
-                    "infraction",
-                    _("Un resultat no pot tenir alhora infracció i puntuació arbitral."),
-                )
-            data["adjusted"] = {"NS": ns_adj, "EW": ew_adj}
-        else:
-            if not data.get("trump") and "trump" not in self.errors:
-                self.add_error("trump", _("Cal el trumfo (o botifarra)."))
-            if data.get("ns_points_taken") is None and "ns_points_taken" not in self.errors:
-                self.add_error("ns_points_taken", _("Cal saber els punts que ha fet NS (0 a 72)."))
+        data["adjusted"] = {"NS": ns_adj, "EW": ew_adj} if ns_adj or ew_adj else None
         data["trump"] = data.get("trump") or None
-        if data.get("recontro") and not data.get("contro"):
-            self.add_error("recontro", _("No hi pot haver recontro sense contro."))
-        if data.get("sant_vicenc"):
-            if not data.get("recontro"):
-                self.add_error("sant_vicenc", _("No hi pot haver Sant Vicenç sense recontro."))
-            elif not self.championship.sant_vicenc:
-                self.add_error("sant_vicenc", _("Aquest campionat no admet Sant Vicenç."))
-            elif (
-                data.get("trump") == Result.Trump.BOTIFARRA
-                and not self.championship.sant_vicenc_on_botifarra
-            ):
-                self.add_error(
-                    "sant_vicenc", _("Aquest campionat no admet Sant Vicenç en botifarra.")
-                )
         data["infraction"] = data.get("infraction") or None
+        # The rule is scoring.validate's, as in services.validate_result: every problem,
+        # each next to its field (a field whose input could not be read keeps that error).
+        for field, message in result_problems(
+            self.championship,
+            trump=data["trump"],
+            ns_points_taken=data.get("ns_points_taken"),
+            delegated=data.get("delegated", False),
+            contro=data.get("contro", False),
+            recontro=data.get("recontro", False),
+            sant_vicenc=data.get("sant_vicenc", False),
+            infraction=data["infraction"],
+            adjusted=data["adjusted"],
+        ):
+            if field in self.errors:
+                continue
+            self.add_error(field if field in self.fields else None, message)
         return data

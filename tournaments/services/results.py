@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.validate import parse_result
 from tournaments.models import (
     Board,
     Championship,
@@ -18,16 +18,14 @@ from tournaments.models import (
     ResultAudit,
     Seating,
 )
+from tournaments.result_messages import normalise_side, result_problems
 from tournaments.services.common import HEAD_ROLES, REFEREE_ROLES, User, _person, _require_role
 from tournaments.services.errors import ChampionshipStateError, ResultConflict, ResultError
-
-_ADJUSTMENTS = frozenset(Result.Adjustment.values)
-_TRUMPS = frozenset(Result.Trump.values)
 
 
 @dataclass(frozen=True, slots=True)
 class ResultData:
-    """A result as entered (championship-json.md "A result"), validated by
+    """A result as entered (docs/file-format.md "A result"), validated by
     :func:`validate_result`. ``adjusted``: ``None`` or ``(NS, EW)`` adjustments."""
 
     trump: str | None
@@ -39,31 +37,6 @@ class ResultData:
     infraction: str | None = None
     adjusted: tuple[str, str] | None = None
     note: str = ""
-
-
-def _enum_text(value: Any) -> Any:
-    return getattr(value, "value", value)
-
-
-def _normalise_adjusted(value: Any) -> tuple[str, str] | None:
-    if value is None:
-        return None
-    if isinstance(value, Mapping):
-        value = (value.get("NS"), value.get("EW"))
-    if not isinstance(value, (tuple, list)) or len(value) != 2:
-        raise ResultError(
-            _("La puntuació arbitral necessita un valor per a NS i un per a EO."),
-            field="adjusted",
-        )
-    ns, ew = (_enum_text(v) for v in value)
-    for side, text in (("NS", ns), ("EO", ew)):
-        if text not in _ADJUSTMENTS:
-            raise ResultError(
-                _("Puntuació arbitral de %(side)s: «%(value)s» no és cap de %(choices)s.")
-                % {"side": side, "value": text, "choices": ", ".join(sorted(_ADJUSTMENTS))},
-                field="adjusted",
-            )
-    return (ns, ew)
 
 
 def validate_result(
@@ -79,82 +52,45 @@ def validate_result(
     adjusted: Any = None,
     note: str = "",
 ) -> ResultData:
-    """Check one result against rules.md and the championship's settings.
+    """Check one result against the rules and the championship's settings.
 
-    ``trump``: ``"O"``, ``"C"``, ``"E"``, ``"B"``, ``"botifarra"`` (or a ``scoring.Trump``;
+    The rule is :func:`scoring.validate.validate_result` (docs/rules.md; every problem,
+    each with a code), its messages :mod:`tournaments.result_messages`. ``trump``:
+    ``"O"``, ``"C"``, ``"E"``, ``"B"``, ``"botifarra"`` (or a ``scoring.Trump``,
     ``engine.Suit``; ``None`` only when adjusted). ``ns_points_taken``: 0..72 (``None``
-    only when adjusted). Doubles in order: recontro needs contro, Sant Vicenç needs
-    recontro and the championship's ``sant_vicenc`` setting, and on a botifarra hand its
-    ``sant_vicenc_on_botifarra`` (rules.md "Where sources disagree"). ``infraction``:
-    ``None``, ``"NS"`` or ``"EW"``, never with ``adjusted``.
+    only when adjusted). ``infraction``: ``None``, ``"NS"`` or ``"EW"`` (``"EO"`` too),
+    never with ``adjusted``: ``None``, ``(NS, EW)`` or ``{"NS": ..., "EW": ...}``.
 
-    Raises :class:`ResultError` whose ``field`` names the field at fault.
+    Raises :class:`ResultError` with the first problem's message and ``field``, and
+    ``problems``: every ``(field, message)``.
     """
-    adjusted_pair = _normalise_adjusted(adjusted)
-    trump_text = _enum_text(trump)
-    if trump_text is not None and trump_text not in _TRUMPS:
-        raise ResultError(
-            _("Trumfo «%(value)s» desconegut: ha de ser O, C, E, B o botifarra.")
-            % {"value": trump_text},
-            field="trump",
-        )
-    if trump_text is None and adjusted_pair is None:
-        raise ResultError(_("Cal el trumfo (o botifarra)."), field="trump")
-    if ns_points_taken is None:
-        if adjusted_pair is None:
-            raise ResultError(_("Cal saber els punts que ha fet NS (0 a 72)."),
-                              field="ns_points_taken")
-    elif (
-        isinstance(ns_points_taken, bool)
-        or not isinstance(ns_points_taken, int)
-        or not 0 <= ns_points_taken <= 72
-    ):
-        raise ResultError(
-            _("Els punts de NS han de ser un enter de 0 a 72, no «%(value)s».")
-            % {"value": ns_points_taken},
-            field="ns_points_taken",
-        )
-    if delegated and trump_text is None:
-        raise ResultError(_("Delegat sense trumfo."), field="delegated")
-    if recontro and not contro:
-        raise ResultError(_("No hi pot haver recontro sense contro."), field="recontro")
-    if sant_vicenc and not recontro:
-        raise ResultError(_("No hi pot haver Sant Vicenç sense recontro."), field="sant_vicenc")
-    if sant_vicenc and not championship.sant_vicenc:
-        raise ResultError(
-            _("En aquest campionat no es permet el Sant Vicenç."), field="sant_vicenc"
-        )
-    if (
-        sant_vicenc
-        and trump_text == Result.Trump.BOTIFARRA
-        and not championship.sant_vicenc_on_botifarra
-    ):
-        raise ResultError(
-            _("En aquest campionat no es permet el Sant Vicenç en una botifarra."),
-            field="sant_vicenc",
-        )
-    infraction_text = _enum_text(infraction) or None
-    if infraction_text == "EO":
-        infraction_text = "EW"
-    if infraction_text is not None and infraction_text not in ("NS", "EW"):
-        raise ResultError(
-            _("Infracció: «%(value)s» ha de ser NS o EO.") % {"value": infraction_text},
-            field="infraction",
-        )
-    if infraction_text is not None and adjusted_pair is not None:
-        raise ResultError(
-            _("Un resultat no pot tenir alhora infracció i puntuació arbitral."),
-            field="infraction",
-        )
+    problems = result_problems(
+        championship, trump=trump, ns_points_taken=ns_points_taken, delegated=delegated,
+        contro=contro, recontro=recontro, sant_vicenc=sant_vicenc, infraction=infraction,
+        adjusted=adjusted,
+    )
+    if problems:
+        field, message = problems[0]
+        error = ResultError(message, field=field)
+        error.problems = problems
+        raise error
+    values = parse_result(
+        trump=trump or None, ns_points_taken=ns_points_taken, delegated=delegated,
+        contro=contro, recontro=recontro, sant_vicenc=sant_vicenc,
+        infraction=normalise_side(infraction), adjusted=adjusted, rules=championship,
+    )
     return ResultData(
-        trump=trump_text,
-        ns_points_taken=ns_points_taken,
-        delegated=bool(delegated),
-        contro=bool(contro),
-        recontro=bool(recontro),
-        sant_vicenc=bool(sant_vicenc),
-        infraction=infraction_text,
-        adjusted=adjusted_pair,
+        trump=values.trump.value if values.trump is not None else None,
+        ns_points_taken=values.ns_points_taken,
+        delegated=values.delegated,
+        contro=values.contro,
+        recontro=values.recontro,
+        sant_vicenc=values.sant_vicenc,
+        infraction=values.infraction.value if values.infraction is not None else None,
+        adjusted=(
+            (values.adjusted[0].value, values.adjusted[1].value)
+            if values.adjusted is not None else None
+        ),
         note=(note or "").strip()[:500],
     )
 

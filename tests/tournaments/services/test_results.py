@@ -97,7 +97,7 @@ def test_correcting_a_result_that_no_longer_exists_is_a_conflict(small):
          "sant_vicenc"),
         ({"infraction": "NS", "adjusted": ("average", "average")}, "infraction"),
         ({"infraction": "N"}, "infraction"),
-        ({"adjusted": ("average", "half")}, "adjusted"),
+        ({"adjusted": ("average", "half")}, "adjusted_ew"),
     ],
 )
 def test_result_record_refuses_what_the_rules_do_not_allow(small, data, field):

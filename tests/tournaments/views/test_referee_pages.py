@@ -73,8 +73,9 @@ def test_points_out_of_range_are_refused_next_to_the_field(client, web: Small) -
         entry_url(web, web.seatings[0], web.boards[0]), form_data(ns_points_taken="73")
     )
     assert response.status_code == 200
-    assert response.context["form"].errors["ns_points_taken"] == ["Els punts van de 0 a 72."]
-    assert "Els punts van de 0 a 72." in response.content.decode()
+    message = "Els punts de NS han de ser un enter de 0 a 72, no «73»."
+    assert response.context["form"].errors["ns_points_taken"] == [message]
+    assert message in response.content.decode()
     assert not Result.objects.exists()
 
 
