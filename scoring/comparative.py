@@ -36,6 +36,7 @@ from engine.score import hand_score
 from engine.seats import Side, dealer
 from scoring.errors import ResultError
 from scoring.model import Adjustment, Method, Result, Rounding, ScoringRules, Trump
+from scoring.validate import describe, validate_result
 
 #: Where an adjustment sits between bottom (0) and top (1): championship-json.md.
 ADJUSTMENT_SHARE: dict[Adjustment, Fraction] = {
@@ -204,22 +205,29 @@ def result_hand_score(rules: ScoringRules, result: Result) -> tuple[int, int] | 
 
 
 def check_result(result: Result) -> None:
-    """Raise :class:`ResultError` (naming the result) for a result that cannot happen: both
-    an infraction and an adjustment, one pair on both sides, recontro without contro, Sant
-    Vicenç without recontro, points outside 0..72 (checked at infractions too)."""
-    if result.infraction is not None and result.adjusted is not None:
-        raise ResultError(f"result {result.key}: both an infraction and an adjustment")
+    """Raise :class:`ResultError` (naming the result; ``problems``: every
+    :class:`scoring.validate.Problem`) for a result that cannot happen: one pair on both
+    sides, or anything :func:`scoring.validate.validate_result` refuses (recontro without
+    contro, Sant Vicenç without recontro, points outside 0..72, checked at infractions
+    too, both an infraction and an adjustment...)."""
     if result.ns_pair == result.ew_pair:
         raise ResultError(f"result {result.key}: pair {result.ns_pair} on both sides")
-    if result.recontro and not result.contro:
-        raise ResultError(f"result {result.key}: recontro without contro")
-    if result.sant_vicenc and not result.recontro:
-        raise ResultError(f"result {result.key}: Sant Vicenç without recontro")
-    points = result.ns_points_taken
-    if points is not None and (
-        isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 72
-    ):
-        raise ResultError(f"result {result.key}: ns_points_taken {points!r} is not in 0..72")
+    problems = validate_result(
+        trump=result.trump,
+        ns_points_taken=result.ns_points_taken,
+        delegated=result.delegated,
+        contro=result.contro,
+        recontro=result.recontro,
+        sant_vicenc=result.sant_vicenc,
+        infraction=result.infraction,
+        adjusted=result.adjusted,
+    )
+    if problems:
+        raise ResultError(
+            f"result {result.key}: "
+            + "; ".join(f"{p.field or 'result'} {describe(p)}" for p in problems),
+            problems=problems,
+        )
 
 
 def regular_count(results: Iterable[Result]) -> int:
