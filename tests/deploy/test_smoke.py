@@ -1,0 +1,287 @@
+"""Smoke test of a deployment without Docker: gunicorn and a Celery worker started with
+the commands of deploy/compose.yaml, against a PostgreSQL database of their own
+(migrated first with the compose `migrate` command) and Redis, with the production
+settings of deploy/production.env.example (less HTTPS: the test speaks plain http on
+loopback). A referee logs in and enters a result, asks for a PDF that the worker builds,
+/healthz and the compose health checks answer; then every PostgreSQL connection of the
+site is killed (as a database restart would) and the next requests still succeed.
+
+Needs PostgreSQL at 127.0.0.1:5432 and Redis at 127.0.0.1:6379: skips without them,
+fails when CI=true. About 30-60 s.
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import re
+import secrets
+import shlex
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.deploy.compose import ROOT, command, env_file, service
+from tests.services import port_open, require
+
+pytestmark = [pytest.mark.smoke, pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+
+PG = ("127.0.0.1", 5432)
+DATABASE = "botifarra_deploy_smoke"
+#: Redis databases of this test: the broker's and the cache's (others use 15 and 11).
+BROKER_DB, CACHE_DB = 12, 13
+PASSWORD = "smoke-referee-password"
+
+SEED = """
+import django, json, os
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django.setup()
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from tests.factories import build_championship
+from tournaments import services
+from tournaments.models import Membership, Seating
+championship = build_championship(pairs=4, rounds=1, boards_per_round=2, drawn_rounds=1)
+referee = get_user_model().objects.create_user("arbitre-smoke", password=PASSWORD)
+services.membership_grant(championship=championship, user=referee,
+                          role=Membership.Role.REFEREE, acting_user=None)
+seating = Seating.objects.filter(round__championship=championship).order_by("table__number")[0]
+board = seating.round.boards.order_by("number")[0]
+entry = reverse("result_entry", args=[championship.slug, seating.round.number,
+                                      seating.table.number, board.number])
+print(json.dumps({"slug": championship.slug, "entry": entry}))
+""".replace("PASSWORD", repr(PASSWORD))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def postgres(sql: str, database: str = "postgres") -> list[tuple[object, ...]]:
+    import psycopg
+
+    with psycopg.connect(host=PG[0], port=PG[1], user="postgres", dbname=database,
+                         autocommit=True) as conn:
+        cursor = conn.execute(sql)  # type: ignore[arg-type]
+        return cursor.fetchall() if cursor.description else []
+
+
+@dataclass
+class Site:
+    base: str
+    env: dict[str, str]
+    logs: Path
+    processes: dict[str, subprocess.Popen[bytes]]
+
+    def log(self, name: str) -> str:
+        return (self.logs / f"{name}.log").read_text(errors="replace")[-4000:]
+
+
+def run(args: list[str], env: dict[str, str], timeout: float = 120) -> str:
+    done = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=timeout, check=False)
+    assert done.returncode == 0, f"{shlex.join(args)}:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def start(name: str, args: list[str], env: dict[str, str], logs: Path
+          ) -> subprocess.Popen[bytes]:
+    out = (logs / f"{name}.log").open("wb")
+    return subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+
+
+def wait_for(what: str, check: object, process: subprocess.Popen[bytes], log: Path,
+             timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"{what} exited early:\n{log.read_text(errors='replace')}")
+        if check():  # type: ignore[operator]
+            return
+        time.sleep(0.3)
+    raise AssertionError(f"{what} not ready in {timeout} s:\n{log.read_text(errors='replace')}")
+
+
+def healthz(base: str) -> tuple[int, dict[str, str]]:
+    try:
+        with urllib.request.urlopen(f"{base}/healthz", timeout=5) as response:  # noqa: S310
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.load(exc)
+    except OSError:
+        return 0, {}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    require(port_open(*PG), f"needs PostgreSQL at {PG[0]}:{PG[1]}")
+    require(port_open("127.0.0.1", 6379), "needs Redis at 127.0.0.1:6379")
+    logs = tmp_path_factory.mktemp("smoke")
+    postgres(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
+    postgres(f'CREATE DATABASE "{DATABASE}"')
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("DJANGO_", "DATABASE_", "CELERY_", "REDIS_", "CACHE_"))}
+    env.update(env_file())
+    env.update(
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1",
+        CSRF_TRUSTED_ORIGINS=base,
+        DATABASE_URL=f"postgres://postgres@{PG[0]}:{PG[1]}/{DATABASE}",
+        CELERY_BROKER_URL=f"redis://127.0.0.1:6379/{BROKER_DB}",
+        REDIS_URL=f"redis://127.0.0.1:6379/{CACHE_DB}",
+        CELERY_TASK_DEFAULT_QUEUE=f"smoke-{uuid.uuid4().hex[:8]}",
+        MEDIA_ROOT=str(logs / "media"),
+        STATIC_ROOT=str(logs / "static"),
+        # Plain http on loopback: no https redirect, no secure-only cookies.
+        SECURE_SSL_REDIRECT="0", SECURE_HSTS_SECONDS="0", SECURE_PROXY_SSL_HEADER="",
+        SESSION_COOKIE_SECURE="0", CSRF_COOKIE_SECURE="0",
+        WEB_CONCURRENCY="2", CELERY_WORKER_CONCURRENCY="1",
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        PYTHONPATH=str(ROOT), HOSTNAME=socket.gethostname(),
+    )
+    run(command("migrate"), env)
+    # What the Dockerfile does at build time.
+    run(["python", "manage.py", "collectstatic", "--noinput"], env)
+    seeded = json.loads(run(["python", "-c", SEED], env).strip().splitlines()[-1])
+    env["SMOKE_SEED"] = json.dumps(seeded)
+
+    web = command("web")
+    web[web.index("--bind") + 1] = f"127.0.0.1:{port}"
+    processes = {"worker": start("worker", command("worker"), env, logs)}
+    processes["web"] = start("web", web, env, logs)
+    try:
+        wait_for("the worker", lambda: "ready." in (logs / "worker.log").read_text(
+            errors="replace"), processes["worker"], logs / "worker.log")
+        wait_for("gunicorn", lambda: healthz(base)[0] == 200, processes["web"],
+                 logs / "web.log")
+        yield Site(base=base, env=env, logs=logs, processes=processes)
+    finally:
+        for process in processes.values():
+            process.terminate()
+        for process in processes.values():
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+        postgres(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
+
+
+class Browser:
+    """A cookie-keeping client that fills Django's CSRF token like a browser."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
+
+    def get(self, path: str) -> tuple[int, str, bytes]:
+        try:
+            with self.opener.open(self.base + path, timeout=30) as response:
+                return response.status, response.geturl(), response.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.geturl(), exc.read()
+
+    def post_form(self, path: str, data: dict[str, object]) -> tuple[int, str, bytes]:
+        status, _url, body = self.get(path)
+        assert status == 200, body[:2000]
+        token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', body)
+        assert token, body[:2000]
+        fields = {**{k: str(v) for k, v in data.items()},
+                  "csrfmiddlewaretoken": token.group(1).decode()}
+        request = urllib.request.Request(  # noqa: S310 (http on loopback)
+            self.base + path, data=urllib.parse.urlencode(fields).encode(),
+            headers={"Referer": self.base + path, "Origin": self.base},
+        )
+        try:
+            with self.opener.open(request, timeout=60) as response:
+                return response.status, response.geturl(), response.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.geturl(), exc.read()
+
+
+def test_a_referee_enters_a_result_and_a_worker_prints_the_standings(site: Site) -> None:
+    seed = json.loads(site.env["SMOKE_SEED"])
+    slug = seed["slug"]
+    browser = Browser(site.base)
+    status, url, _body = browser.post_form(
+        "/accounts/login/", {"username": "arbitre-smoke", "password": PASSWORD, "next": ""}
+    )
+    assert status == 200 and "/accounts/login/" not in url, site.log("web")
+
+    entry = seed["entry"]
+    status, url, body = browser.post_form(
+        entry, {"trump": "O", "ns_points_taken": "40", "infraction": "", "note": ""}
+    )
+    assert status == 200 and "Resultat desat." in body.decode(), body[:3000]
+    stored = postgres("SELECT ns_points_taken, version FROM tournaments_result", DATABASE)
+    assert stored == [(40, 1)]
+
+    status, _url, body = browser.post_form(
+        f"/c/{slug}/prints/", {"kind": "standings", "round_number": "0"}
+    )
+    assert status == 200, body[:3000]
+    match = re.search(rb'data-status-url="([^"]+)"', body)
+    assert match, body[:3000]
+    status_url = match.group(1).decode()
+    deadline = time.monotonic() + 60
+    job: dict[str, object] = {}
+    while time.monotonic() < deadline:
+        job = json.loads(browser.get(status_url)[2])
+        if job["status"] in ("done", "failed"):
+            break
+        time.sleep(0.3)
+    assert job.get("status") == "done", (job, site.log("worker"))
+    status, _url, pdf = browser.get(str(job["download"]))
+    assert status == 200 and pdf.startswith(b"%PDF")
+    assert "succeeded" in site.log("worker")
+
+    assert healthz(site.base) == (200, {"database": "ok", "broker": "ok", "cache": "ok"})
+
+
+def test_the_compose_health_checks_pass(site: Site) -> None:
+    web = service("web")["healthcheck"]["test"]
+    assert web[0] == "CMD"
+    probe = [part.replace("127.0.0.1:8000", site.base.removeprefix("http://"))
+             for part in web[1:]]
+    run(probe, site.env, timeout=30)
+    worker = service("worker")["healthcheck"]["test"]
+    assert worker[0] == "CMD-SHELL"
+    out = run(["sh", "-c", worker[1].replace("$$", "$")], site.env, timeout=60)
+    assert "pong" in out
+
+
+def test_requests_succeed_after_postgres_drops_every_connection_of_the_site(
+    site: Site,
+) -> None:
+    """A database restart: the web and worker connections (kept: DATABASE_CONN_MAX_AGE
+    60) are killed between requests; CONN_HEALTH_CHECKS opens new ones."""
+    seed = json.loads(site.env["SMOKE_SEED"])
+    browser = Browser(site.base)
+    standings = f"/c/{seed['slug']}/standings/"
+    for _ in range(4):  # every gunicorn worker holds a connection now
+        assert browser.get(standings)[0] == 200
+    killed = postgres(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "  # noqa: S608 (constant)
+        f"WHERE datname = '{DATABASE}' AND pid <> pg_backend_pid()"
+    )
+    assert killed and all(row[0] for row in killed)
+    statuses = [browser.get(standings)[0] for _ in range(6)]
+    assert statuses == [200] * 6, site.log("web")
+    assert healthz(site.base)[0] == 200
