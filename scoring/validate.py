@@ -13,33 +13,32 @@ result"); the settings are the championship's (docs/decisions.md 11).
 ``field`` is the key of the value at fault, as the file names it, relative to the
 result (``""``: the result as a whole). ``params`` hold the raw values a message shows.
 
-=====================================  ======================  ==========================
-code                                   field                   params
-=====================================  ======================  ==========================
-``trump_missing``                      ``trump``               (a played result needs it)
-``trump_unknown``                      ``trump``               ``value``, ``choices``
-``points_missing``                     ``ns_points_taken``     (null only when adjusted)
-``points_not_integer``                 ``ns_points_taken``     ``value``
-``points_out_of_range``                ``ns_points_taken``     ``value``, ``minimum``,
-                                                               ``maximum`` (0, 72)
-``not_boolean``                        ``delegated``,          ``value``
-                                       ``contro``,
-                                       ``recontro``,
-                                       ``sant_vicenc``
-``delegated_without_trump``            ``delegated``           (no trump was chosen)
-``recontro_without_contro``            ``recontro``
-``sant_vicenc_without_recontro``       ``sant_vicenc``
-``sant_vicenc_not_allowed``            ``sant_vicenc``         (setting ``sant_vicenc``)
-``sant_vicenc_on_botifarra_not_``      ``sant_vicenc``         (setting
-``allowed``                                                    ``sant_vicenc_on_botifarra``)
-``infraction_unknown``                 ``infraction``          ``value``, ``choices``
-``adjusted_not_object``                ``adjusted``            ``value``
-``adjusted_side_missing``              ``adjusted.NS`` or      ``side``
-                                       ``adjusted.EW``
-``adjusted_unknown``                   ``adjusted.NS`` or      ``side``, ``value``,
-                                       ``adjusted.EW``         ``choices``
-``infraction_and_adjusted``            ``""``
-=====================================  ======================  ==========================
+========================================  =================  ===================================
+code                                      field              params (and when)
+========================================  =================  ===================================
+``trump_missing``                         ``trump``          a played result (not adjusted)
+``trump_unknown``                         ``trump``          ``value``, ``choices``
+``points_missing``                        ``ns_points_taken``  null, not adjusted
+``points_not_integer``                    ``ns_points_taken``  ``value``
+``points_out_of_range``                   ``ns_points_taken``  ``value``, ``minimum`` 0,
+                                                             ``maximum`` 72
+``not_boolean``                           a double's flag    ``value`` (``delegated``,
+                                                             ``contro``, ``recontro``,
+                                                             ``sant_vicenc``)
+``delegated_without_trump``               ``delegated``      no trump was chosen
+``recontro_without_contro``               ``recontro``
+``sant_vicenc_without_recontro``          ``sant_vicenc``
+``sant_vicenc_not_allowed``               ``sant_vicenc``    setting ``sant_vicenc`` off
+``sant_vicenc_on_botifarra_not_allowed``  ``sant_vicenc``    setting
+                                                             ``sant_vicenc_on_botifarra`` off
+``infraction_unknown``                    ``infraction``     ``value``, ``choices``
+``adjusted_not_object``                   ``adjusted``       ``value``
+``adjusted_side_missing``                 ``adjusted.NS``    ``side``
+                                          or ``.EW``
+``adjusted_unknown``                      ``adjusted.NS``    ``side``, ``value``, ``choices``
+                                          or ``.EW``
+``infraction_and_adjusted``               ``""``             both set
+========================================  =================  ===================================
 
 ``choices`` is a tuple of the accepted texts. A code never changes meaning; a new rule
 gets a new code.

@@ -554,3 +554,100 @@ def test_read_json_reads_stdin_up_to_the_cap(monkeypatch: pytest.MonkeyPatch) ->
     assert caught.value.problems == [
         "standard input holds more than the 52,428,800 bytes a championship file may have"
     ]
+
+
+# -- the state this program adds to the file ------------------------------------------------
+
+
+def with_state(data: dict[str, Any]) -> dict[str, Any]:
+    data["championship"].update(status="running", end_date="2026-11-30", boards_per_round=2)
+    data["rules"].update(sant_vicenc=True, sant_vicenc_on_botifarra=False, carregar=True,
+                         carregar_scope="always", barraca=False)
+    for board in data["boards"]:
+        board["round"] = (board["number"] + 1) // 2
+    data["rounds"][0]["closed_at"] = "2026-11-29T18:30:00.250000+00:00"
+    data["rounds"][0]["draw_seed"] = 2**62
+    first_result(data)["note"] = "Repartiment refet"
+    return data
+
+
+def test_the_added_state_is_read_and_written_back_unchanged() -> None:
+    data = with_state(base())
+    doc = load(data)
+    assert (doc.status, doc.end_date, doc.boards_per_round) == (
+        "running", datetime.date(2026, 11, 30), 2)
+    assert doc.play.carregar is True and doc.play.sant_vicenc_on_botifarra is False
+    assert [b.round for b in doc.boards] == [1, 1, 2, 2]
+    assert doc.rounds[0].closed_at == datetime.datetime(
+        2026, 11, 29, 18, 30, 0, 250000, tzinfo=datetime.UTC)
+    assert doc.rounds[0].draw_seed == 2**62 and doc.rounds[1].closed_at is None
+    assert doc.rounds[0].tables[0].note(1) == "Repartiment refet"
+    assert dump(doc) == data
+    assert not doc.is_finished
+    assert load({**data, "championship": {**data["championship"], "status": "finished"}}
+                ).is_finished
+
+
+def test_a_file_without_the_added_state_reads_as_before() -> None:
+    doc = load(base())
+    assert (doc.status, doc.boards_per_round, doc.play.sant_vicenc) == (None, None, None)
+    assert all(r.closed_at is None for r in doc.rounds)
+    assert "status" not in dump(doc)["championship"]
+    assert not doc.is_finished
+    assert load(with_secret(base())).is_finished  # no status: a published secret
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda d: d["championship"].update(status="paused"),
+         "championship.status: 'paused' is not one of draft, running, finished"),
+        (lambda d: d["championship"].update(boards_per_round=-1),
+         "championship.boards_per_round: -1 must be 0 or more"),
+        (lambda d: d["rules"].update(carregar="sí"),
+         "rules.carregar: must be true or false, not the text 'sí'"),
+        (lambda d: d["rules"].update(carregar_scope="never"),
+         "rules.carregar_scope: 'never' is not one of void_only, always"),
+        (lambda d: d["boards"][1].update(round=7),
+         "boards[1].round: round 7 does not exist"),
+        (lambda d: d["rounds"][0].update(closed_at="2026-11-29 18:30"),
+         "rounds[0].closed_at: '2026-11-29 18:30' is not a date and time with its time zone"),
+        (lambda d: d["rounds"][0].update(draw_seed=2**62 + 1),
+         "rounds[0].draw_seed: 4611686018427387905 must be 4611686018427387904 or less"),
+        (lambda d: first_result(d).update(note="x" * 501),
+         "rounds[0].tables[0].results[0].note: 501 characters, more than 500"),
+        (lambda d: (d["rules"].update(sant_vicenc_on_botifarra=False),
+                    first_result(d).update(trump="botifarra", contro=True, recontro=True,
+                                           sant_vicenc=True)),
+         "rounds[0].tables[0].results[0].sant_vicenc: Sant Vicenç on a botifarra hand is not "
+         "played in this championship"),
+    ],
+)
+def test_the_added_state_is_checked_by_path(
+    change: Callable[[dict[str, Any]], object], expected: str
+) -> None:
+    found = problems(change)
+    assert any(problem.startswith(expected) for problem in found), found
+
+
+def test_export_problems_are_the_import_s_own() -> None:
+    from scoring.interchange import export_problems
+
+    assert export_problems(base()) == []
+    data = base()
+    data["pairs"][0]["number"] = 10_000
+    assert export_problems(data)[0] == "pairs[0].number: 10000 must be 9999 or less"
+
+
+def test_public_doc_keeps_the_complete_boards_only() -> None:
+    from scoring.interchange.public import public_board_numbers, public_doc
+
+    data = base()
+    data["rounds"][1]["tables"][2]["results"].pop()  # table 3 has not played board 4 yet
+    doc = load(data)
+    assert public_board_numbers(doc) == {1, 3}  # board 2 was never played at table 3
+    public = public_doc(doc)
+    assert {r.board for r in public.results()} == {1, 3}
+    data["boards"][1]["round"] = None
+    data["championship"]["status"] = "finished"
+    assert public_board_numbers(load(data)) == {1, 2, 3, 4}
