@@ -1,13 +1,15 @@
-"""Comparative duplicate scoring (../shared/spec/championship-json.md). Pure Python, no Django.
+"""Comparative duplicate scoring (docs/file-format.md). Pure Python, no Django.
 
 ``score_championship(rules, results)`` scores a whole championship; ``IncrementalScorer``
 keeps the scores up to date as results change; ``scoring.interchange`` reads and writes the
 championship interchange file; ``python -m scoring FILE.json`` does both from the shell.
+``scoring.validate`` says what a valid result is (every problem, each with a stable code);
+``scoring.visibility`` says which boards the public may see.
 
-Where championship-json.md leaves room, the reading chosen here (questions for the spec):
+Where docs/file-format.md leaves room, the reading chosen here (docs/decisions.md):
 
 - ``classic`` doubling scores both sides ``(taken - 36) x M`` (signed, opposite), as
-  championship-json.md says, not rules.md's classic game where the losing side scores 0.
+  docs/file-format.md says, not docs/rules.md's classic game where the losing side scores 0.
 - Neuberg's E is championship-wide, so with ``matchpoints`` a result that changes the most
   regular results of any board rescores every board (still an exact incremental update).
 - ``floor`` also rounds ``infraction_score`` and adjustments; negative values go down

@@ -1,6 +1,6 @@
 """A whole championship's scores and standings, full or incremental.
 
-Source: championship-json.md ("Comparative points", "Export adds"). Everything is exact
+Source: docs/file-format.md ("Comparative points", "Export adds"). Everything is exact
 (``Fraction``); the same results in any order give the same numbers.
 
 >>> from scoring.model import Result, Trump
@@ -196,7 +196,7 @@ def score_championship(rules: ScoringRules, results: Iterable[Result]) -> Champi
     the standings. ``results``: every table's result on every board, any order.
 
     Raises :class:`ResultError` for a (round, table, board) given twice or a result that
-    cannot be scored (naming it). Source: championship-json.md.
+    cannot be scored (naming it). Source: docs/file-format.md.
     """
     return ChampionshipScore(rules, results)
 

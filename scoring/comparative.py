@@ -1,10 +1,10 @@
 """Comparative points of one board: scores against the field, exactly.
 
-Source: championship-json.md "Comparative points". Every value is a ``Fraction`` on the
+Source: docs/file-format.md "Comparative points". Every value is a ``Fraction`` on the
 championship's scale (``bottom``..``top``); rounding (``floor``) happens last, per pair and
 board, in :func:`round_points`.
 
-The butinet board of rules.md ("Duplicate scoring, public example"), scale 0 to 100:
+The butinet board of docs/rules.md ("Duplicate scoring, public example"), scale 0 to 100:
 
 >>> from scoring.model import ScoringRules
 >>> rules = ScoringRules.butinet()
@@ -38,7 +38,7 @@ from scoring.errors import ResultError
 from scoring.model import Adjustment, Method, Result, Rounding, ScoringRules, Trump
 from scoring.validate import describe, validate_result
 
-#: Where an adjustment sits between bottom (0) and top (1): championship-json.md.
+#: Where an adjustment sits between bottom (0) and top (1): docs/file-format.md.
 ADJUSTMENT_SHARE: dict[Adjustment, Fraction] = {
     Adjustment.AVERAGE: Fraction(1, 2),
     Adjustment.AVERAGE_PLUS: Fraction(3, 5),
@@ -72,7 +72,7 @@ def middle(rules: ScoringRules) -> Fraction:
 def adjusted_points(rules: ScoringRules, adjustment: Adjustment) -> Fraction:
     """A director's adjustment in comparative points (unrounded): ``average`` = (bottom +
     top) / 2, ``average_plus`` = bottom + 0.6 (top - bottom), ``average_minus`` = bottom +
-    0.4 (top - bottom). Source: championship-json.md "Comparative points"."""
+    0.4 (top - bottom). Source: docs/file-format.md "Comparative points"."""
     return rules.bottom + ADJUSTMENT_SHARE[adjustment] * (rules.top - rules.bottom)
 
 
@@ -105,7 +105,7 @@ def comparative_by_score(
     of the championship, default A) Neuberg's formula ``mp' = (mp + 1) E / A - 1`` out of
     ``2 (E - 1)``, mapped to bottom..top; the middle of the scale when E = 1. Ranks come from
     one sort (O(n log n)), not from comparing every pair of scores.
-    Source: championship-json.md "Comparative points". Neuberg's formula is Gérard
+    Source: docs/file-format.md "Comparative points". Neuberg's formula is Gérard
     Neuberg's, adopted by the WBF and ACBL in 1991; worked in M. Bavin (EBU chief tournament
     director), "The Neuberg formula" (10 results where 11 were expected: a sole top earns
     19.9 of 20, the next 17.7 ... the bottom 0.1; see tests). Raises ``ValueError`` when

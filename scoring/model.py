@@ -3,7 +3,7 @@
 These are the contract between ``scoring/`` and its users (``python -m scoring``, the
 Django app). All points are exact: hand scores are ``int``, comparative points are
 ``fractions.Fraction`` on the championship's scale (``bottom``..``top``); rounding happens
-only on output (championship-json.md, "Comparative points").
+only on output (docs/file-format.md, "Comparative points").
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from engine.seats import Side
 
 
 class Doubling(enum.Enum):
-    """How contro and botifarra multiply a hand score (championship-json.md "Hand score")."""
+    """How contro and botifarra multiply a hand score (docs/file-format.md "Hand score")."""
 
     DUPLICATE = "duplicate"
     CLASSIC = "classic"

@@ -39,7 +39,7 @@ def add_service_error(form: forms.BaseForm, exc: Exception) -> None:
 
 class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]
     """A new championship with its rules; every rule starts at the spec's default
-    (championship-json.md "rules", rules.md "Where sources disagree")."""
+    (docs/file-format.md "rules", docs/rules.md)."""
 
     class Meta:
         model = Championship
@@ -97,7 +97,7 @@ class PairForm(forms.Form):
 
 
 class PairsCsvForm(forms.Form):
-    """Pairs pasted or uploaded as lines ``number;player 1;player 2`` (issue 4)."""
+    """Pairs pasted or uploaded as lines ``number;player 1;player 2``."""
 
     text = forms.CharField(
         label=_("Parelles (número;jugador 1;jugador 2)"),

@@ -61,7 +61,7 @@ def load(data: object) -> ChampionshipDoc:
     too long or with control characters, scale values out of range or with more than 4
     decimals, an :class:`OversizedNumber`, more than :data:`MAX_RESULTS` results. The first
     :data:`MAX_PROBLEMS` problems are listed, then a line counts the rest. Keys "Export
-    adds" (scores, comparative points, standings) are ignored. Source: championship-json.md.
+    adds" (scores, comparative points, standings) are ignored. Source: docs/file-format.md.
     """
     reader = Reader()
     doc = _load(reader, data)

@@ -1,7 +1,7 @@
 """``python manage.py import_championship FILE.json``: prints the new championship's slug.
 
 A bad file is refused as a whole: every problem with its JSON path, a non-zero exit, no
-traceback, nothing written (championship-json.md). That includes a file too large, nested
+traceback, nothing written (docs/file-format.md). That includes a file too large, nested
 too deep, with a repeated key, or with a value the database could not hold
 (``scoring.interchange`` limits, then the model fields' own).
 """
@@ -19,7 +19,7 @@ from tournaments.services.interchange import championship_import
 
 
 class Command(BaseCommand):
-    help = "Import a championship interchange file (championship-json.md); prints its slug."
+    help = "Import a championship interchange file (docs/file-format.md); prints its slug."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the .json file ('-' for standard input)")
