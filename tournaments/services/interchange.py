@@ -186,7 +186,7 @@ def championship_import(*, data: Any, acting_user: User | None) -> Championship:
     needs the permission to create championships. ``data``: the parsed JSON (``dict``,
     e.g. from ``scoring.interchange.read_json``).
     Results are written as they are in the file (already checked by ``load``), each with a
-    ``ResultAudit`` "create" row by no one. Raises ``scoring.InterchangeError``
+    ``ResultAudit`` "create" row by ``acting_user``. Raises ``scoring.InterchangeError``
     (``problems``: ``"json.path: message"``) for anything ``load`` refuses and for any value
     its column cannot hold (:func:`model_limit_problems`, the scale's decimal digits),
     before a row is written.
@@ -246,14 +246,16 @@ def championship_import(*, data: Any, acting_user: User | None) -> Championship:
         deal_secret_published_at=timezone.now() if doc.deal_secret else None,
     )
     try:
-        _write_rows(championship, doc)
+        _write_rows(championship, doc, acting_user)
     except IntegrityError as exc:  # a rule load() does not check (e.g. a pair of one player)
         raise InterchangeError([f"championship: the database refused the file ({exc})"]) \
             from None
     return championship
 
 
-def _write_rows(championship: Championship, doc: ChampionshipDoc) -> None:
+def _write_rows(
+    championship: Championship, doc: ChampionshipDoc, acting_user: User | None
+) -> None:
     players = {
         p.code: p
         for p in Player.objects.bulk_create(
@@ -367,6 +369,8 @@ def _write_rows(championship: Championship, doc: ChampionshipDoc) -> None:
                 championship=championship, result=r,
                 round_number=r.seating.round.number, table_number=r.seating.table.number,
                 board_number=r.board.number, action=ResultAudit.Action.CREATE, at=now,
+                acting_user=acting_user if acting_user is not None
+                and acting_user.is_authenticated else None,
                 before=None, after=r.snapshot(),
             )
             for r in result_rows

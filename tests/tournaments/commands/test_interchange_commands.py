@@ -566,3 +566,19 @@ def test_scoring_public_on_a_mid_round_export_gives_the_public_standings(
     assert rows(public) == rows(api)
     assert rows(everything) != rows(api)  # board 6 counts only for the organiser's view
     assert sum(s["boards"] for s in everything) == sum(s["boards"] for s in api) + 2
+
+
+def test_an_import_by_a_person_is_audited_under_their_name(played):
+    from tests.factories import UserFactory
+    from tournaments.services.interchange import championship_import
+
+    organiser = UserFactory(is_superuser=True)
+    imported = championship_import(data=_renamed(championship_export(played), "meu"),
+                                   acting_user=organiser)
+    audits = ResultAudit.objects.filter(championship=imported)
+    assert audits.count() == 12
+    assert set(audits.values_list("acting_user", flat=True)) == {organiser.pk}
+    with pytest.raises(services.NotAllowedError):
+        championship_import(data=_renamed(championship_export(played), "altre"),
+                            acting_user=UserFactory())
+    assert not Championship.objects.filter(slug="altre").exists()
