@@ -28,8 +28,10 @@ from django.db import connection
 from tests.services import port_open, require
 
 ROOT = Path(__file__).resolve().parents[3]
-#: Seconds after which Redis hands a dead worker's unacknowledged task to another worker.
-VISIBILITY_TIMEOUT = 2
+#: Seconds after which Redis hands a dead worker's unacknowledged task to another worker:
+#: production's, so that a job redone after its worker died was sent again because its
+#: heartbeat stopped (reports.services.print_jobs_requeue_stalled), not by Redis.
+VISIBILITY_TIMEOUT = 900
 
 
 def broker_url() -> str:
