@@ -4,6 +4,8 @@ the files are parsed and checked for what a deployment relies on; the smoke test
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.deploy.compose import ROOT, command, compose, env_file, service
@@ -104,8 +106,20 @@ def test_the_build_context_leaves_out_secrets_and_local_state() -> None:
 
 
 def test_no_deploy_file_tells_a_proxy_to_serve_the_media_folder() -> None:
-    for path in [*(ROOT / "deploy").iterdir(), ROOT / "Dockerfile"]:
+    for path in [*(ROOT / "deploy").iterdir(), ROOT / "Dockerfile", ROOT / "README.md"]:
         if path.is_file():
             text = path.read_text()
             assert "location /media" not in text and "alias /var/lib/botifarra" not in text
-            assert "/media/ from" not in text, path
+            assert not re.search(r"/media/?`? (from|to)", text), path
+    # The compose file publishes only the web port, on loopback, for the proxy.
+    assert service("web")["ports"] == ["127.0.0.1:8000:8000"]
+    for name in ("postgres", "redis", "migrate", "worker"):
+        assert "ports" not in service(name)
+
+
+def test_the_deploy_readme_covers_backups_restore_scaling_and_measured() -> None:
+    text = (ROOT / "deploy" / "README.md").read_text()
+    for needle in ("## Production checklist", "pg_dump", "pg_restore",
+                   "manage.py export_championship", "import_championship",
+                   "## Scaling out", "WEB_CONCURRENCY", "## Measured", "docs/performance.md"):
+        assert needle in text, needle
