@@ -597,7 +597,7 @@ def result_entry(
             data = dict(form.cleaned_data)
             version = data.pop("version")
             try:
-                services.result_record(
+                saved = services.result_record(
                     seating=seating, board=board_row, expected_version=version,
                     acting_user=request.user, **data,
                 )
@@ -612,7 +612,13 @@ def result_entry(
                     exc.field = "adjusted_ns"
                 add_service_error(form, exc)
             else:
-                messages.success(request, _("Resultat desat."))
+                # The same values again (a retry after a lost response) is no conflict:
+                # the stored result stays as it was (services.result_record).
+                messages.success(
+                    request,
+                    _("Aquest resultat ja estava desat.")
+                    if getattr(saved, "outcome", "") == "unchanged" else _("Resultat desat."),
+                )
                 return redirect(
                     "result_entry", championship.slug, round, table, board
                 )

@@ -139,7 +139,11 @@ def result_record(
     saving at once are serialised; the second then sees a version other than the one it
     expected and gets :class:`ResultConflict` instead of overwriting the first. A
     correction bumps ``version`` by one; every write adds a :class:`ResultAudit` row
-    (before/after) in the same transaction.
+    (before/after) in the same transaction. Values identical to the stored result are a
+    success that writes nothing (same version, no audit row), whatever
+    ``expected_version`` says: only a different value over a newer version conflicts.
+    The returned result's ``outcome`` says which: ``"created"``, ``"updated"`` or
+    ``"unchanged"``.
 
     Refusals: :class:`NotAllowedError` (not a referee/head referee/organiser of this
     championship; a closed round needs head referee or organiser),
@@ -184,18 +188,6 @@ def result_record(
     where = _("taula %(table)s, tauler %(board)s") % {
         "table": seating.table.number, "board": board.number
     }
-    if current is None and expected_version is not None:
-        raise ResultConflict(
-            _("%(where)s: el resultat que corregies ja no existeix.") % {"where": where},
-            current=None,
-        )
-    if current is not None and expected_version != current.version:
-        raise ResultConflict(
-            _("%(where)s: un altre àrbitre ja ha desat aquest resultat (versió %(v)s). "
-              "Revisa'l abans de tornar a desar.") % {"where": where, "v": current.version},
-            current=current,
-        )
-    now = timezone.now()
     fields = {
         "trump": data.trump,
         "ns_points_taken": data.ns_points_taken,
@@ -208,6 +200,26 @@ def result_record(
         "adjusted_ew": data.adjusted[1] if data.adjusted else None,
         "note": data.note,
     }
+    if current is not None and all(
+        getattr(current, name) == value for name, value in fields.items()
+    ):
+        # The same values saved again (a retry after a lost response, a second tap):
+        # success with nothing written, whatever version the client sent
+        # (docs/decisions.md "Saving the same thing twice").
+        current.outcome = "unchanged"
+        return current
+    if current is None and expected_version is not None:
+        raise ResultConflict(
+            _("%(where)s: el resultat que corregies ja no existeix.") % {"where": where},
+            current=None,
+        )
+    if current is not None and expected_version != current.version:
+        raise ResultConflict(
+            _("%(where)s: un altre àrbitre ja ha desat aquest resultat (versió %(v)s). "
+              "Revisa'l abans de tornar a desar.") % {"where": where, "v": current.version},
+            current=current,
+        )
+    now = timezone.now()
     if current is None:
         played = list(
             PairBoard.objects.filter(
@@ -244,6 +256,7 @@ def result_record(
             ) from None
         _audit(result, seating=seating, board=board, action=ResultAudit.Action.CREATE,
                acting_user=acting_user, before=None, after=result.snapshot(), at=now)
+        result.outcome = "created"
         return result
     before = current.snapshot()
     for name, value in fields.items():
@@ -254,6 +267,7 @@ def result_record(
     current.save()
     _audit(current, seating=seating, board=board, action=ResultAudit.Action.UPDATE,
            acting_user=acting_user, before=before, after=current.snapshot(), at=now)
+    current.outcome = "updated"
     return current
 
 
