@@ -247,57 +247,70 @@ static void tt_store(const uint64_t h[4], int leader, int config, int depth, int
 
 /* ------------------------------------------------------------------ bounds */
 
-/* Points the side to lead is sure to take: it leads its cards that no one can beat
-   (the top card in play of a suit, when no opponent can ruff it or, in trumps, the
-   top trumps), one trick each, taking the cards the others must follow with at least
-   as the lowest they hold. Kept simple: only counts tricks won by the leader's own
-   top cards in suits where both opponents still follow (so they cannot ruff), and
-   only their own points plus 1 per trick. */
-static int sure_points_for_leader(const State *st) {
-    int p = st->leader;
-    uint64_t mine = st->hand[p];
-    uint64_t opp = st->hand[(p + 1) & 3] | st->hand[(p + 3) & 3];
+/* Points each side is sure to take, at the start of a trick (``sure[0]`` NS, ``sure[1]``
+   EW); NS then take between sure[0] and remaining - sure[1].
+
+   - Top trumps: the run of the highest trumps in play held by one side wins wherever it
+     is played (only a higher trump of the same run could beat one), so that side takes
+     their points and at least as many tricks as the longer of its two holdings of them.
+   - The side to lead cashes its leader's top cards of each suit, one trick each: in
+     botifarra all of them; in a trump hand, of a plain suit only as many as both
+     opponents can follow (so neither can ruff). The partner's cards in those tricks go
+     to the same side, so a top trump of the partner played there still counts. */
+static void sure_points(const State *st, int sure[2]) {
     uint64_t all = st->hand[0] | st->hand[1] | st->hand[2] | st->hand[3];
-    int points = 0, tricks = 0;
-    int n = popcount(mine);
-    for (int s = 0; s < 4; s++) {
-        uint64_t suit_all = all & SUIT_MASK[s];
-        uint64_t suit_mine = mine & SUIT_MASK[s];
-        if (!suit_mine) continue;
-        int runs = 0;
-        uint64_t m = suit_all;
-        /* Top cards of the suit held by the leader, from the top down. */
+    int p = st->leader;
+    int trump = st->trump;
+    int run_side = -1, run_points = 0, run_count[4] = {0, 0, 0, 0};
+    sure[0] = sure[1] = 0;
+    if (trump != NOTRUMP) {
+        uint64_t m = all & SUIT_MASK[trump];
         while (m) {
             int top = highbit(m);
-            if (!(suit_mine & (1ULL << top))) break;
-            runs++;
-            points += card_points[top];
+            int holder = 0;
+            while (!((st->hand[holder] >> top) & 1)) holder++;
+            if (run_side < 0) run_side = holder & 1;
+            else if ((holder & 1) != run_side) break;
+            run_points += card_points[top];
+            run_count[holder]++;
             m &= ~(1ULL << top);
         }
-        if (!runs) continue;
-        if (st->trump != NOTRUMP && s != st->trump) {
-            /* A ruff may take it: count only while both opponents hold the suit. */
-            uint64_t o1 = st->hand[(p + 1) & 3] & SUIT_MASK[s];
-            uint64_t o2 = st->hand[(p + 3) & 3] & SUIT_MASK[s];
-            int safe = popcount(o1) < popcount(o2) ? popcount(o1) : popcount(o2);
-            if (safe < runs) {
-                /* Recount the points of the first ``safe`` top cards only. */
-                uint64_t mm = suit_all;
-                int k = 0;
-                for (int i = 0; i < runs; i++) {
-                    int top = highbit(mm);
-                    points -= card_points[top];
-                    if (k < safe) { points += card_points[top]; k++; }
-                    mm &= ~(1ULL << top);
-                }
-                runs = safe;
-            }
-        }
-        tricks += runs;
     }
-    (void)opp;
-    if (tricks > n) tricks = n;
-    return points + tricks;
+    int cash_points = 0, cash_tricks = 0;
+    uint64_t mine = st->hand[p];
+    for (int s = 0; s < 4; s++) {
+        if (s == trump) continue;
+        uint64_t suit_mine = mine & SUIT_MASK[s];
+        if (!suit_mine) continue;
+        uint64_t m = all & SUIT_MASK[s];
+        int limit = 12;
+        if (trump != NOTRUMP) {
+            int o1 = popcount(st->hand[(p + 1) & 3] & SUIT_MASK[s]);
+            int o2 = popcount(st->hand[(p + 3) & 3] & SUIT_MASK[s]);
+            limit = o1 < o2 ? o1 : o2;
+        }
+        for (int k = 0; m && k < limit; k++) {
+            int top = highbit(m);
+            if (!((suit_mine >> top) & 1)) break;
+            cash_points += card_points[top];
+            cash_tricks++;
+            m &= ~(1ULL << top);
+        }
+    }
+    int lead_side = p & 1;
+    if (run_side >= 0) {
+        int a = run_side, b = run_side + 2; /* the two seats of the run's side */
+        int tricks = run_count[a] > run_count[b] ? run_count[a] : run_count[b];
+        if (run_side == lead_side) {
+            int with_cash = cash_tricks + run_count[p];
+            int partner = run_count[(p + 2) & 3];
+            int t2 = with_cash > partner ? with_cash : partner;
+            sure[run_side] = run_points + cash_points + (t2 > tricks ? t2 : tricks);
+            return;
+        }
+        sure[run_side] = run_points + tricks;
+    }
+    sure[lead_side] = cash_points + cash_tricks;
 }
 
 /* ------------------------------------------------------------------ move ordering */
@@ -307,7 +320,26 @@ typedef struct {
     int score;
 } Move;
 
-static int gen_moves(const State *st, int player, Move *moves, int tt_best) {
+/* History heuristic: cutoffs per (seat, position in trick, card), weighted by the square
+   of the tricks left, kept between searches and halved when large. */
+static uint32_t history[4][4][48];
+
+static void age_history(void) {
+    uint32_t top = 0;
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++)
+            for (int c = 0; c < 48; c++)
+                if (history[a][b][c] > top) top = history[a][b][c];
+    if (top < (1u << 24)) return;
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++)
+            for (int c = 0; c < 48; c++) history[a][b][c] >>= 4;
+}
+
+/* The legal cards of ``player``, one per class of equivalent cards, best guesses first.
+   ``use_history`` 0 gives a fixed order (the choice among optimal cards must not depend
+   on earlier searches). */
+static int gen_moves(const State *st, int player, Move *moves, int tt_best, int use_history) {
     uint64_t hand = st->hand[player];
     uint64_t legal = legal_moves(hand, st->trick, st->ntrick, st->win, st->trump, st->flags);
     uint64_t in_play = st->hand[0] | st->hand[1] | st->hand[2] | st->hand[3];
@@ -367,6 +399,11 @@ static int gen_moves(const State *st, int player, Move *moves, int tt_best) {
             }
         }
         moves[n].bit = bit;
+        /* The history of cutoffs first (it learns across searches what the fixed rules
+           above miss), the fixed rules to break ties; the table's best lead before all. */
+        if (use_history)
+            score = (bit == tt_best ? 1 << 30 : 0) +
+                    (int)(history[player][st->ntrick][bit] >> 4) * 1024 + score;
         moves[n].score = score;
         n++;
     }
@@ -454,15 +491,10 @@ static int search(State *st, int alpha, int beta) {
         if (remaining <= alpha) return remaining;
         if (beta <= 0) return 0;
         if (!(lead & (lead - 1))) return last_trick(st);
-        /* Sure points of the side to lead bound the value from one side. */
-        int sure = sure_points_for_leader(st);
-        if (sure > 0) {
-            if (st->leader & 1) { /* EW lead: NS take at most remaining - sure */
-                if (remaining - sure <= alpha) return remaining - sure;
-            } else if (sure >= beta) {
-                return sure;
-            }
-        }
+        int sure[2];
+        sure_points(st, sure);
+        if (sure[0] >= beta) return sure[0];
+        if (remaining - sure[1] <= alpha) return remaining - sure[1];
         normalize(st, key);
         keyed = 1;
         Entry *e = tt_find(key, st->leader, st->config);
@@ -479,7 +511,7 @@ static int search(State *st, int alpha, int beta) {
     int player = (st->leader + st->ntrick) & 3;
     int maximizing = !(player & 1);
     Move moves[12];
-    int n = gen_moves(st, player, moves, tt_best);
+    int n = gen_moves(st, player, moves, tt_best, 1);
     int best = maximizing ? -1000 : 1000;
     int best_bit = -1;
     for (int i = 0; i < n; i++) {
@@ -495,7 +527,11 @@ static int search(State *st, int alpha, int beta) {
             best_bit = moves[i].bit;
             if (value < beta) beta = value;
         }
-        if (alpha >= beta) break;
+        if (alpha >= beta) {
+            int held = popcount(st->hand[st->leader]);
+            history[player][st->ntrick][moves[i].bit] += (uint32_t)(held * held);
+            break;
+        }
     }
     if (keyed) {
         int low = 0, high = st->remaining;
@@ -508,18 +544,17 @@ static int search(State *st, int alpha, int beta) {
     return best;
 }
 
+/* The value by null-window searches (MTD): bisecting the points still possible, each
+   search answering "do NS take at least beta?", with the table's bounds kept between
+   them. Bisection beat MTD(f)'s step from the last value: points come in uneven steps. */
 static int mtdf(State *st) {
+    age_history();
     int low = 0, high = st->remaining;
-    int guess = high / 2;
     while (low < high) {
-        int beta = guess > low ? guess : low + 1;
-        if (beta > high) beta = high;
+        int beta = (low + high + 1) / 2;
         int g = search(st, beta - 1, beta);
         if (g < beta) high = g;
         else low = g;
-        guess = g;
-        /* Points come in uneven steps: bisect when MTD(f) creeps. */
-        if (high - low > 8) guess = (low + high + 1) / 2;
     }
     return low;
 }
@@ -622,7 +657,7 @@ static PyObject *dd_best(PyObject *self, PyObject *args) {
     int player = (st.leader + st.ntrick) & 3;
     int maximizing = !(player & 1);
     Move moves[12];
-    int n = gen_moves(&st, player, moves, -1);
+    int n = gen_moves(&st, player, moves, -1, 0);
     int chosen = -1;
     for (int i = 0; i < n && chosen < 0; i++) {
         int v = maximizing ? play_and_search(&st, moves[i].bit, value - 1, value)
@@ -694,7 +729,8 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef moduledef = {
     PyModuleDef_HEAD_INIT, "engine._ddcore",
-    "Compiled double-dummy solver of Botifarra (see engine.dd).", -1, methods};
+    "Compiled double-dummy solver of Botifarra (see engine.dd).", -1, methods,
+    NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__ddcore(void) {
     static const int by_strength[12] = {0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5};
