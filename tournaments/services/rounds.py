@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import secrets
 from collections.abc import Sequence
 
@@ -10,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring import movement
 from tournaments.models import (
     Board,
     Championship,
@@ -68,10 +68,9 @@ def rounds_setup(
     )
     Board.objects.bulk_create(
         [
-            Board(championship=championship, round=rnd, number=(rnd.number - 1)
-                  * boards_per_round + k)
+            Board(championship=championship, round=rnd, number=number)
             for rnd in created
-            for k in range(1, boards_per_round + 1)
+            for number in movement.round_boards(rnd.number, boards_per_round)
         ]
     )
     championship.boards_per_round = boards_per_round
@@ -82,7 +81,7 @@ def rounds_setup(
 
 
 #: How many seeded shuffles a draw tries to avoid pairs meeting again.
-DRAW_TRIES = 200
+DRAW_TRIES = movement.DRAW_TRIES
 
 
 @transaction.atomic
@@ -127,25 +126,11 @@ def round_draw(
         )
     if seed is None:
         seed = secrets.randbits(62)
-    met: set[frozenset[int]] = {
-        frozenset(pair)
-        for pair in Seating.objects.filter(round__championship=championship)
-        .exclude(round=round)
-        .values_list("ns_pair__number", "ew_pair__number")
-    }
-    rng = random.Random(seed)
-    best: list[int] = []
-    best_repeats = len(numbers) + 1
-    for _try in range(DRAW_TRIES):
-        order = numbers[:]
-        rng.shuffle(order)
-        repeats = sum(
-            frozenset(order[i : i + 2]) in met for i in range(0, len(order), 2)
-        )
-        if repeats < best_repeats:
-            best, best_repeats = order, repeats
-        if repeats == 0:
-            break
+    history = movement.History.of(
+        _draws_of(Round.objects.filter(championship=championship).exclude(pk=round.pk))
+    )
+    drawn = movement.draw_random(numbers, round=round.number, seed=seed, history=history)
+    best = drawn.seated
     Seating.objects.filter(round=round).delete()
     tables_needed = len(best) // 2
     existing_tables = {
@@ -176,6 +161,16 @@ def round_draw(
         championship.status = Championship.Status.RUNNING
         championship.save(update_fields=["status"])
     return seatings
+
+
+def _draws_of(rounds: object) -> list[movement.Draw]:
+    """The seatings of ``rounds`` (a queryset of rounds) as ``movement.Draw`` values."""
+    tables: dict[int, list[movement.Table]] = {}
+    for round_number, table, ns, ew in Seating.objects.filter(round__in=rounds).values_list(
+        "round__number", "table__number", "ns_pair__number", "ew_pair__number"
+    ):
+        tables.setdefault(round_number, []).append(movement.Table(table, ns, ew))
+    return [movement.Draw(n, tuple(ts)) for n, ts in tables.items()]
 
 
 def _write_round_pairs(round: Round, seatings: Sequence[Seating]) -> None:
