@@ -3,8 +3,18 @@
 Pure Python, no Django. See engine/README.md for the public API with examples.
 """
 
-from engine.bots import STEADY, PlayedHand, RandomBot, SensibleBot, Style, play_board
+from engine.bots import STEADY, PerfectBot, PlayedHand, RandomBot, SensibleBot, Style, play_board
 from engine.cards import DECK, Card, Suit
+from engine.dd import (
+    DECLARATIONS,
+    InvalidPositionError,
+    Par,
+    best_card,
+    best_play,
+    dd_table,
+    double_dummy,
+    par,
+)
 from engine.deal import Deal
 from engine.errors import (
     EngineError,
@@ -32,6 +42,7 @@ from engine.seats import Seat, Side, dealer, first_leader
 __all__ = [
     "DEAL_COUNT",
     "DECK",
+    "DECLARATIONS",
     "STEADY",
     "Card",
     "CarregarScope",
@@ -43,8 +54,11 @@ __all__ = [
     "IllegalPlayError",
     "Infraction",
     "InvalidDealError",
+    "InvalidPositionError",
     "InvalidResultError",
     "NotationError",
+    "Par",
+    "PerfectBot",
     "Phase",
     "PlayRecordCheck",
     "PlayedHand",
@@ -57,15 +71,20 @@ __all__ = [
     "Suit",
     "Trick",
     "Variant",
+    "best_card",
+    "best_play",
     "classic_infraction_score",
+    "dd_table",
     "deal_commitment",
     "dealer",
+    "double_dummy",
     "first_leader",
     "generate_deal",
     "hand_score",
     "illegal_reason",
     "legal_cards",
     "new_secret",
+    "par",
     "play_board",
     "rank_deal",
     "trick_winner",

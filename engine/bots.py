@@ -39,7 +39,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine.cards import SUIT_ORDER, Card, Suit
+from engine.dd import Backend, best_card
 from engine.deal import Deal
+from engine.errors import IllegalPlayError
 from engine.hand import HandPlay
 from engine.play import trick_winner
 from engine.rules import Rules
@@ -280,6 +282,50 @@ _SUIT_CARDS: dict[Suit, tuple[Card, ...]] = {
 }
 
 
+class PerfectBot(SensibleBot):
+    """Plays double-dummy optimal cards (:func:`engine.dd.best_card`: every hand seen,
+    every seat perfect), for analysis and tests; declares and doubles like a
+    :class:`SensibleBot` with the :data:`STEADY` style. A hand played by four of them
+    ends with NS holding the double-dummy value of the declaration. Whole hands need the
+    compiled core (``engine._ddcore``); ``backend`` as in :func:`engine.dd.double_dummy`.
+
+    >>> from engine.cards import DECK
+    >>> from engine.deal import Deal
+    >>> from engine.seats import Seat
+    >>> deal = Deal.from_hands({seat: DECK[i::4] for i, seat in enumerate(Seat)})
+    >>> from engine.dd import double_dummy
+    >>> hand = HandPlay(deal, 1)
+    >>> hand.declare(Suit.O)
+    >>> for _ in range(36):                      # 9 tricks of cheap play, then perfect
+    ...     hand.play(min(hand.legal_cards(), key=lambda c: c.index))
+    >>> value = double_dummy(hand.hands, Suit.O, hand.tricks[-1].winner)
+    >>> taken, bot = hand.points()[Side.NS], PerfectBot(0)
+    >>> while not hand.is_over:
+    ...     hand.play(bot.choose_card(hand))
+    >>> hand.points()[Side.NS] == taken + value, value
+    (True, 14)
+    """
+
+    name = "perfect"
+
+    def __init__(self, seed: int, *, backend: Backend | None = None) -> None:
+        super().__init__(seed, style=STEADY)
+        self.backend = backend
+
+    def choose_card(self, hand: HandPlay) -> Card:
+        current = hand.current_trick
+        if current is None or hand.declarer is None:
+            raise IllegalPlayError("no card to choose: the hand is over or not declared")
+        return best_card(
+            hand.hands,
+            hand.trump,
+            current.leader,
+            hand.rules,
+            played_in_trick=current.cards,
+            backend=self.backend,
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class PlayedHand:
     """A hand played by bots: the declaration, the doubles and the 48 cards in play order.
@@ -300,6 +346,7 @@ class PlayedHand:
 _BOTS: dict[str, type[RandomBot] | type[SensibleBot]] = {
     "random": RandomBot,
     "sensible": SensibleBot,
+    "perfect": PerfectBot,
 }
 
 
@@ -313,7 +360,8 @@ def play_board(
     ew_bot: str | None = None,
 ) -> PlayedHand:
     """Play one whole hand of board ``board_number`` with bots of kind ``bot``
-    (``"sensible"`` or ``"random"``) in all four seats, or in N and S only when ``ew_bot``
+    (``"sensible"``, ``"random"``, or ``"perfect"``: double-dummy play, for analysis) in
+    all four seats, or in N and S only when ``ew_bot``
     names the kind for E and W (to compare the bots); the same arguments always give the
     same hand.
 
