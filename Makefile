@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 $(BIN)/python:
 	$(PYTHON) deploy/mkvenv.py $(VENV)
 
-$(STAMP): $(BIN)/python pyproject.toml
+$(STAMP): $(BIN)/python pyproject.toml setup.py engine/_ddcore.c
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
