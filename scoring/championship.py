@@ -18,13 +18,20 @@ ResultScore(ns_score=4, ew_score=-4, ns_comparative=Fraction(2, 1), ew_comparati
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
 
-from scoring.comparative import ResultScore, check_result, regular_count, score_board
+from scoring.comparative import (
+    ResultScore,
+    adjusted_points,
+    check_result,
+    regular_count,
+    round_points,
+    score_board,
+)
 from scoring.errors import ResultError
-from scoring.model import Method, Result, ScoringRules
+from scoring.model import Adjustment, Method, MissedBoards, Result, ScoringRules
 
 Key = tuple[int, int, int]
 
@@ -35,7 +42,15 @@ class Standing:
 
     ``total``: sum of the pair's (rounded) comparative points; ``boards``: boards it has a
     result on (played, adjusted or with an infraction); ``average``: total / boards, exact.
-    ``rank``: 1 + the number of pairs with a higher total (ties share a rank: 1, 2, 2, 4).
+    ``rank``: 1 + the number of pairs ranked above (ties share a rank: 1, 2, 2, 4).
+
+    Missed boards (a bye, rounds before a late pair joined; :class:`Absences`) follow
+    ``rules.missed_boards`` (docs/decisions.md 14): ``per_board`` ranks by ``average``
+    once some pair sat out a round (with no bye and no late entry, by total, as
+    docs/file-format.md orders the standings); ``average``
+    adds A = (bottom + top) / 2 (rounded as the rules say) to ``total`` for each of the
+    ``missed`` boards, ranks by total, and ``average`` is total / (boards + missed).
+    ``withdrawn`` pairs rank after every pair still in play.
     """
 
     rank: int
@@ -43,6 +58,25 @@ class Standing:
     total: Fraction
     boards: int
     average: Fraction
+    missed: int = 0
+    withdrawn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Absences:
+    """The rounds pairs did not play although the championship counts them.
+
+    ``sat_out``: pair -> rounds it sat out (a bye) or that were played before it joined
+    (a late entry); a missed round counts as many boards as the round has with a result
+    in the standings' scope. ``withdrawn``: pair -> the last round it played (it is
+    listed as withdrawn; the rounds after it are not counted as missed).
+    """
+
+    sat_out: Mapping[int, frozenset[int]] = field(default_factory=dict)
+    withdrawn: Mapping[int, int] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.sat_out or self.withdrawn)
 
 
 class _Totals:
@@ -77,19 +111,42 @@ class _Totals:
             self.boards.pop(pair, None)
             self.units.pop(pair, None)
 
-    def standings(self) -> list[Standing]:
-        """By total, highest first, then by pair number; equal totals share a rank."""
+    def standings(
+        self,
+        rules: ScoringRules | None = None,
+        absences: Absences | None = None,
+        missed: Mapping[int, int] | None = None,
+    ) -> list[Standing]:
+        """Ranked as :class:`Standing` says; ``missed``: pair -> boards missed in scope.
+        Equal keys share a rank; then by pair number."""
         units, den = self.units, self.denominator
-        ordered = sorted(units, key=lambda pair: (-units[pair], pair))
+        per_board = rules is None or rules.missed_boards is MissedBoards.PER_BOARD
+        # Without a bye or a late entry the file format's order holds: by total.
+        by_average = per_board and absences is not None and bool(absences.sat_out)
+        missed = {} if per_board or missed is None else missed
+        withdrawn = absences.withdrawn if absences is not None else {}
+        filler = Fraction(0)
+        if missed and rules is not None:
+            filler = round_points(adjusted_points(rules, Adjustment.AVERAGE), rules.rounding)
+        rows: list[tuple[tuple[bool, Fraction], Standing]] = []
+        for pair in set(units) | {p for p, count in missed.items() if count}:
+            played = self.boards.get(pair, 0)
+            extra = missed.get(pair, 0)
+            total = Fraction(units.get(pair, 0), den) + extra * filler
+            average = total / (played + extra)
+            row = Standing(0, pair, total, played, average, extra, pair in withdrawn)
+            rows.append(((pair in withdrawn, -(average if by_average else total)), row))
+        rows.sort(key=lambda item: (item[0], item[1].pair))
         out: list[Standing] = []
-        previous: int | None = None
+        previous: tuple[bool, Fraction] | None = None
         rank = 0
-        for i, pair in enumerate(ordered):
-            if units[pair] != previous:
-                rank, previous = i + 1, units[pair]
-            played = self.boards[pair]
-            total = Fraction(units[pair], den)
-            out.append(Standing(rank, pair, total, played, total / played))
+        for i, (key, row) in enumerate(rows):
+            if key != previous:
+                rank, previous = i + 1, key
+            out.append(
+                Standing(rank, row.pair, row.total, row.boards, row.average, row.missed,
+                         row.withdrawn)
+            )
         return out
 
 
@@ -101,8 +158,11 @@ class ChampionshipScore:
     Raises :class:`ResultError` for a key given twice or a result that cannot be scored.
     """
 
-    def __init__(self, rules: ScoringRules, results: Iterable[Result]) -> None:
+    def __init__(
+        self, rules: ScoringRules, results: Iterable[Result], absences: Absences | None = None
+    ) -> None:
         self.rules = rules
+        self.absences = absences or Absences()
         self._inputs: dict[Key, Result] = {}
         self._by_board: dict[int, dict[Key, Result]] = {}
         for result in results:
@@ -156,13 +216,27 @@ class ChampionshipScore:
         if through_round is not None and round_only is not None:
             raise ValueError("give through_round or round_only, not both")
         if through_round is None and round_only is None:
-            return self._totals.standings()
+            return self._totals.standings(self.rules, self.absences, self._missed(self._inputs))
         if round_only is not None:
             keys = [k for k in self._inputs if k[0] == round_only]
         else:
             assert through_round is not None
             keys = [k for k in self._inputs if k[0] <= through_round]
-        return self._sum(keys).standings()
+        return self._sum(keys).standings(self.rules, self.absences, self._missed(keys))
+
+    def _missed(self, keys: Iterable[Key]) -> dict[int, int]:
+        """pair -> boards it missed among the rounds of ``keys`` (the boards with a
+        result in each round), under the ``average`` rule; empty otherwise."""
+        sat_out = self.absences.sat_out
+        if not sat_out or self.rules.missed_boards is not MissedBoards.AVERAGE:
+            return {}
+        boards: dict[int, set[int]] = {}
+        for key in keys:
+            boards.setdefault(key[0], set()).add(key[2])
+        return {
+            pair: sum(len(boards.get(r, ())) for r in rounds)
+            for pair, rounds in sat_out.items()
+        }
 
     def progressive_standings(self) -> dict[int, list[Standing]]:
         """``{round: standings after that round}`` for every round with results."""
@@ -191,14 +265,18 @@ class ChampionshipScore:
         return totals
 
 
-def score_championship(rules: ScoringRules, results: Iterable[Result]) -> ChampionshipScore:
+def score_championship(
+    rules: ScoringRules, results: Iterable[Result], absences: Absences | None = None
+) -> ChampionshipScore:
     """Score a whole championship: every result's hand scores and comparative points, and
-    the standings. ``results``: every table's result on every board, any order.
+    the standings. ``results``: every table's result on every board, any order;
+    ``absences``: byes, late entries and withdrawals (:class:`Absences`), ranked by
+    ``rules.missed_boards``.
 
     Raises :class:`ResultError` for a (round, table, board) given twice or a result that
     cannot be scored (naming it). Source: docs/file-format.md.
     """
-    return ChampionshipScore(rules, results)
+    return ChampionshipScore(rules, results, absences)
 
 
 class IncrementalScorer(ChampionshipScore):

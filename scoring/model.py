@@ -36,6 +36,16 @@ class Rounding(enum.Enum):
     FLOOR = "floor"
 
 
+class MissedBoards(enum.Enum):
+    """How a pair that played fewer boards than the field (a bye, a late entry) ranks
+    (docs/decisions.md 14): by its average per board played (``per_board``, the
+    default), or with every missed board scored as average (``average``, A = (bottom +
+    top) / 2), ranked by total."""
+
+    PER_BOARD = "per_board"
+    AVERAGE = "average"
+
+
 class Adjustment(enum.Enum):
     """A director's score instead of a played result."""
 
@@ -80,6 +90,7 @@ class ScoringRules:
 
     ``bottom``/``top``: comparative points of the worst and best result on a board.
     ``infraction_score``: comparative points of the pair that committed an infraction.
+    ``missed_boards``: how a pair that missed boards ranks (:class:`MissedBoards`).
 
     Enums may be given as their text (``method="matchpoints"``) and numbers as ``int``,
     ``Decimal``, ``float`` (read as the decimal it prints, 0.1 is 1/10) or ``Fraction``;
@@ -96,12 +107,14 @@ class ScoringRules:
     top: Fraction = Fraction(2)
     rounding: Rounding = Rounding.NONE
     infraction_score: Fraction = Fraction(0)
+    missed_boards: MissedBoards = MissedBoards.PER_BOARD
 
     def __post_init__(self) -> None:
         for name, enum_cls in (
             ("doubling", Doubling),
             ("method", Method),
             ("rounding", Rounding),
+            ("missed_boards", MissedBoards),
         ):
             value = getattr(self, name)
             if not isinstance(value, enum_cls):

@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from engine.seats import Seat, dealer
-from scoring.model import Doubling, Method, Rounding, ScoringRules
+from scoring.model import Doubling, Method, MissedBoards, Rounding, ScoringRules
 
 
 class Championship(models.Model):
@@ -64,6 +64,15 @@ class Championship(models.Model):
     class CarregarScope(models.TextChoices):
         VOID_ONLY = "void_only", _("Només sense el pal")
         ALWAYS = "always", _("Sempre")
+
+    class Movement(models.TextChoices):
+        RANDOM = "random", _("Sorteig a l'atzar")
+        SWISS = "swiss", _("Sistema suís")
+        ROUND_ROBIN = "round-robin", _("Lliga (tots contra tots)")
+
+    class MissedBoards(models.TextChoices):
+        PER_BOARD = "per_board", _("Mitjana per tauler jugat")
+        AVERAGE = "average", _("Mitjana (A) als taulers no jugats")
 
     name = models.CharField(_("nom"), max_length=200)
     slug = models.SlugField(_("identificador"), max_length=100, unique=True)
@@ -110,6 +119,15 @@ class Championship(models.Model):
     barraca = models.BooleanField(_("barraca"), default=False)
 
     boards_per_round = models.PositiveSmallIntegerField(_("taulers per ronda"), default=0)
+    # How the next round is drawn (each round keeps the method it was drawn by), and how
+    # a pair that played fewer boards (a bye, a late entry) ranks (scoring.championship).
+    movement = models.CharField(
+        _("moviment"), max_length=12, choices=Movement.choices, default=Movement.RANDOM
+    )
+    missed_boards = models.CharField(
+        _("taulers no jugats"), max_length=10, choices=MissedBoards.choices,
+        default=MissedBoards.PER_BOARD,
+    )
 
     deal_secret = models.CharField(_("llavor secreta"), max_length=64, blank=True, editable=False)
     deal_commitment = models.CharField(_("compromís SHA-256"), max_length=64, blank=True)
@@ -151,6 +169,7 @@ class Championship(models.Model):
             top=Fraction(str(self.scale_top)),
             rounding=Rounding(self.rounding),
             infraction_score=Fraction(str(self.infraction_score)),
+            missed_boards=MissedBoards(self.missed_boards),
         )
 
     def engine_rules(self) -> engine.Rules:
@@ -229,11 +248,19 @@ class Pair(models.Model):
     )
     number = models.PositiveIntegerField(_("número"))
     player1 = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("jugador 1")
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("jugador 1")
     )
     player2 = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("jugador 2")
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("jugador 2")
     )
+    # The first round the pair may be drawn in: 1, or the next round drawn for a pair
+    # registered late (services.pair_register).
+    joined_round = models.PositiveSmallIntegerField(_("entra a la ronda"), default=1)
+    # Set by services.pair_withdraw: the pair plays no round after this one.
+    withdrawn_after_round = models.PositiveSmallIntegerField(
+        _("retirada després de la ronda"), null=True, blank=True
+    )
+    withdrawal_reason = models.CharField(_("motiu de la retirada"), max_length=500, blank=True)
 
     class Meta:
         ordering = ["championship", "number"]
@@ -245,6 +272,7 @@ class Pair(models.Model):
             models.CheckConstraint(
                 condition=~Q(player1=models.F("player2")), name="pair_two_different_players"
             ),
+            models.CheckConstraint(condition=Q(joined_round__gte=1), name="pair_joined_round_1"),
         ]
 
     def __str__(self) -> str:
@@ -253,6 +281,16 @@ class Pair(models.Model):
     @property
     def names(self) -> str:
         return f"{self.player1.name} – {self.player2.name}"
+
+    @property
+    def is_withdrawn(self) -> bool:
+        return self.withdrawn_after_round is not None
+
+    def plays_round(self, number: int) -> bool:
+        """Whether the pair belongs to the field of round ``number``."""
+        return self.joined_round <= number and (
+            self.withdrawn_after_round is None or number <= self.withdrawn_after_round
+        )
 
 
 class Round(models.Model):
@@ -264,6 +302,10 @@ class Round(models.Model):
     )
     number = models.PositiveSmallIntegerField(_("número"))
     draw_seed = models.BigIntegerField(_("llavor del sorteig"), null=True, blank=True)
+    # The method the round was drawn by ("" before the draw or for a seating typed in).
+    movement = models.CharField(
+        _("moviment"), max_length=12, choices=Championship.Movement.choices, blank=True
+    )
     closed_at = models.DateTimeField(_("tancada el"), null=True, blank=True)
 
     class Meta:
@@ -346,17 +388,19 @@ class Board(models.Model):
 class Seating(models.Model):
     """Who sits where in one round: the NS and EW pairs of one table."""
 
+    # PROTECT: results hang on a seating; deleting a round, table or pair must not take
+    # them (and other pairs' scores) along. services.championship_delete deletes in order.
     round = models.ForeignKey(
-        Round, on_delete=models.CASCADE, related_name="seatings", verbose_name=_("ronda")
+        Round, on_delete=models.PROTECT, related_name="seatings", verbose_name=_("ronda")
     )
     table = models.ForeignKey(
-        Table, on_delete=models.CASCADE, related_name="seatings", verbose_name=_("taula")
+        Table, on_delete=models.PROTECT, related_name="seatings", verbose_name=_("taula")
     )
     ns_pair = models.ForeignKey(
-        Pair, on_delete=models.CASCADE, related_name="+", verbose_name=_("parella NS")
+        Pair, on_delete=models.PROTECT, related_name="+", verbose_name=_("parella NS")
     )
     ew_pair = models.ForeignKey(
-        Pair, on_delete=models.CASCADE, related_name="+", verbose_name=_("parella EO")
+        Pair, on_delete=models.PROTECT, related_name="+", verbose_name=_("parella EO")
     )
 
     class Meta:
@@ -378,10 +422,10 @@ class RoundPair(models.Model):
     """One row per pair seated in a round: a pair sits at one table per round."""
 
     round = models.ForeignKey(
-        Round, on_delete=models.CASCADE, related_name="+", verbose_name=_("ronda")
+        Round, on_delete=models.PROTECT, related_name="+", verbose_name=_("ronda")
     )
     pair = models.ForeignKey(
-        Pair, on_delete=models.CASCADE, related_name="+", verbose_name=_("parella")
+        Pair, on_delete=models.PROTECT, related_name="+", verbose_name=_("parella")
     )
     seating = models.ForeignKey(
         Seating, on_delete=models.CASCADE, related_name="+",
@@ -397,6 +441,29 @@ class RoundPair(models.Model):
 
     def __str__(self) -> str:
         return f"R{self.round_id} P{self.pair_id}"
+
+
+class Bye(models.Model):
+    """A pair that sits out a round it belongs to (an odd field): it plays no board of
+    that round; how it ranks is the championship's ``missed_boards`` rule."""
+
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, related_name="byes", verbose_name=_("ronda")
+    )
+    pair = models.ForeignKey(
+        Pair, on_delete=models.PROTECT, related_name="byes", verbose_name=_("parella")
+    )
+
+    class Meta:
+        ordering = ["round", "pair__number"]
+        verbose_name = _("descans")
+        verbose_name_plural = _("descansos")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "pair"], name="bye_once_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} · {_('descansa')} {self.pair}"
 
 
 class Result(models.Model):
@@ -425,11 +492,11 @@ class Result(models.Model):
         AVERAGE_MINUS = "average_minus", _("Mitjana menys")
 
     seating = models.ForeignKey(
-        Seating, on_delete=models.CASCADE, related_name="results",
+        Seating, on_delete=models.PROTECT, related_name="results",
         verbose_name=_("assignació de taula"),
     )
     board = models.ForeignKey(
-        Board, on_delete=models.CASCADE, related_name="results", verbose_name=_("tauler")
+        Board, on_delete=models.PROTECT, related_name="results", verbose_name=_("tauler")
     )
     # Nullable text on purpose: NULL mirrors the interchange file's null and the
     # CheckConstraints below test IS NULL.
@@ -533,10 +600,10 @@ class PairBoard(models.Model):
     """One row per pair and board played: a pair never plays a board twice."""
 
     pair = models.ForeignKey(
-        Pair, on_delete=models.CASCADE, related_name="+", verbose_name=_("parella")
+        Pair, on_delete=models.PROTECT, related_name="+", verbose_name=_("parella")
     )
     board = models.ForeignKey(
-        Board, on_delete=models.CASCADE, related_name="+", verbose_name=_("tauler")
+        Board, on_delete=models.PROTECT, related_name="+", verbose_name=_("tauler")
     )
     result = models.ForeignKey(
         Result, on_delete=models.CASCADE, related_name="+", verbose_name=_("resultat")
