@@ -28,6 +28,9 @@ Variables:
     STATIC_ROOT           where collectstatic puts the static files (default var/static),
                           served by whitenoise
     LOG_LEVEL             root log level (default INFO)
+    AXES_FAILURE_LIMIT    failed logins that lock a user name or an address (default 5)
+    AXES_COOLOFF_MINUTES  how long a lockout lasts unless the organiser unlocks (15)
+    PRINT_JOBS_PER_MINUTE print jobs one address may start per minute (default 10)
 
 Security (HTTPS behind a proxy; see deploy/README.md and deploy/production.env.example):
     SECURE_SSL_REDIRECT           redirect http to https (default 0)
@@ -45,6 +48,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -210,8 +214,11 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "axes",
     "tournaments",
 ]
 
@@ -229,7 +236,32 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A database that is restarting gives a 503 page, not a 500 with a traceback.
     "tournaments.health.DatabaseUnavailableMiddleware",
+    # Last: turns a refused login of a locked-out user or address into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Login attempts (the login page, the admin's, the API's token request) are counted by
+# django-axes first: AXES_FAILURE_LIMIT failures lock that user name, and that address,
+# for AXES_COOLOFF_MINUTES, or until the organiser unlocks them (accounts/lockouts/).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "tournaments.lockouts.lockout_response"
+AXES_VERBOSE = False
+AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 15))
+# The client's address: behind the proxy (SECURE_PROXY_SSL_HEADER set), the last entry
+# of X-Forwarded-For, which the proxy appends; else REMOTE_ADDR. The print-job limit
+# counts by the same address.
+AXES_CLIENT_IP_CALLABLE = "tournaments.lockouts.client_address"
+# Print jobs one address may start per minute (a public document already made from the
+# current results is reused and not counted); a user with a role in the championship is
+# not limited.
+PRINT_JOBS_PER_MINUTE = envint("PRINT_JOBS_PER_MINUTE", 10)
+RATELIMIT_FAIL_OPEN = True  # a cache that does not answer must not stop the printing
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -294,8 +326,31 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # A device's token ("Authorization: Token <key>") and the pages' session (with its
+    # CSRF check).
+    # The token first: a request with neither gets 401 with "WWW-Authenticate: Token".
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
 }
-SPECTACULAR_SETTINGS = {"TITLE": "Botifarra Duplicate API", "VERSION": "1"}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Botifarra Duplicate API",
+    "VERSION": "1",
+    "DESCRIPTION": "Championships, rounds, boards, results, standings and print jobs "
+    "(docs/architecture.md \"API\").",
+    # Swagger UI and Redoc from the package's own files: the docs work with no internet.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Every operation documents every error it may answer, in one shape.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tournaments.api.errors.add_error_responses",
+    ],
+}
 
 # Celery: with no broker the tasks run eagerly in-process, so `make demo` needs no Redis.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip()

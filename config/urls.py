@@ -4,17 +4,31 @@ through the app's permission check."""
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from django.views.generic import RedirectView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerView,
+)
 
+from tournaments import lockouts
 from tournaments.health import healthz
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("accounts/lockouts/", lockouts.lockouts, name="lockouts"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("api/v1/", include("tournaments.api.urls")),
+    # The read-only endpoints of before API v1, kept as permanent redirects.
+    path("api/c/<slug:slug>/standings/", RedirectView.as_view(
+        pattern_name="api_standings", permanent=True, query_string=True)),
+    path("api/c/<slug:slug>/boards/<int:number>/", RedirectView.as_view(
+        pattern_name="api_traveller", permanent=True, query_string=True)),
     path("", include("tournaments.reports.urls")),
     path("", include("tournaments.urls")),
 ]

@@ -1,6 +1,6 @@
 """URLs of the tournaments pages. Names use the field's terms (STYLE.md)."""
 
-from django.urls import include, path
+from django.urls import path
 
 from tournaments import views
 
@@ -30,6 +30,4 @@ urlpatterns = [
     path(C + "referee/", views.referee_tables, name="referee_tables"),
     path(TABLE, views.referee_table, name="referee_table"),
     path(TABLE + "boards/<int:board>/", views.result_entry, name="result_entry"),
-    # Read-only API
-    path("api/", include("tournaments.api.urls")),
 ]

@@ -185,7 +185,7 @@ def test_the_api_answers_503_json_when_the_database_fails(
     for name in dir(selectors):
         if name.startswith("standings"):
             monkeypatch.setattr(selectors, name, dropped)
-    response = Client().get(f"/api/c/{played.slug}/standings/")
+    response = Client().get(f"/api/v1/c/{played.slug}/standings/")
     assert response.status_code == 503
     assert response.json() == {
         "detail": "La base de dades no respon: torneu-ho a provar d'aquí a uns segons."

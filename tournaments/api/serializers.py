@@ -72,3 +72,193 @@ class TravellerSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
     tables_missing = serializers.ListField(child=serializers.IntegerField())
     results = TravellerResultSerializer(many=True)
+
+
+# --------------------------------------------------------------------------- API v1
+
+
+class TravellerBoardSerializer(TravellerSerializer):
+    """A board with its traveller: the deal and results only when the reader may see
+    them (``selectors.traveller``)."""
+
+    round = serializers.IntegerField(allow_null=True)
+
+
+class ChampionshipSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    date = serializers.DateField(allow_null=True)
+    end_date = serializers.DateField(allow_null=True)
+    venue = serializers.CharField()
+    status = serializers.CharField()
+    variant = serializers.CharField()
+    method = serializers.CharField()
+    boards_per_round = serializers.IntegerField()
+    deal_commitment = serializers.CharField()
+    deal_secret = serializers.CharField(allow_null=True, help_text="once published")
+
+
+class PairSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    number = serializers.IntegerField()
+    names = serializers.CharField()
+    player1 = serializers.CharField()
+    player2 = serializers.CharField()
+
+
+class SeatingSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    table = serializers.IntegerField()
+    ns = serializers.IntegerField()
+    ew = serializers.IntegerField()
+
+
+class RoundSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    number = serializers.IntegerField()
+    closed = serializers.BooleanField()
+    boards = serializers.ListField(child=serializers.IntegerField())
+    seatings = SeatingSerializer(many=True)
+
+
+class BoardListItemSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    number = serializers.IntegerField()
+    round = serializers.IntegerField(allow_null=True)
+    dealer = serializers.CharField()
+    public = serializers.BooleanField()
+
+
+class AdjustedSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    NS = serializers.CharField()
+    EW = serializers.CharField()
+
+
+class ResultValuesSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """What was played: absent (``null``) while the board is hidden from the reader."""
+
+    trump = serializers.CharField(allow_null=True)
+    delegated = serializers.BooleanField()
+    contro = serializers.BooleanField()
+    recontro = serializers.BooleanField()
+    sant_vicenc = serializers.BooleanField()
+    ns_points_taken = serializers.IntegerField(allow_null=True)
+    infraction = serializers.CharField(allow_null=True)
+    adjusted = AdjustedSerializer(allow_null=True)
+    ns_score = serializers.IntegerField(allow_null=True)
+    ew_score = serializers.IntegerField(allow_null=True)
+
+
+class ResultSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """One table's result on one board at its natural key, with its ``version`` (the
+    ``ETag`` is ``"<id>.<version>"``)."""
+
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    board = serializers.IntegerField()
+    ns = serializers.IntegerField()
+    ew = serializers.IntegerField()
+    version = serializers.IntegerField()
+    etag = serializers.CharField()
+    public = serializers.BooleanField()
+    values = ResultValuesSerializer(allow_null=True)
+    note = serializers.CharField(allow_null=True)
+
+
+class ResultSavedSerializer(ResultSerializer):
+    outcome = serializers.ChoiceField(choices=["created", "updated", "unchanged"])
+    message = serializers.CharField()
+
+
+class ConflictSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    detail = serializers.CharField()
+    code = serializers.CharField()
+    current = ResultSerializer(allow_null=True)
+
+
+class ResultInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """A result as a referee enters it (docs/file-format.md "A result"); the rules are
+    checked by the service, every problem with its field."""
+
+    trump = serializers.ChoiceField(
+        choices=["O", "C", "E", "B", "botifarra"], allow_null=True, required=False,
+        help_text="O, C, E, B (oros, copes, espases, bastos) or botifarra; null if adjusted",
+    )
+    ns_points_taken = serializers.IntegerField(
+        allow_null=True, required=False, min_value=0, max_value=72,
+        help_text="card points NS took, 0..72; null if adjusted",
+    )
+    delegated = serializers.BooleanField(default=False)
+    contro = serializers.BooleanField(default=False)
+    recontro = serializers.BooleanField(default=False)
+    sant_vicenc = serializers.BooleanField(default=False)
+    infraction = serializers.ChoiceField(choices=["NS", "EW", "EO"], allow_null=True,
+                                         required=False)
+    adjusted = AdjustedSerializer(allow_null=True, required=False,
+                                  help_text="organiser or head referee only")
+    note = serializers.CharField(allow_blank=True, required=False, max_length=500,
+                                 default="")
+
+
+class DeleteInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    reason = serializers.CharField(max_length=500, help_text="why it is voided")
+
+
+class ProgressiveSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    round = serializers.IntegerField()
+    standings = StandingSerializer(many=True)
+
+
+class ProgressiveStandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    championship = serializers.CharField()
+    rounds = ProgressiveSerializer(many=True)
+
+
+class ScoreCardRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    board = serializers.IntegerField()
+    direction = serializers.CharField()
+    opponent = serializers.IntegerField()
+    trump = serializers.CharField(allow_null=True)
+    ns_points_taken = serializers.IntegerField(allow_null=True)
+    score = serializers.IntegerField(allow_null=True)
+    comparative = PointsField()
+
+
+class ScoreCardSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    pair = serializers.IntegerField()
+    names = serializers.CharField()
+    total = PointsField()
+    boards = serializers.IntegerField()
+    rank = serializers.IntegerField(allow_null=True)
+    rows = ScoreCardRowSerializer(many=True)
+
+
+class PrintJobSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    round_number = serializers.IntegerField()
+    copies = serializers.IntegerField()
+    per_page = serializers.IntegerField()
+    status = serializers.CharField()
+    stalled = serializers.BooleanField()
+    progress = serializers.IntegerField(help_text="0..100")
+    error = serializers.CharField()
+    requested_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    download = serializers.CharField(allow_null=True)
+
+
+class PrintRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    kind = serializers.ChoiceField(
+        choices=["board-sheets", "entry-forms", "standings", "travellers", "score-cards"]
+    )
+    round_number = serializers.IntegerField(min_value=0, max_value=32767, default=0)
+    copies = serializers.IntegerField(min_value=1, max_value=500, default=1)
+    per_page = serializers.ChoiceField(choices=[1, 4], default=1)
+
+
+class TokenRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+
+
+class TokenSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    token = serializers.CharField()

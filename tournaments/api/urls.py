@@ -1,10 +1,32 @@
+"""URLs of API v1, included at ``/api/v1/`` from config/urls.py. Names use the field's
+terms; a result lives at its natural key (round, table, board)."""
+
 from django.urls import path
 
-from tournaments.api import views
+from tournaments.api import auth, prints, results, views
+
+C = "c/<slug:slug>/"
 
 urlpatterns = [
-    path("c/<slug:slug>/standings/", views.StandingsApi.as_view(), name="api_standings"),
+    path("token/", auth.TokenApi.as_view(), name="api_token"),
+    path("c/", views.ChampionshipListApi.as_view(), name="api_championships"),
+    path(C, views.ChampionshipApi.as_view(), name="api_championship"),
+    path(C + "pairs/", views.PairListApi.as_view(), name="api_pairs"),
+    path(C + "pairs/<int:number>/card/", views.ScoreCardApi.as_view(), name="api_score_card"),
+    path(C + "rounds/", views.RoundListApi.as_view(), name="api_rounds"),
+    path(C + "rounds/<int:round>/", views.RoundApi.as_view(), name="api_round"),
     path(
-        "c/<slug:slug>/boards/<int:number>/", views.TravellerApi.as_view(), name="api_traveller"
+        C + "rounds/<int:round>/tables/<int:table>/boards/<int:board>/result/",
+        results.ResultApi.as_view(), name="api_result",
     ),
+    path(C + "boards/", views.BoardListApi.as_view(), name="api_boards"),
+    path(C + "boards/<int:number>/", views.TravellerApi.as_view(), name="api_traveller"),
+    path(C + "results/", views.ResultListApi.as_view(), name="api_results"),
+    path(C + "standings/", views.StandingsApi.as_view(), name="api_standings"),
+    path(C + "standings/progressive/", views.ProgressiveStandingsApi.as_view(),
+         name="api_standings_progressive"),
+    path(C + "prints/", prints.PrintJobListApi.as_view(), name="api_print_jobs"),
+    path(C + "prints/<int:job_id>/", prints.PrintJobApi.as_view(), name="api_print_job"),
+    path(C + "prints/<int:job_id>/download/", prints.PrintJobDownloadApi.as_view(),
+         name="api_print_download"),
 ]

@@ -1,4 +1,10 @@
-"""Read-only API views: thin, one selector each, the same visibility as the pages."""
+"""Read views of API v1: thin, one selector each, the same visibility as the pages.
+
+Whoever asks gets what the matching page shows them: the public and a plain referee
+only the boards public now (``for_public``), the organiser and the head referee every
+board (``selectors.user_sees_hidden_boards``); standings always count the public boards
+alone, as the standings page does.
+"""
 
 from __future__ import annotations
 
@@ -12,9 +18,21 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engine.seats import dealer
 from tournaments import selectors
-from tournaments.api.serializers import StandingsSerializer, TravellerSerializer
-from tournaments.models import Board, Championship, Round
+from tournaments.api.permissions import championship_of, sees_hidden
+from tournaments.api.serializers import (
+    BoardListItemSerializer,
+    ChampionshipSerializer,
+    PairSerializer,
+    ProgressiveStandingsSerializer,
+    ResultSerializer,
+    RoundSerializer,
+    ScoreCardSerializer,
+    StandingsSerializer,
+    TravellerBoardSerializer,
+)
+from tournaments.models import Board, Championship, Pair, Round, Seating
 from tournaments.numbers import average_out, comparative_out
 
 #: ASCII digits only: ``str.isdigit()`` accepts "²", which ``int()`` refuses (a 500).
@@ -25,6 +43,143 @@ def _int(value: str | None) -> int | None:
     """A query parameter as an int, or ``None`` when absent or malformed (ignored)."""
     value = (value or "").strip()
     return int(value) if _NUMBER.fullmatch(value) else None
+
+
+def _standing_rows(rows: list[selectors.StandingRow], rules: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "rank": row.rank,
+            "pair": row.number,
+            "names": row.pair.names,
+            "total": comparative_out(row.total, rules),
+            "boards": row.boards,
+            "average": average_out(row.average),
+        }
+        for row in rows
+    ]
+
+
+def championship_data(championship: Championship) -> dict[str, Any]:
+    return {
+        "slug": championship.slug,
+        "name": championship.name,
+        "date": championship.date,
+        "end_date": championship.end_date,
+        "venue": championship.venue,
+        "status": championship.status,
+        "variant": championship.variant,
+        "method": championship.method,
+        "boards_per_round": championship.boards_per_round,
+        "deal_commitment": championship.deal_commitment,
+        "deal_secret": championship.public_deal_secret or None,
+    }
+
+
+class ChampionshipListApi(APIView):
+    """Every championship, newest first (as the home page lists them)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=ChampionshipSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        rows = Championship.objects.all()[:200]
+        return Response(ChampionshipSerializer([championship_data(c) for c in rows],
+                                               many=True).data)
+
+
+class ChampionshipApi(APIView):
+    """One championship: name, dates, state, rules in short and the deal commitment."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=ChampionshipSerializer)
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(ChampionshipSerializer(championship_data(championship_of(slug))).data)
+
+
+class PairListApi(APIView):
+    """The registered pairs by number, with their players."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=PairSerializer(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        championship = championship_of(slug)
+        pairs = selectors.pairs_by_number(championship)
+        data = [
+            {"number": n, "names": p.names, "player1": p.player1.name,
+             "player2": p.player2.name}
+            for n, p in sorted(pairs.items())
+        ]
+        return Response(PairSerializer(data, many=True).data)
+
+
+def _round_data(round: Round, seatings: list[Seating], boards: list[int]) -> dict[str, Any]:
+    return {
+        "number": round.number,
+        "closed": round.is_closed,
+        "boards": boards,
+        "seatings": [
+            {"table": s.table.number, "ns": s.ns_pair.number, "ew": s.ew_pair.number}
+            for s in seatings
+        ],
+    }
+
+
+class RoundListApi(APIView):
+    """Every round with its boards and seatings (who sits NS and EW at each table)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=RoundSerializer(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        championship = championship_of(slug)
+        rounds = list(Round.objects.filter(championship=championship).order_by("number"))
+        seatings: dict[int, list[Seating]] = {}
+        for s in (Seating.objects.filter(round__championship=championship)
+                  .select_related("table", "ns_pair", "ew_pair").order_by("table__number")):
+            seatings.setdefault(s.round_id, []).append(s)
+        boards: dict[int, list[int]] = {}
+        for round_id, number in (Board.objects.filter(championship=championship)
+                                 .exclude(round=None).order_by("number")
+                                 .values_list("round_id", "number")):
+            boards.setdefault(round_id, []).append(number)
+        data = [_round_data(r, seatings.get(r.pk, []), boards.get(r.pk, [])) for r in rounds]
+        return Response(RoundSerializer(data, many=True).data)
+
+
+class RoundApi(APIView):
+    """One round with its boards and seatings."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=RoundSerializer)
+    def get(self, request: Request, slug: str, round: int) -> Response:
+        championship = championship_of(slug)
+        row = get_object_or_404(Round, championship=championship, number=round)
+        seatings = list(Seating.objects.filter(round=row)
+                        .select_related("table", "ns_pair", "ew_pair").order_by("table__number"))
+        boards = list(Board.objects.filter(round=row).order_by("number")
+                      .values_list("number", flat=True))
+        return Response(RoundSerializer(_round_data(row, seatings, boards)).data)
+
+
+class BoardListApi(APIView):
+    """Every board: its round, dealer and whether the public sees it yet (no deal here:
+    ask the board itself)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=BoardListItemSerializer(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        championship = championship_of(slug)
+        seen = selectors.visibility(championship)
+        data = [
+            {"number": n, "round": r, "dealer": dealer(n).value,
+             "public": seen.is_public(n)}
+            for n, r in sorted(seen.board_rounds.items())
+        ]
+        return Response(BoardListItemSerializer(data, many=True).data)
 
 
 class StandingsApi(APIView):
@@ -41,7 +196,7 @@ class StandingsApi(APIView):
         responses=StandingsSerializer,
     )
     def get(self, request: Request, slug: str) -> Response:
-        championship = get_object_or_404(Championship, slug=slug)
+        championship = championship_of(slug)
         round_only = _int(request.query_params.get("round"))
         through = None if round_only is not None else _int(request.query_params.get("through"))
         view = selectors.standings(
@@ -51,7 +206,6 @@ class StandingsApi(APIView):
         asked = round_only if round_only is not None else through
         if asked is not None and asked not in view.rounds:  # a round it lacks: 404
             get_object_or_404(Round, championship=championship, number=asked)
-        rules = championship.scoring_rules()
         data: dict[str, Any] = {
             "championship": championship.slug,
             "round": round_only,
@@ -60,65 +214,144 @@ class StandingsApi(APIView):
                 "results_in": view.progress.results_in,
                 "results_expected": view.progress.results_expected,
             },
-            "standings": [
-                {
-                    "rank": row.rank,
-                    "pair": row.number,
-                    "names": row.pair.names,
-                    "total": comparative_out(row.total, rules),
-                    "boards": row.boards,
-                    "average": average_out(row.average),
-                }
-                for row in view.rows
-            ],
+            "standings": _standing_rows(view.rows, championship.scoring_rules()),
         }
         return Response(StandingsSerializer(data).data)
 
 
+class ProgressiveStandingsApi(APIView):
+    """The standings after each round (rounds 1..N for every N with results), over the
+    public boards (``selectors.standings_after_each_round`` ``for_public``)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=ProgressiveStandingsSerializer)
+    def get(self, request: Request, slug: str) -> Response:
+        championship = championship_of(slug)
+        rules = championship.scoring_rules()
+        after = selectors.standings_after_each_round(championship, for_public=True)
+        data = {
+            "championship": championship.slug,
+            "rounds": [{"round": n, "standings": _standing_rows(rows, rules)}
+                       for n, rows in sorted(after.items())],
+        }
+        return Response(ProgressiveStandingsSerializer(data).data)
+
+
+def _traveller_result(row: selectors.TravellerRow, rules: Any) -> dict[str, Any]:
+    return {
+        "round": row.round,
+        "table": row.table,
+        "ns": row.ns_pair.number,
+        "ew": row.ew_pair.number,
+        "trump": row.result.trump,
+        "delegated": row.result.delegated,
+        "contro": row.result.contro,
+        "recontro": row.result.recontro,
+        "sant_vicenc": row.result.sant_vicenc,
+        "ns_points_taken": row.result.ns_points_taken,
+        "infraction": row.result.infraction,
+        "adjusted": (
+            {"NS": row.result.adjusted_ns, "EW": row.result.adjusted_ew}
+            if row.result.is_adjusted else None
+        ),
+        "ns_score": row.score.ns_score,
+        "ew_score": row.score.ew_score,
+        "ns_comparative": comparative_out(row.score.ns_comparative, rules),
+        "ew_comparative": comparative_out(row.score.ew_comparative, rules),
+    }
+
+
 class TravellerApi(APIView):
-    """A board's traveller; hidden boards (some table still to play) come back with
-    ``public: false``, no deal and no results unless the user is the championship's
+    """A board and its traveller; hidden boards (some table still to play) come back
+    with ``public: false``, no deal and no results unless the user is the championship's
     organiser or head referee (a plain referee sees what the public sees)."""
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=TravellerSerializer)
+    @extend_schema(responses=TravellerBoardSerializer)
     def get(self, request: Request, slug: str, number: int) -> Response:
-        championship = get_object_or_404(Championship, slug=slug)
-        board = get_object_or_404(Board, championship=championship, number=number)
+        championship = championship_of(slug)
+        board = get_object_or_404(
+            Board.objects.select_related("round"), championship=championship, number=number
+        )
         board.championship = championship
-        insider = selectors.user_sees_hidden_boards(request.user, championship)
-        sheet = selectors.traveller(board, for_public=not insider)
+        sheet = selectors.traveller(board, for_public=not sees_hidden(request, championship))
         rules = championship.scoring_rules()
         data = {
             "board": board.number,
+            "round": board.round.number if board.round is not None else None,
             "dealer": sheet.dealer.value,
             "public": sheet.public,
             "deal": sheet.deal.to_json() if sheet.deal is not None else None,
             "tables_missing": sheet.tables_missing,
-            "results": [
+            "results": [_traveller_result(row, rules) for row in sheet.rows],
+        }
+        return Response(TravellerBoardSerializer(data).data)
+
+
+class ResultListApi(APIView):
+    """Every result the reader may see, in board, round and table order: the public and
+    a plain referee only those of public boards (``selectors.scored_championship``)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=ResultSerializer(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        from tournaments.api.results import etag_of, values_data
+
+        championship = championship_of(slug)
+        scored = selectors.scored_championship(
+            championship, public_only=not sees_hidden(request, championship)
+        )
+        data = [
+            {
+                "round": r.round, "table": r.table, "board": r.board,
+                "ns": r.ns_pair, "ew": r.ew_pair, "version": r.version,
+                "etag": etag_of(r.id, r.version),
+                "public": scored.visibility.is_public(r.board),
+                "values": values_data(r, scored.score_of(r)),
+                "note": None,
+            }
+            for r in scored.results
+        ]
+        return Response(ResultSerializer(data, many=True).data)
+
+
+class ScoreCardApi(APIView):
+    """A pair's score card: the boards it played that the reader may see, with its
+    total and rank over them (``selectors.pair_score_card``)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=ScoreCardSerializer)
+    def get(self, request: Request, slug: str, number: int) -> Response:
+        championship = championship_of(slug)
+        pair = get_object_or_404(
+            Pair.objects.select_related("player1", "player2"),
+            championship=championship, number=number,
+        )
+        pair.championship = championship
+        card = selectors.pair_score_card(
+            pair, for_public=not sees_hidden(request, championship)
+        )
+        rules = championship.scoring_rules()
+        data = {
+            "pair": pair.number,
+            "names": pair.names,
+            "total": comparative_out(card.total, rules),
+            "boards": card.boards,
+            "rank": card.rank,
+            "rows": [
                 {
-                    "round": row.round,
-                    "table": row.table,
-                    "ns": row.ns_pair.number,
-                    "ew": row.ew_pair.number,
+                    "round": row.round, "table": row.table, "board": row.board,
+                    "direction": row.direction.value, "opponent": row.opponent.number,
                     "trump": row.result.trump,
-                    "delegated": row.result.delegated,
-                    "contro": row.result.contro,
-                    "recontro": row.result.recontro,
-                    "sant_vicenc": row.result.sant_vicenc,
                     "ns_points_taken": row.result.ns_points_taken,
-                    "infraction": row.result.infraction,
-                    "adjusted": (
-                        {"NS": row.result.adjusted_ns, "EW": row.result.adjusted_ew}
-                        if row.result.is_adjusted else None
-                    ),
-                    "ns_score": row.score.ns_score,
-                    "ew_score": row.score.ew_score,
-                    "ns_comparative": comparative_out(row.score.ns_comparative, rules),
-                    "ew_comparative": comparative_out(row.score.ew_comparative, rules),
+                    "score": row.score,
+                    "comparative": comparative_out(row.comparative, rules),
                 }
-                for row in sheet.rows
+                for row in card.rows
             ],
         }
-        return Response(TravellerSerializer(data).data)
+        return Response(ScoreCardSerializer(data).data)

@@ -284,9 +284,10 @@ def result_correct(
 
 @transaction.atomic
 def result_delete(
-    *, result: Result, expected_version: int, acting_user: User | None
+    *, result: Result, expected_version: int, acting_user: User | None, reason: str = ""
 ) -> None:
-    """Delete a result entered by mistake (head referee or organiser; audited).
+    """Delete a result entered by mistake (head referee or organiser; audited, with
+    ``reason`` in the audit row's ``after`` as ``{"reason": ...}`` when given).
 
     Raises :class:`ResultConflict` when it changed since ``expected_version``.
     """
@@ -313,5 +314,6 @@ def result_delete(
     before = current.snapshot()
     _audit(None, seating=current.seating, board=current.board,
            action=ResultAudit.Action.DELETE, acting_user=acting_user, before=before,
-           after=None, at=timezone.now())
+           after={"reason": reason.strip()[:500]} if reason.strip() else None,
+           at=timezone.now())
     current.delete()

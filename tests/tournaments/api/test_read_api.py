@@ -34,7 +34,7 @@ def test_the_api_schema_describes_the_read_endpoints(client, db) -> None:
     response = client.get(reverse("schema"))
     assert response.status_code == 200
     text = response.content.decode()
-    assert "/api/c/{slug}/standings/" in text and "/api/c/{slug}/boards/{number}/" in text
+    assert "/api/v1/c/{slug}/standings/" in text and "/api/v1/c/{slug}/boards/{number}/" in text
 
 
 def test_traveller_api_hides_a_board_until_every_table_played_it(client, small: Small):

@@ -1,0 +1,136 @@
+"""Print jobs through the API: start one (POST), poll its status and progress, download
+the PDF; the same services and rights as the print page (``reports.services``).
+
+A public document (standings, travellers, score cards) asked again while the results
+are as they were comes from the job already done (``print_job_request`` reuses it, 200);
+a new job (201) counts against the address's ``PRINT_JOBS_PER_MINUTE`` (429 past it),
+unless the user has a role in the championship.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import FileResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments import lockouts
+from tournaments.api.permissions import championship_of
+from tournaments.api.serializers import PrintJobSerializer, PrintRequestSerializer
+from tournaments.models import PrintJob
+from tournaments.reports import services
+from tournaments.reports.documents import Kind
+
+
+def job_data(job: PrintJob) -> dict[str, Any]:
+    return {
+        "id": job.pk,
+        "kind": job.kind,
+        "round_number": job.round_number,
+        "copies": job.copies,
+        "per_page": job.per_page,
+        "status": job.status,
+        "stalled": services.is_stalled(job),
+        "progress": job.progress,
+        "error": job.error,
+        "requested_at": job.requested_at,
+        "finished_at": job.finished_at,
+        "download": (
+            reverse("api_print_download", args=[job.championship.slug, job.pk])
+            if job.status == PrintJob.Status.DONE else None
+        ),
+    }
+
+
+def _visible_job(request: Request, slug: str, job_id: int) -> PrintJob:
+    """The job, or 404 also when the user may not see its kind (board sheets and entry
+    forms show the deals: their existence is not the public's business)."""
+    job = get_object_or_404(
+        PrintJob.objects.select_related("championship"), pk=job_id, championship__slug=slug
+    )
+    if not services.can_print(request.user, job.championship, Kind(job.kind)):
+        raise exceptions.NotFound()
+    return job
+
+
+class PrintJobListApi(APIView):
+    """GET: the latest jobs the user may see. POST: start a job, or get the one that
+    already answers the same request."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=PrintJobSerializer(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        championship = championship_of(slug)
+        jobs = services.jobs_for(championship, request.user)
+        return Response(PrintJobSerializer([job_data(j) for j in jobs], many=True).data)
+
+    @extend_schema(
+        request=PrintRequestSerializer,
+        responses={200: PrintJobSerializer, 201: PrintJobSerializer},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        championship = championship_of(slug)
+        incoming = PrintRequestSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        if lockouts.print_jobs_exhausted(request, championship):
+            raise exceptions.Throttled(
+                wait=60, detail=_("Massa documents demanats des d'aquesta adreça: torneu-ho "
+                                  "a provar d'aquí a un minut.")
+            )
+        job, created = services.print_job_request(
+            championship=championship, kind=data["kind"], round_number=data["round_number"],
+            copies=data["copies"], per_page=int(data["per_page"]), acting_user=request.user,
+        )
+        if created:
+            lockouts.print_job_started(request)
+        job.refresh_from_db()  # an eager run has finished already
+        return Response(
+            PrintJobSerializer(job_data(job)).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class PrintJobApi(APIView):
+    """A job's status and progress (0..100); a running job whose worker went silent is
+    sent again, as the print page does."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=PrintJobSerializer)
+    def get(self, request: Request, slug: str, job_id: int) -> Response:
+        job = _visible_job(request, slug, job_id)
+        if job.status == PrintJob.Status.RUNNING and services.is_stalled(job):
+            services.print_jobs_requeue_stalled(job_ids=[job.pk])
+            job.refresh_from_db()
+        return Response(PrintJobSerializer(job_data(job)).data)
+
+
+class PrintJobDownloadApi(APIView):
+    """The finished PDF; 404 until the job is done."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, "the PDF")}
+    )
+    def get(self, request: Request, slug: str, job_id: int) -> FileResponse:
+        job = _visible_job(request, slug, job_id)
+        if job.status != PrintJob.Status.DONE or not job.file:
+            raise exceptions.NotFound(_("El document encara no està a punt."))
+        round_part = f"-ronda-{job.round_number}" if job.round_number else ""
+        return FileResponse(
+            job.file.open("rb"), as_attachment=True,
+            filename=f"{job.championship.slug}-{job.kind}{round_part}.pdf",
+            content_type="application/pdf",
+        )

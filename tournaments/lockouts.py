@@ -1,0 +1,113 @@
+"""Doors: the client's address, the login lockout (django-axes) and its unlocking, and the
+print-job limit per address (django-ratelimit).
+
+A user name or an address with ``AXES_FAILURE_LIMIT`` failed logins (the login page, the
+admin's, the API's token request) is locked out for ``AXES_COOLOFF_TIME``; the lockout
+page says so in the user's language, and the organiser can unlock it sooner from
+``accounts/lockouts/`` (docs/decisions.md "Doors").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+from django_ratelimit.core import get_usage
+
+from tournaments import selectors
+from tournaments.services import access
+
+#: Where the API lives: a lockout there is answered in JSON, elsewhere with the page.
+API_PREFIX = "/api/"
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's IP address. Behind the proxy (``SECURE_PROXY_SSL_HEADER`` set, see
+    deploy/README.md) the last entry of ``X-Forwarded-For``, the one the proxy appended
+    (the entries before it are the client's word); else ``REMOTE_ADDR``."""
+    if settings.SECURE_PROXY_SSL_HEADER:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        last = forwarded.split(",")[-1].strip()
+        if last:
+            return last
+    return str(request.META.get("REMOTE_ADDR") or "")
+
+
+def lockout_message() -> str:
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    return _(
+        "Massa intents d'entrada fallits amb aquest nom d'usuari o des d'aquesta adreça. "
+        "Torneu-ho a provar d'aquí a %(minutes)s minuts, o demaneu a l'organitzador que "
+        "us desbloquegi."
+    ) % {"minutes": minutes}
+
+
+def lockout_response(
+    request: HttpRequest, original_response: Any = None, credentials: Any = None
+) -> HttpResponse:
+    """django-axes' answer to a locked-out login (``AXES_LOCKOUT_CALLABLE``): 429 with
+    the page in the user's language, or ``{"detail": ...}`` under /api/."""
+    message = lockout_message()
+    if request.path.startswith(API_PREFIX):
+        return JsonResponse({"detail": message, "code": "locked_out"}, status=429)
+    return render(request, "registration/locked_out.html", {"message": message}, status=429)
+
+
+def _address_key(group: str, request: HttpRequest) -> str:
+    return client_address(request)
+
+
+def _print_usage(request: Any, *, increment: bool) -> dict[str, Any] | None:
+    django_request = getattr(request, "_request", request)
+    return get_usage(
+        django_request, group="print-jobs", key=_address_key,
+        rate=f"{settings.PRINT_JOBS_PER_MINUTE}/m", increment=increment,
+    )
+
+
+def print_jobs_exhausted(request: Any, championship: Any) -> bool:
+    """Whether this request's address already started its ``PRINT_JOBS_PER_MINUTE``
+    print jobs this minute (counted by :func:`print_job_started`). A user with a role in
+    ``championship`` is never limited. ``request``: a Django or DRF request. The count
+    lives in the cache; a cache that does not answer limits nobody."""
+    if selectors.user_roles(getattr(request, "user", None), championship):
+        return False
+    usage = _print_usage(request, increment=False)
+    return usage is not None and usage["count"] >= usage["limit"]
+
+
+def print_job_started(request: Any) -> None:
+    """Count one print job started from this request's address."""
+    _print_usage(request, increment=True)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def lockouts(request: HttpRequest) -> HttpResponse:
+    """The lockouts this user may lift (:func:`access.lockouts_for`), each with an
+    "unlock" button; POST ``username`` or ``ip_address`` unlocks it."""
+    if not access.may_unlock_any(request.user):
+        raise PermissionDenied(_("Només un organitzador pot desbloquejar usuaris."))
+    if request.method == "POST":
+        try:
+            access.lockout_reset(
+                username=request.POST.get("username", "").strip() or None,
+                ip_address=request.POST.get("ip_address", "").strip() or None,
+                acting_user=request.user,
+            )
+        except access.UnlockError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, _("Desbloquejat."))
+        return redirect("lockouts")
+    return render(
+        request, "registration/lockouts.html",
+        {"lockouts": access.lockouts_for(request.user)},
+    )

@@ -1,0 +1,129 @@
+"""Access: the API tokens of devices and the unlocking of login lockouts (django-axes).
+
+Who may unlock (docs/decisions.md "Doors"): a superuser, or staff with django-axes'
+"delete access attempt" permission, lifts any lockout; an organiser of a championship
+lifts the lockout of a user who holds a role in a championship they organise, and of an
+address (a hall's shared connection).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from axes.models import AccessAttempt
+from axes.utils import reset
+from django.apps import apps
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max, Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.models import Membership
+from tournaments.services.errors import NotAllowedError, TournamentError
+
+log = logging.getLogger(__name__)
+
+
+class UnlockError(TournamentError):
+    """A lockout that this user may not lift, or no user name nor address given."""
+
+
+@transaction.atomic
+def token_for(*, user: Any) -> str:
+    """The API token of ``user`` (created on the first request; the same key after):
+    a device sends it as ``Authorization: Token <key>`` and acts as that user."""
+    # The model by name: services stay below the API layer (no rest_framework import).
+    token_model = apps.get_model("authtoken", "Token")
+    token, _created = token_model.objects.get_or_create(user=user)
+    return str(token.key)
+
+
+def _is_site_admin(user: Any) -> bool:
+    return bool(
+        getattr(user, "is_superuser", False)
+        or (getattr(user, "is_staff", False) and user.has_perm("axes.delete_accessattempt"))
+    )
+
+
+def may_unlock_any(user: Any) -> bool:
+    """Whether ``user`` may open the lockouts page: site admin or an organiser."""
+    if user is None or not user.is_authenticated:
+        return False
+    return _is_site_admin(user) or Membership.objects.filter(
+        user_id=user.pk, role=Membership.Role.ORGANISER
+    ).exists()
+
+
+def _usernames_of_organiser(user: Any) -> set[str]:
+    championships = Membership.objects.filter(
+        user_id=user.pk, role=Membership.Role.ORGANISER
+    ).values("championship_id")
+    return set(
+        Membership.objects.filter(championship_id__in=championships)
+        .values_list("user__username", flat=True)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Lockout:
+    """A user name (``kind="username"``) or an address (``kind="ip_address"``) with
+    ``failures`` failed logins since its lockout window began, the last at ``last``."""
+
+    kind: str
+    value: str
+    failures: int
+    last: datetime
+
+
+def lockouts_for(user: Any) -> list[Lockout]:
+    """The current lockouts ``user`` may lift (two queries, plus one for an organiser),
+    user names first."""
+    since = timezone.now() - settings.AXES_COOLOFF_TIME
+    attempts = AccessAttempt.objects.filter(attempt_time__gte=since)
+    limit = settings.AXES_FAILURE_LIMIT
+    out: list[Lockout] = []
+    allowed = None if _is_site_admin(user) else _usernames_of_organiser(user)
+    for kind in ("username", "ip_address"):
+        rows = (
+            attempts.exclude(**{kind: None}).exclude(**{kind: ""}).values(kind)
+            .annotate(n=Sum("failures_since_start"), last=Max("attempt_time"))
+            .filter(n__gte=limit).order_by(kind)
+        )
+        for row in rows:
+            if kind == "username" and allowed is not None and row[kind] not in allowed:
+                continue
+            out.append(Lockout(kind, row[kind], row["n"], row["last"]))
+    return out
+
+
+def lockout_reset(
+    *, username: str | None = None, ip_address: str | None = None, acting_user: Any
+) -> int:
+    """Lift the lockout of ``username`` or of ``ip_address`` (their failed attempts are
+    forgotten); returns how many attempt rows were removed.
+
+    Raises :class:`NotAllowedError` (not an organiser nor a site admin; a user outside
+    the organiser's championships) or :class:`UnlockError` (neither given).
+    """
+    if not may_unlock_any(acting_user):
+        raise NotAllowedError(_("Només un organitzador pot desbloquejar usuaris."))
+    if not username and not ip_address:
+        raise UnlockError(_("Digueu quin usuari o quina adreça cal desbloquejar."),
+                          field="username")
+    if username and not _is_site_admin(acting_user) \
+            and username not in _usernames_of_organiser(acting_user):
+        raise NotAllowedError(
+            _("L'usuari %(name)s no té cap rol en els vostres campionats.")
+            % {"name": username}
+        )
+    removed = 0
+    if username:
+        removed += reset(username=username)
+    if ip_address:
+        removed += reset(ip=ip_address)
+    log.warning("lockout lifted: username=%s ip=%s by %s", username, ip_address, acting_user)
+    return removed
