@@ -1,0 +1,201 @@
+"""A result at its natural key: GET with version and ETag, PUT with If-Match (201, 200,
+409, 428), the same PUT twice is no conflict, DELETE with a reason; tokens."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from tests.tournaments.api.conftest import PASSWORD, Api, body
+from tests.tournaments.views.helpers import record
+from tournaments.models import Result, ResultAudit
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_token_request_returns_the_users_token_and_it_acts_as_that_referee(api: Api):
+    client = APIClient()
+    response = client.post(reverse("api_token"),
+                           {"username": "arbitre-prova", "password": PASSWORD}, format="json")
+    assert response.status_code == 200
+    token = response.json()["token"]
+    assert len(token) == 40
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    saved = client.put(api.url(), body(40), format="json")
+    assert saved.status_code == 201
+    assert ResultAudit.objects.get().acting_user == api.small.referee
+
+
+def test_a_wrong_password_gets_400_with_a_message_and_no_token(api: Api) -> None:
+    response = APIClient().post(reverse("api_token"),
+                                {"username": "arbitre-prova", "password": "no"}, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["message"] == "Nom d'usuari o contrasenya incorrectes."
+
+
+def test_anonymous_put_is_refused_with_401_and_nothing_is_stored(api: Api) -> None:
+    response = APIClient().put(api.url(), body(40), format="json")
+    assert response.status_code == 401
+    assert response.json()["code"] == "not_authenticated"
+    assert Result.objects.count() == 0
+
+
+def test_put_creates_201_the_same_put_again_is_200_with_the_same_version(api: Api) -> None:
+    client = api.token_client(api.small.referee)
+    created = client.put(api.url(), body(40), format="json")
+    assert created.status_code == 201
+    first = created.json()
+    assert (first["version"], first["outcome"], first["values"]["ns_points_taken"]) == (
+        1, "created", 40
+    )
+    assert created["ETag"] == first["etag"]
+    again = client.put(api.url(), body(40), format="json")  # a retry: no If-Match
+    assert again.status_code == 200
+    assert (again.json()["version"], again.json()["outcome"]) == (1, "unchanged")
+    assert again.json()["message"] == "Aquest resultat ja estava desat."
+    assert ResultAudit.objects.count() == 1
+
+
+def test_get_gives_version_and_etag_and_put_with_it_replaces_the_result(api: Api) -> None:
+    client = api.token_client(api.small.referee)
+    client.put(api.url(), body(40), format="json")
+    shown = client.get(api.url())
+    assert shown.status_code == 200
+    etag = shown["ETag"]
+    assert etag == shown.json()["etag"] and shown.json()["version"] == 1
+    changed = client.put(api.url(), body(50), format="json", HTTP_IF_MATCH=etag)
+    assert changed.status_code == 200
+    assert (changed.json()["version"], changed.json()["outcome"]) == (2, "updated")
+    assert Result.objects.get().ns_points_taken == 50
+
+
+def test_a_stale_if_match_gets_409_with_the_current_result_in_the_body(api: Api) -> None:
+    client = api.token_client(api.small.referee)
+    stale = client.put(api.url(), body(40), format="json")["ETag"]
+    record(api.small.seatings[0], api.small.boards[0], 45, expected_version=1)  # another
+    response = client.put(api.url(), body(30), format="json", HTTP_IF_MATCH=stale)
+    assert response.status_code == 409
+    data = response.json()
+    assert data["code"] == "conflict"
+    assert (data["current"]["version"], data["current"]["values"]["ns_points_taken"]) == (2, 45)
+    assert Result.objects.get().ns_points_taken == 45
+
+
+def test_a_change_without_if_match_gets_428_and_changes_nothing(api: Api) -> None:
+    client = api.token_client(api.small.referee)
+    client.put(api.url(), body(40), format="json")
+    response = client.put(api.url(), body(41), format="json")
+    assert response.status_code == 428
+    assert "If-Match" in response.json()["detail"]
+    assert Result.objects.get().ns_points_taken == 40
+
+
+def test_the_same_values_over_a_stale_if_match_are_200_unchanged(api: Api) -> None:
+    client = api.token_client(api.small.referee)
+    stale = client.put(api.url(), body(40), format="json")["ETag"]
+    current = client.put(api.url(), body(45), format="json", HTTP_IF_MATCH=stale)["ETag"]
+    again = client.put(api.url(), body(45), format="json", HTTP_IF_MATCH=stale)
+    assert again.status_code == 200
+    assert again["ETag"] == current and again.json()["version"] == 2
+
+
+def test_an_etag_of_a_deleted_result_does_not_match_the_one_entered_again(api: Api) -> None:
+    client = api.token_client(api.small.referee)
+    old = client.put(api.url(), body(40), format="json")["ETag"]
+    head = api.token_client(api.head)
+    gone = head.delete(api.url(), {"reason": "taula equivocada"}, format="json",
+                       HTTP_IF_MATCH=old)
+    assert gone.status_code == 204
+    client.put(api.url(), body(20), format="json")
+    response = client.put(api.url(), body(30), format="json", HTTP_IF_MATCH=old)
+    assert response.status_code == 409
+
+
+def test_bad_input_gets_400_with_the_field_path_and_a_translated_message(api: Api) -> None:
+    client = api.token_client(api.small.referee)
+    response = client.put(api.url(), {"trump": "X", "ns_points_taken": 80}, format="json")
+    assert response.status_code == 400
+    fields = {e["field"] for e in response.json()["errors"]}
+    assert fields == {"trump", "ns_points_taken"}
+    english = client.put(api.url(), {"trump": "O", "ns_points_taken": 80}, format="json",
+                         HTTP_ACCEPT_LANGUAGE="en")
+    assert "72" in english.json()["errors"][0]["message"]
+
+
+def test_a_rule_broken_gets_400_from_the_service_with_its_field(api: Api) -> None:
+    client = api.token_client(api.small.referee)
+    response = client.put(api.url(), body(40, recontro=True), format="json")
+    assert response.status_code == 400
+    assert "recontro" in {e["field"] for e in response.json()["errors"]}
+    assert Result.objects.count() == 0
+
+
+def test_a_nested_field_error_names_its_path(api: Api) -> None:
+    client = api.token_client(api.head)
+    response = client.put(api.url(), {"adjusted": {"NS": "A"}}, format="json")
+    assert response.status_code == 400
+    assert "adjusted.EW" in {e["field"] for e in response.json()["errors"]}
+
+
+def test_a_plain_referee_may_not_put_an_adjusted_score(api: Api) -> None:
+    client = api.token_client(api.small.referee)
+    response = client.put(api.url(), {"adjusted": {"NS": "A+", "EW": "A-"}}, format="json")
+    assert response.status_code == 403
+    assert Result.objects.count() == 0
+
+
+def test_delete_needs_the_head_referee_a_reason_and_is_audited(api: Api) -> None:
+    etag = api.token_client(api.small.referee).put(api.url(), body(40), format="json")["ETag"]
+    refused = api.token_client(api.small.referee).delete(
+        api.url(), {"reason": "error"}, format="json", HTTP_IF_MATCH=etag)
+    assert refused.status_code == 403
+    head = api.token_client(api.head)
+    assert head.delete(api.url(), {}, format="json", HTTP_IF_MATCH=etag).status_code == 400
+    assert head.delete(api.url(), {"reason": "error"}, format="json").status_code == 428
+    done = head.delete(api.url(), {"reason": "taula equivocada"}, format="json",
+                       HTTP_IF_MATCH=etag)
+    assert done.status_code == 204
+    assert Result.objects.count() == 0
+    audit = ResultAudit.objects.get(action="delete")
+    assert (audit.after, audit.acting_user) == ({"reason": "taula equivocada"}, api.head)
+
+
+def test_a_session_put_needs_the_csrf_token_like_the_form(api: Api) -> None:
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(api.small.referee)
+    response = client.put(api.url(), body(40), format="json")
+    assert response.status_code == 403
+    assert "CSRF" in response.json()["detail"]
+
+
+def test_a_result_of_a_hidden_board_is_404_to_the_public_and_valueless_to_a_referee(
+    api: Api,
+) -> None:
+    record(api.small.seatings[0], api.small.boards[0], 50)  # table 2 still to play
+    assert APIClient().get(api.url()).status_code == 404
+    referee = api.token_client(api.small.referee).get(api.url())
+    assert referee.status_code == 200
+    assert referee.json()["values"] is None and referee.json()["version"] == 1
+    head = api.token_client(api.head).get(api.url()).json()
+    assert head["values"]["ns_points_taken"] == 50
+    record(api.small.seatings[1], api.small.boards[0], 30)  # now complete: public
+    public = APIClient().get(api.url()).json()
+    assert public["values"]["ns_points_taken"] == 50
+
+
+def test_a_board_of_another_round_or_a_missing_table_is_404(api: Api) -> None:
+    client = api.token_client(api.small.referee)
+    other_round_board = api.small.boards[-1].number + 1
+    assert client.put(api.url(board=other_round_board), body(), format="json"
+                      ).status_code == 404
+    assert client.put(api.url(table=9), body(), format="json").status_code == 404
+
+
+def test_the_old_read_paths_redirect_to_v1(api: Api) -> None:
+    slug = api.small.championship.slug
+    response = APIClient().get(f"/api/c/{slug}/standings/?round=1")
+    assert response.status_code == 301
+    assert response["Location"] == f"/api/v1/c/{slug}/standings/?round=1"
+    board = APIClient().get(f"/api/c/{slug}/boards/1/")
+    assert board["Location"] == f"/api/v1/c/{slug}/boards/1/"
