@@ -23,6 +23,7 @@ Where docs/file-format.md leaves room, the reading chosen here (docs/decisions.m
 """
 
 from scoring.championship import (
+    Absences,
     ChampionshipScore,
     IncrementalScorer,
     Standing,
@@ -41,6 +42,7 @@ from scoring.model import (
     Adjustment,
     Doubling,
     Method,
+    MissedBoards,
     Result,
     Rounding,
     ScoringRules,
@@ -48,12 +50,14 @@ from scoring.model import (
 )
 
 __all__ = [
+    "Absences",
     "Adjustment",
     "ChampionshipScore",
     "Doubling",
     "IncrementalScorer",
     "InterchangeError",
     "Method",
+    "MissedBoards",
     "Result",
     "ResultError",
     "ResultScore",

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 import scoring
 from engine.deal import Deal
@@ -301,9 +301,33 @@ def scored_championship(
         [r for r in all_results if r.board in seen.public] if public_only else all_results
     )
     score = scoring.score_championship(
-        championship.scoring_rules(), [r.to_scoring() for r in results]
+        championship.scoring_rules(), [r.to_scoring() for r in results],
+        absences(championship),
     )
     return ScoredChampionship(championship, results, score, seen, public_only, all_results)
+
+
+def absences(championship: Championship) -> scoring.Absences:
+    """Byes, late entries and withdrawals as ``scoring`` ranks them (one query): a late
+    pair sat out the rounds before its ``joined_round``."""
+    sat_out: dict[int, set[int]] = {}
+    withdrawn: dict[int, int] = {}
+    rows = (
+        Pair.objects.filter(championship=championship)
+        .filter(
+            Q(byes__isnull=False) | Q(joined_round__gt=1) | Q(withdrawn_after_round__isnull=False)
+        )
+        .values_list("number", "joined_round", "withdrawn_after_round", "byes__round__number")
+    )
+    for number, joined, after, bye_round in rows:
+        rounds = sat_out.setdefault(number, set(range(1, joined)))
+        if bye_round is not None:
+            rounds.add(bye_round)
+        if after is not None:
+            withdrawn[number] = after
+    return scoring.Absences(
+        {pair: frozenset(rounds) for pair, rounds in sat_out.items() if rounds}, withdrawn
+    )
 
 
 # --------------------------------------------------------------------------- standings
@@ -336,6 +360,8 @@ class StandingRow:
     total: Fraction
     boards: int
     average: Fraction
+    missed: int = 0  # boards scored as average (A) under that missed-board rule
+    withdrawn: bool = False
 
     @property
     def number(self) -> int:
@@ -357,7 +383,7 @@ class StandingsView:
 
 def _rows(standings: Iterable[scoring.Standing], pairs: dict[int, Pair]) -> list[StandingRow]:
     return [
-        StandingRow(s.rank, pairs[s.pair], s.total, s.boards, s.average)
+        StandingRow(s.rank, pairs[s.pair], s.total, s.boards, s.average, s.missed, s.withdrawn)
         for s in standings
         if s.pair in pairs
     ]

@@ -23,6 +23,11 @@ from tournaments.services.championships import (
     deal_secret_publish,
     membership_grant,
 )
+from tournaments.services.deletion import (
+    DeletionSummary,
+    championship_delete,
+    championship_delete_summary,
+)
 from tournaments.services.errors import (
     BoardsError,
     ChampionshipStateError,
@@ -35,11 +40,14 @@ from tournaments.services.errors import (
     TournamentError,
 )
 from tournaments.services.interchange import championship_export, championship_import
+from tournaments.services.movements import RematchError, SeatingCheck, round_check
 from tournaments.services.pairs import (
     PAIR_NUMBER_MAX,
     PLAYER_NAME_MAX,
+    WITHDRAWAL_REASON_MAX,
     pair_register,
     pair_remove,
+    pair_withdraw,
     pairs_import_csv,
     parse_pairs_csv,
 )
@@ -63,18 +71,24 @@ __all__ = [
     "PAIR_NUMBER_MAX",
     "PLAYER_NAME_MAX",
     "RULE_FIELDS",
+    "WITHDRAWAL_REASON_MAX",
     "BoardsError",
     "ChampionshipStateError",
+    "DeletionSummary",
     "DrawError",
     "NotAllowedError",
     "PairsCsvError",
     "RegistrationError",
+    "RematchError",
     "ResultConflict",
     "ResultData",
     "ResultError",
+    "SeatingCheck",
     "TournamentError",
     "boards_generate",
     "championship_create",
+    "championship_delete",
+    "championship_delete_summary",
     "championship_export",
     "championship_finish",
     "championship_import",
@@ -83,11 +97,13 @@ __all__ = [
     "membership_grant",
     "pair_register",
     "pair_remove",
+    "pair_withdraw",
     "pairs_import_csv",
     "parse_pairs_csv",
     "result_correct",
     "result_delete",
     "result_record",
+    "round_check",
     "round_close",
     "round_draw",
     "round_reopen",

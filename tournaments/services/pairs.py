@@ -1,4 +1,5 @@
-"""Pairs and players: register, import a CSV list, remove."""
+"""Pairs and players: register (also late, after a draw), import a CSV list, remove one
+registered by mistake, withdraw one that leaves."""
 
 from __future__ import annotations
 
@@ -6,15 +7,19 @@ import csv
 import io
 from collections.abc import Sequence
 
+from django.contrib.admin.models import CHANGE, LogEntry
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 
 from tournaments.models import (
+    Bye,
     Championship,
     Pair,
     Player,
+    Result,
     Round,
+    RoundPair,
     Seating,
 )
 from tournaments.services.common import (
@@ -22,6 +27,7 @@ from tournaments.services.common import (
     User,
     _check_not_finished,
     _lock_championship,
+    _person,
     _require_role,
 )
 from tournaments.services.errors import ChampionshipStateError, PairsCsvError, RegistrationError
@@ -47,20 +53,26 @@ def _free_player_codes(championship: Championship, count: int) -> list[str]:
     return codes
 
 
-def _check_registration_open(championship: Championship) -> None:
-    """Pairs are registered only before the first draw: the draw seats every pair, so a
-    pair added later would leave an odd number for the next round's draw, or a pair that
-    never played round 1 (issue 4). One query."""
+def _check_registration_open(championship: Championship) -> int:
+    """The round a pair registered now joins from: 1 before any draw, else the round
+    after the last one drawn (a late pair; its missed rounds rank by the championship's
+    missed-board rule, docs/decisions.md 14). Refused once every round is drawn. Two
+    queries."""
     _check_not_finished(championship)
-    drawn = (
-        Round.objects.filter(championship=championship, seatings__isnull=False)
-        .order_by("number").values_list("number", flat=True).first()
+    last_drawn = (
+        Round.objects.filter(championship=championship)
+        .filter(Q(seatings__isnull=False) | Q(byes__isnull=False))
+        .aggregate(n=Max("number"))["n"]
     )
-    if drawn is not None:
+    if last_drawn is None:
+        return 1
+    rounds = Round.objects.filter(championship=championship).aggregate(n=Max("number"))["n"]
+    if rounds is not None and last_drawn >= rounds:
         raise ChampionshipStateError(
-            _("La ronda %(n)s ja està sortejada: ja no es poden inscriure parelles.")
-            % {"n": drawn}
+            _("La darrera ronda (%(n)s) ja està sortejada: ja no es poden inscriure "
+              "parelles.") % {"n": last_drawn}
         )
+    return last_drawn + 1
 
 
 def _pair_number_problem(text: str) -> str | None:
@@ -91,7 +103,7 @@ def _name_problem(name: str) -> str | None:
 
 
 def _create_pairs(
-    championship: Championship, rows: Sequence[tuple[int, str, str]]
+    championship: Championship, rows: Sequence[tuple[int, str, str]], joined_round: int = 1
 ) -> list[Pair]:
     """Write the players and pairs (the caller holds :func:`_lock_championship`). Raises
     ``IntegrityError`` when a number is taken after all (the caller turns it into its
@@ -109,6 +121,7 @@ def _create_pairs(
             Pair(
                 championship=championship, number=row[0],
                 player1=players[2 * i], player2=players[2 * i + 1],
+                joined_round=joined_round,
             )
             for i, row in enumerate(rows)
         ]
@@ -121,17 +134,18 @@ def pair_register(
     acting_user: User | None,
 ) -> Pair:
     """Register pair ``number`` (1..:data:`PAIR_NUMBER_MAX`, unique in the championship)
-    of two named players (1..:data:`PLAYER_NAME_MAX` characters), before any round is
-    drawn. Registrations of one championship run one at a time (row lock), so several at
-    once with different numbers all succeed and the same number twice is refused.
+    of two named players (1..:data:`PLAYER_NAME_MAX` characters). After a round is drawn
+    the pair is late: it joins from the next round drawn (``joined_round``).
+    Registrations of one championship run one at a time (row lock), so several at once
+    with different numbers all succeed and the same number twice is refused.
 
     Raises :class:`RegistrationError` (field ``number``, ``player1`` or ``player2``),
-    :class:`NotAllowedError`, :class:`ChampionshipStateError` (finished, or a round
-    already drawn).
+    :class:`NotAllowedError`, :class:`ChampionshipStateError` (finished, or the last
+    round already drawn).
     """
     championship = _lock_championship(championship)
     _require_role(acting_user, championship, ORGANISER_ROLES, _("inscriure parelles"))
-    _check_registration_open(championship)
+    joined_round = _check_registration_open(championship)
     names = (player1 or "").strip(), (player2 or "").strip()
     for k, player_name in enumerate(names, start=1):
         if not player_name:
@@ -157,7 +171,9 @@ def pair_register(
         raise RegistrationError(taken, field="number")
     try:
         with transaction.atomic():
-            return _create_pairs(championship, [(number, names[0], names[1])])[0]
+            return _create_pairs(
+                championship, [(number, names[0], names[1])], joined_round
+            )[0]
     except IntegrityError:
         # Only without the lock's protection (rows written outside the services).
         raise RegistrationError(taken, field="number") from None
@@ -243,16 +259,16 @@ def pairs_import_csv(
     *, championship: Championship, text: str, acting_user: User | None
 ) -> list[Pair]:
     """Register every pair of a pasted list ("number;player 1;player 2" per line, see
-    :func:`parse_pairs_csv`), all or nothing, before any round is drawn. A number
-    already registered is an error naming its line. Runs one at a time per championship
-    with :func:`pair_register` (row lock).
+    :func:`parse_pairs_csv`), all or nothing; after a draw they are late pairs, as in
+    :func:`pair_register`. A number already registered is an error naming its line.
+    Runs one at a time per championship with :func:`pair_register` (row lock).
 
     Raises :class:`PairsCsvError` (``problems``: one message per bad line, field ``text``),
     :class:`NotAllowedError`, :class:`ChampionshipStateError`.
     """
     championship = _lock_championship(championship)
     _require_role(acting_user, championship, ORGANISER_ROLES, _("inscriure parelles"))
-    _check_registration_open(championship)
+    joined_round = _check_registration_open(championship)
     lines = _parse_pairs_lines(text)
     existing = set(
         Pair.objects.filter(championship=championship).values_list("number", flat=True)
@@ -266,7 +282,7 @@ def pairs_import_csv(
         raise PairsCsvError(clashes)
     try:
         with transaction.atomic():
-            return _create_pairs(championship, [row[1:] for row in lines])
+            return _create_pairs(championship, [row[1:] for row in lines], joined_round)
     except IntegrityError:
         # Only without the lock's protection (rows written outside the services).
         raise PairsCsvError(
@@ -292,6 +308,11 @@ def pair_remove(*, pair: Pair, acting_user: User | None) -> None:
         Seating.objects.filter(Q(ns_pair=pair) | Q(ew_pair=pair))
         .order_by("round__number").values_list("round__number", flat=True).first()
     )
+    if seated is None:
+        seated = (
+            Bye.objects.filter(pair=pair).order_by("round__number")
+            .values_list("round__number", flat=True).first()
+        )
     if seated is not None:
         raise ChampionshipStateError(
             _("La parella %(n)s ja seu a una taula a la ronda %(round)s: no es pot esborrar.")
@@ -305,3 +326,93 @@ def pair_remove(*, pair: Pair, acting_user: User | None) -> None:
     ).values_list("player1_id", "player2_id"):
         still_used.update(ids)
     Player.objects.filter(pk__in=players - still_used).delete()
+
+
+#: At most this many characters in a withdrawal's reason (``Pair.withdrawal_reason``).
+WITHDRAWAL_REASON_MAX: int = Pair._meta.get_field(  # type: ignore[assignment]
+    "withdrawal_reason"
+).max_length
+
+
+@transaction.atomic
+def pair_withdraw(
+    *, pair: Pair, after_round: int, reason: str, acting_user: User | None
+) -> list[int]:
+    """Withdraw ``pair`` after round ``after_round``: it keeps every result it played
+    (its opponents keep their boards and scores), it is left out of the draws of later
+    rounds (an odd field then gets a bye), and the standings list it as withdrawn.
+    Organiser only; ``reason`` (1..:data:`WITHDRAWAL_REASON_MAX` characters) is stored
+    and written to the admin log with the acting user.
+
+    A later round already drawn without any result loses its draw (the organiser draws
+    it again without the pair); the numbers of those rounds are returned.
+
+    Raises :class:`RegistrationError` (field ``after_round``: not a round from the one
+    the pair joined, minus one, to the last; field ``reason``: empty or too long),
+    :class:`ChampionshipStateError` (finished, already withdrawn, a later round has
+    results), :class:`NotAllowedError`.
+    """
+    championship = _lock_championship(pair.championship_id)
+    _require_role(acting_user, championship, ORGANISER_ROLES, _("retirar parelles"))
+    _check_not_finished(championship)
+    pair = Pair.objects.select_for_update().get(pk=pair.pk)
+    if pair.is_withdrawn:
+        raise ChampionshipStateError(
+            _("La parella %(n)s ja es va retirar després de la ronda %(round)s.")
+            % {"n": pair.number, "round": pair.withdrawn_after_round}
+        )
+    last = Round.objects.filter(championship=championship).aggregate(n=Max("number"))["n"] or 0
+    first = pair.joined_round - 1
+    if (
+        isinstance(after_round, bool) or not isinstance(after_round, int)
+        or not first <= after_round <= last
+    ):
+        raise RegistrationError(
+            _("La retirada ha de ser després d'una ronda de %(first)s a %(last)s, no "
+              "«%(n)s».") % {"first": first, "last": last, "n": after_round},
+            field="after_round",
+        )
+    reason = (reason or "").strip()
+    if not reason or len(reason) > WITHDRAWAL_REASON_MAX:
+        raise RegistrationError(
+            _("Cal el motiu de la retirada (com a molt %(max)s caràcters).")
+            % {"max": WITHDRAWAL_REASON_MAX},
+            field="reason",
+        )
+    later = Round.objects.filter(championship=championship, number__gt=after_round)
+    played = (
+        Result.objects.filter(seating__round__in=later)
+        .order_by("seating__round__number")
+        .values_list("seating__round__number", flat=True).first()
+    )
+    if played is not None:
+        raise ChampionshipStateError(
+            _("La ronda %(n)s ja té resultats: la parella %(pair)s només es pot retirar "
+              "després d'aquesta ronda.") % {"n": played, "pair": pair.number}
+        )
+    undone = sorted(
+        set(
+            Seating.objects.filter(round__in=later)
+            .filter(Q(ns_pair=pair) | Q(ew_pair=pair))
+            .values_list("round__number", flat=True)
+        )
+        | set(Bye.objects.filter(round__in=later, pair=pair).values_list(
+            "round__number", flat=True))
+    )
+    if undone:
+        redraw = Round.objects.filter(championship=championship, number__in=undone)
+        RoundPair.objects.filter(round__in=redraw).delete()
+        Seating.objects.filter(round__in=redraw).delete()
+        Bye.objects.filter(round__in=redraw).delete()
+        redraw.update(draw_seed=None, movement="")
+    pair.withdrawn_after_round = after_round
+    pair.withdrawal_reason = reason
+    pair.save(update_fields=["withdrawn_after_round", "withdrawal_reason"])
+    person = _person(acting_user)
+    if person is not None:
+        LogEntry.objects.log_actions(
+            user_id=person.pk, queryset=[pair], action_flag=CHANGE, single_object=True,
+            change_message=f"withdrawn after round {after_round}: {reason}"
+            + (f" (draw of rounds {', '.join(map(str, undone))} undone)" if undone else ""),
+        )
+    return undone

@@ -10,8 +10,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import movement
+from tournaments import selectors
 from tournaments.models import (
     Board,
+    Bye,
     Championship,
     Pair,
     Result,
@@ -29,6 +31,12 @@ from tournaments.services.common import (
     _require_role,
 )
 from tournaments.services.errors import ChampionshipStateError, DrawError
+from tournaments.services.movements import (
+    RematchError,
+    field_of,
+    history_before,
+    rematch_list,
+)
 
 
 def _has_results(championship: Championship) -> bool:
@@ -86,21 +94,27 @@ DRAW_TRIES = movement.DRAW_TRIES
 
 @transaction.atomic
 def round_draw(
-    *, round: Round, seed: int | None = None, acting_user: User | None
+    *, round: Round, seed: int | None = None, acting_user: User | None,
+    movement_name: str | None = None, accept_rematches: bool = False,
 ) -> list[Seating]:
-    """Seat every pair of the championship at a table for ``round`` by a seeded random
-    draw: with ``seed`` the same pairs always give the same tables. 24 pairs give 12
-    tables; every table plays the round's boards. Among ``DRAW_TRIES`` shuffles from the
-    seed, the first with the fewest pairs meeting again (from earlier rounds) wins.
+    """Seat the round's field at tables by the championship's movement (or
+    ``movement_name``: ``random``, ``swiss``, ``round-robin``; ``scoring.movement``).
 
-    Redrawing replaces the tables while the round has no result. ``seed=None`` draws a
-    fresh seed, stored in ``round.draw_seed``. The championship becomes ``running``.
+    The field: every pair registered for the round (a late pair from its
+    ``joined_round``) and not withdrawn before it. With an odd field one pair sits out
+    (a :class:`~tournaments.models.Bye`), never one that sat out while another has not.
+    With ``seed`` the same field, earlier rounds and standings always give the same
+    tables (``seed=None`` draws a fresh one, stored in ``round.draw_seed``; the method
+    in ``round.movement``). Swiss ranks the pairs by the standings after the earlier
+    rounds (every result, the championship's missed-board rule).
 
-    Raises :class:`DrawError` (odd or too few pairs, results exist, closed round),
+    When no draw avoids a rematch, nothing is stored and :class:`RematchError` lists
+    them, unless ``accept_rematches``. Redrawing replaces the tables while the round has
+    no result. The championship becomes ``running``.
+
+    Raises :class:`DrawError` (fewer than 2 pairs, results exist, closed round, an
+    all-play-all past its last round or with a late pair), :class:`RematchError`,
     :class:`NotAllowedError`, :class:`ChampionshipStateError`.
-
-    Question (spec): an odd number of pairs would need a bye (a sitting-out pair); the
-    spec does not say how a bye scores, so it is refused.
     """
     # The championship first (as the registrations and rounds_setup lock it): a pair
     # registered while this draw runs would be left out of it.
@@ -116,23 +130,36 @@ def round_draw(
             _("La ronda %(n)s ja té resultats: no es pot tornar a sortejar.")
             % {"n": round.number}
         )
-    numbers = sorted(
-        Pair.objects.filter(championship=championship).values_list("number", flat=True)
-    )
-    if len(numbers) < 2 or len(numbers) % 2:
+    method = movement.Movement(movement_name or championship.movement)
+    field = field_of(championship, round.number)
+    numbers = [p.number for p in field]
+    if len(numbers) < 2:
         raise DrawError(
-            _("Cal un nombre parell de parelles (com a mínim 2) per sortejar: n'hi ha %(n)s.")
-            % {"n": len(numbers)}
+            _("Cal com a mínim 2 parelles per sortejar la ronda %(round)s: n'hi ha %(n)s.")
+            % {"round": round.number, "n": len(numbers)}
         )
     if seed is None:
         seed = secrets.randbits(62)
-    history = movement.History.of(
-        _draws_of(Round.objects.filter(championship=championship).exclude(pk=round.pk))
-    )
-    drawn = movement.draw_random(numbers, round=round.number, seed=seed, history=history)
-    best = drawn.seated
+    swiss = method is movement.Movement.SWISS
+    robin = method is movement.Movement.ROUND_ROBIN
+    try:
+        drawn = movement.draw(
+            method, numbers, round=round.number, seed=seed, history=history_before(round),
+            ranks=_ranks_before(championship, round.number) if swiss else None,
+            schedule=_schedule(championship) if robin else None,
+        )
+    except movement.MovementError as exc:
+        raise DrawError(_round_robin_message(championship, round.number, str(exc))) from None
+    if drawn.rematches and not accept_rematches:
+        raise RematchError(
+            _("Cap sorteig de la ronda %(n)s evita que es tornin a trobar parelles: "
+              "%(list)s. Accepteu aquestes repeticions per sortejar-la.")
+            % {"n": round.number, "list": rematch_list(drawn.rematches)},
+            rematches=drawn.rematches,
+        )
     Seating.objects.filter(round=round).delete()
-    tables_needed = len(best) // 2
+    Bye.objects.filter(round=round).delete()
+    tables_needed = max((t.number for t in drawn.tables), default=0)
     existing_tables = {
         t.number: t for t in Table.objects.filter(championship=championship)
     }
@@ -144,33 +171,57 @@ def round_draw(
         ]
     )
     existing_tables.update({t.number: t for t in new_tables})
-    pairs = {p.number: p for p in Pair.objects.filter(championship=championship)}
+    pairs = {p.number: p for p in field}
     seatings = Seating.objects.bulk_create(
         [
             Seating(
-                round=round, table=existing_tables[i // 2 + 1],
-                ns_pair=pairs[best[i]], ew_pair=pairs[best[i + 1]],
+                round=round, table=existing_tables[t.number],
+                ns_pair=pairs[t.ns], ew_pair=pairs[t.ew],
             )
-            for i in range(0, len(best), 2)
+            for t in drawn.tables
         ]
     )
+    Bye.objects.bulk_create([Bye(round=round, pair=pairs[n]) for n in drawn.byes])
     _write_round_pairs(round, seatings)
     round.draw_seed = seed
-    round.save(update_fields=["draw_seed"])
+    round.movement = method.value
+    round.save(update_fields=["draw_seed", "movement"])
     if championship.status == Championship.Status.DRAFT:
         championship.status = Championship.Status.RUNNING
         championship.save(update_fields=["status"])
     return seatings
 
 
-def _draws_of(rounds: object) -> list[movement.Draw]:
-    """The seatings of ``rounds`` (a queryset of rounds) as ``movement.Draw`` values."""
-    tables: dict[int, list[movement.Table]] = {}
-    for round_number, table, ns, ew in Seating.objects.filter(round__in=rounds).values_list(
-        "round__number", "table__number", "ns_pair__number", "ew_pair__number"
-    ):
-        tables.setdefault(round_number, []).append(movement.Table(table, ns, ew))
-    return [movement.Draw(n, tuple(ts)) for n, ts in tables.items()]
+def _ranks_before(championship: Championship, round_number: int) -> dict[int, int]:
+    """pair -> rank in the standings over the rounds before ``round_number`` (every
+    result, the championship's missed-board rule); empty before any result."""
+    if round_number <= 1:
+        return {}
+    scored = selectors.scored_championship(championship, public_only=False)
+    return {s.pair: s.rank for s in scored.score.standings(through_round=round_number - 1)}
+
+
+def _schedule(championship: Championship) -> list[int]:
+    """The pairs of an all-play-all: those registered for round 1."""
+    return sorted(
+        Pair.objects.filter(championship=championship, joined_round=1)
+        .values_list("number", flat=True)
+    )
+
+
+def _round_robin_message(championship: Championship, round_number: int, detail: str) -> str:
+    if "joined after" in detail:
+        return _(
+            "Una lliga (tots contra tots) no admet parelles inscrites tard: sortegeu la "
+            "ronda %(n)s amb un altre moviment."
+        ) % {"n": round_number}
+    pairs = len(_schedule(championship))
+    return _(
+        "Una lliga de %(pairs)s parelles té %(rounds)s rondes: la ronda %(n)s no hi cap."
+    ) % {
+        "pairs": pairs, "rounds": movement.round_robin_rounds(max(pairs, 2)),
+        "n": round_number,
+    }
 
 
 def _write_round_pairs(round: Round, seatings: Sequence[Seating]) -> None:

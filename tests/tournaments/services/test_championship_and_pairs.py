@@ -13,7 +13,7 @@ from engine.rules import Variant
 from scoring.model import Doubling, Method, Rounding
 from tests.factories import UserFactory
 from tournaments import services
-from tournaments.models import Board, Championship, Membership, Pair, Player, Round
+from tournaments.models import Board, Championship, Membership, Pair, Player, Round, Seating
 
 pytestmark = pytest.mark.django_db
 
@@ -295,37 +295,41 @@ def test_pair_register_has_the_same_limits_as_the_csv(fields, field):
 # --------------------------------------------------------------------------- after a draw
 
 
-def test_no_pair_is_registered_once_a_round_is_drawn(small):
-    for register in (
-        lambda: services.pair_register(championship=small.championship, number=9,
-                                       player1="A", player2="B", acting_user=small.organiser),
-        lambda: services.pairs_import_csv(championship=small.championship, text="9;A;B",
-                                          acting_user=small.organiser),
-    ):
-        with pytest.raises(services.ChampionshipStateError) as exc:
-            register()
-        assert "La ronda 1 ja està sortejada" in str(exc.value)
+def test_a_pair_registered_after_the_draw_joins_from_the_next_round(small):
+    late = services.pair_register(championship=small.championship, number=9,
+                                  player1="A", player2="B", acting_user=small.organiser)
+    more = services.pairs_import_csv(championship=small.championship, text="10;C;D",
+                                     acting_user=small.organiser)
+    assert (late.joined_round, more[0].joined_round) == (2, 2)
+    assert not Seating.objects.filter(round=small.round1, ns_pair=late).exists()
+    # Round 2 seats all six pairs: the four of round 1 and the two late ones.
+    seatings = services.round_draw(round=small.round2, seed=5, acting_user=None)
+    seated = {p for s in seatings for p in (s.ns_pair.number, s.ew_pair.number)}
+    assert len(seatings) == 3 and {9, 10} <= seated
+
+
+def test_no_pair_is_registered_once_the_last_round_is_drawn(small):
+    services.round_draw(round=small.round2, seed=5, acting_user=None)
+    last = small.championship.rounds.order_by("number").last()
+    if last.number > 2:
+        pytest.skip("the small championship has more than two rounds")
+    with pytest.raises(services.ChampionshipStateError) as exc:
+        services.pair_register(championship=small.championship, number=9,
+                               player1="A", player2="B", acting_user=small.organiser)
+    assert "La darrera ronda (2) ja està sortejada" in str(exc.value)
     assert Pair.objects.filter(championship=small.championship).count() == 4
-    # Round 2 can still be drawn: the number of pairs did not change.
-    assert len(services.round_draw(round=small.round2, seed=5, acting_user=None)) == 2
 
 
 def test_pair_remove_removes_an_unseated_pair_and_its_players(small):
-    # A pair added after the draw (as before registrations were closed then).
     extra = services.pair_register(championship=services.championship_create(
         name="Altre", date=DAY), number=1, player1="A", player2="B", acting_user=None)
-    late = Pair.objects.create(championship=small.championship, number=9,
-                               player1=Player.objects.create(championship=small.championship,
-                                                             code="x1", name="Tard"),
-                               player2=Player.objects.create(championship=small.championship,
-                                                             code="x2", name="Tard"))
-    with pytest.raises(services.DrawError):
-        services.round_draw(round=small.round2, seed=5, acting_user=None)
+    late = services.pair_register(championship=small.championship, number=9,
+                                  player1="Tard", player2="Tardana", acting_user=None)
     with pytest.raises(services.NotAllowedError):
         services.pair_remove(pair=late, acting_user=small.referee)
     services.pair_remove(pair=late, acting_user=small.organiser)
     assert not Pair.objects.filter(pk=late.pk).exists()
-    assert not Player.objects.filter(code__in=["x1", "x2"]).exists()
+    assert not Player.objects.filter(name__in=["Tard", "Tardana"]).exists()
     assert Pair.objects.filter(pk=extra.pk).exists()
     assert len(services.round_draw(round=small.round2, seed=5, acting_user=None)) == 2
 

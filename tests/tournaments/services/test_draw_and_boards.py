@@ -12,7 +12,7 @@ from engine.deal import Deal
 from engine.generate import deal_commitment, generate_deal
 from tests.factories import build_championship
 from tournaments import services
-from tournaments.models import Board, Championship, RoundPair, Seating
+from tournaments.models import Board, Bye, Championship, RoundPair, Seating
 
 pytestmark = pytest.mark.django_db
 
@@ -52,13 +52,15 @@ def test_round_draw_avoids_pairs_meeting_again_when_it_can():
     assert len(met) == len(set(met)) == 12
 
 
-def test_round_draw_refuses_an_odd_number_of_pairs():
+def test_round_draw_of_an_odd_field_gives_one_pair_a_bye():
     c = build_championship(pairs=4, drawn_rounds=0)
     services.pair_register(championship=c, number=5, player1="A", player2="B",
                            acting_user=None)
-    with pytest.raises(services.DrawError) as exc:
-        services.round_draw(round=c.rounds.get(number=1), seed=1, acting_user=None)
-    assert "5" in str(exc.value)
+    seatings = services.round_draw(round=c.rounds.get(number=1), seed=1, acting_user=None)
+    seated = {p for s in seatings for p in (s.ns_pair.number, s.ew_pair.number)}
+    byes = list(Bye.objects.filter(round__championship=c).values_list("pair__number", flat=True))
+    assert len(seatings) == 2 and len(byes) == 1
+    assert seated | set(byes) == {1, 2, 3, 4, 5} and not seated & set(byes)
 
 
 def test_round_draw_is_refused_once_the_round_has_results(small):
