@@ -55,6 +55,8 @@ class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]
             "scale_top",
             "rounding",
             "infraction_score",
+            "movement",
+            "missed_boards",
             "sant_vicenc",
             "sant_vicenc_on_botifarra",
             "carregar",

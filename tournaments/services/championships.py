@@ -25,7 +25,7 @@ from tournaments.services.errors import ChampionshipStateError, NotAllowedError,
 RULE_FIELDS = (
     "variant", "doubling", "method", "scale_bottom", "scale_top", "rounding",
     "infraction_score", "carregar", "carregar_scope", "sant_vicenc",
-    "sant_vicenc_on_botifarra", "barraca",
+    "sant_vicenc_on_botifarra", "barraca", "movement", "missed_boards",
 )
 
 
@@ -56,6 +56,8 @@ def _clean_rules(rules: Mapping[str, Any]) -> dict[str, Any]:
         "method": Championship.Method,
         "rounding": Championship.Rounding,
         "carregar_scope": Championship.CarregarScope,
+        "movement": Championship.Movement,
+        "missed_boards": Championship.MissedBoards,
     }
     for name, value in rules.items():
         if name in choice_fields:
