@@ -7,6 +7,12 @@ rounds 1 to 3 are closed; round 4 is half played (tables 1-6 have played four bo
 tables 7-12 two), so some boards are still hidden from the public. Every result goes
 through ``services.result_record``, as a referee's would.
 
+Other shapes: ``--slug S --pairs N --rounds R --boards-per-round B --movement
+random|swiss|round-robin --play-rounds K --withdraw PAIR@ROUND`` (repeatable) builds that
+championship and has the bots play rounds 1..K (each drawn by the movement, then played
+and closed); a withdrawal happens right after the round it names. Without
+``--play-rounds`` the demo is played as above. Every write goes through the services.
+
 Idempotent: run twice, it says the demo exists (``--reset`` rebuilds it). Prints the URLs
 and the demo logins.
 """
@@ -19,13 +25,13 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.urls import NoReverseMatch, reverse
 
 from engine.bots import play_board
 from tournaments import services
-from tournaments.models import Board, Championship, Membership, Round, Seating
+from tournaments.models import Board, Bye, Championship, Membership, Round, Seating
 
 SLUG = "demo"
 NAME = "Campionat de Botifarra per Parelles – Vic (demo)"
@@ -69,9 +75,25 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--reset", action="store_true", help="delete and rebuild the demo")
+        parser.add_argument("--slug", default=SLUG, help=f"identifier (default {SLUG})")
+        parser.add_argument("--pairs", type=int, default=PAIRS, help=f"pairs (default {PAIRS})")
+        parser.add_argument("--rounds", type=int, default=ROUNDS,
+                            help=f"rounds (default {ROUNDS})")
+        parser.add_argument("--boards-per-round", type=int, default=BOARDS_PER_ROUND,
+                            help=f"boards per round (default {BOARDS_PER_ROUND})")
+        parser.add_argument("--movement", choices=[m.value for m in Championship.Movement],
+                            default=Championship.Movement.RANDOM.value,
+                            help="how rounds are drawn (default random)")
+        parser.add_argument("--play-rounds", type=int, default=None,
+                            help="draw, play and close rounds 1..K (default: the demo's "
+                            "rounds 1 to R-1 and half of round R)")
+        parser.add_argument("--withdraw", action="append", default=[], metavar="PAIR@ROUND",
+                            help="withdraw pair PAIR after round ROUND (repeatable)")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        existing = Championship.objects.filter(slug=SLUG).first()
+        self.shape = _shape(options)
+        slug = self.shape["slug"]
+        existing = Championship.objects.filter(slug=slug).first()
         if existing is not None and not options["reset"]:
             self.stdout.write(
                 f"La demo ja existeix ({existing.name}); "
@@ -81,9 +103,12 @@ class Command(BaseCommand):
             return
         with transaction.atomic():
             if existing is not None:
-                existing.delete()
+                services.championship_delete(
+                    championship=existing, confirm_slug=slug, acting_user=None
+                )
             championship = self._build()
         self.stdout.write(self.style.SUCCESS(f"Demo creada: {championship.name}"))
+        self._print_summary(championship)
         self._print_access(championship)
 
     # -- building -----------------------------------------------------------------------
@@ -111,38 +136,49 @@ class Command(BaseCommand):
     def _build(self) -> Championship:
         users = self._users()
         organiser, referee = users["organitzador"], users["arbitre"]
+        shape = self.shape
+        name = NAME if shape["slug"] == SLUG else f"{NAME} · {shape['slug']}"
         championship = services.championship_create(
-            name=NAME, slug=SLUG, date=datetime.date(2026, 11, 29), venue="Vic, Casal Cívic",
-            acting_user=organiser,
+            name=name, slug=shape["slug"], date=datetime.date(2026, 11, 29),
+            venue="Vic, Casal Cívic", movement=shape["movement"], acting_user=organiser,
         )
         for username, (_password, role) in USERS.items():
             services.membership_grant(
                 championship=championship, user=users[username], role=role,
                 acting_user=organiser,
             )
-        lines = [
-            f"{n};{FIRST[2 * n - 2]} {LAST[2 * n - 2]};{FIRST[2 * n - 1]} {LAST[2 * n - 1]}"
-            for n in range(1, PAIRS + 1)
-        ]
+        lines = [f"{n};{_name(2 * n - 2)};{_name(2 * n - 1)}" for n in range(1, shape["pairs"] + 1)]
         services.pairs_import_csv(
             championship=championship, text="\n".join(lines), acting_user=organiser
         )
         rounds = services.rounds_setup(
-            championship=championship, rounds=ROUNDS, boards_per_round=BOARDS_PER_ROUND,
-            acting_user=organiser,
+            championship=championship, rounds=shape["rounds"],
+            boards_per_round=shape["boards_per_round"], acting_user=organiser,
         )
         services.boards_generate(championship=championship, acting_user=organiser)
         championship.refresh_from_db()
         rules = championship.engine_rules()
+        play = shape["play_rounds"]
         for rnd in rounds:
+            if play is not None and rnd.number > play:
+                break
             self._play_round(championship, rnd, rules, organiser, referee)
+            for pair_number in shape["withdraw"].get(rnd.number, ()):
+                services.pair_withdraw(
+                    pair=championship.pairs.get(number=pair_number), after_round=rnd.number,
+                    reason="Retirada de la demo", acting_user=organiser,
+                )
         championship.refresh_from_db()
         return championship
 
     def _play_round(
         self, championship: Championship, rnd: Round, rules: Any, organiser: Any, referee: Any
     ) -> None:
-        services.round_draw(round=rnd, seed=DRAW_SEED + rnd.number, acting_user=organiser)
+        services.round_draw(
+            round=rnd, seed=DRAW_SEED + rnd.number, acting_user=organiser,
+            accept_rematches=True,
+        )
+        full = self.shape["play_rounds"] is not None
         seatings = list(
             Seating.objects.filter(round=rnd).select_related("table").order_by("table__number")
         )
@@ -151,7 +187,7 @@ class Command(BaseCommand):
             table = seating.table.number
             # The last round is half played: four boards at the first half of the tables.
             half = 4 if table <= len(seatings) // 2 else 2
-            played = len(boards) if rnd.number < ROUNDS else half
+            played = len(boards) if full or rnd.number < self.shape["rounds"] else half
             for index, board in enumerate(boards[:played], start=1):
                 key = (rnd.number, table, index)
                 if key in ADJUSTED:
@@ -179,10 +215,33 @@ class Command(BaseCommand):
                     expected_version=None,
                     acting_user=referee,
                 )
-        if rnd.number < ROUNDS:
+        if full or rnd.number < self.shape["rounds"]:
             services.round_close(round=rnd, acting_user=organiser)
+        byes = list(Bye.objects.filter(round=rnd).values_list("pair__number", flat=True))
+        self.stdout.write(
+            f"  Ronda {rnd.number}: {len(seatings)} taules"
+            + (f", descansa {', '.join(map(str, byes))}" if byes else "")
+        )
 
     # -- output -------------------------------------------------------------------------
+
+    def _print_summary(self, championship: Championship) -> None:
+        """Meetings, rematches and byes of every drawn round (what the shape is for)."""
+        meetings: list[frozenset[int]] = [
+            frozenset(pair) for pair in Seating.objects.filter(
+                round__championship=championship
+            ).values_list("ns_pair__number", "ew_pair__number")
+        ]
+        byes = list(
+            Bye.objects.filter(round__championship=championship)
+            .values_list("pair__number", flat=True)
+        )
+        twice = sorted({p for p in byes if byes.count(p) > 1})
+        self.stdout.write(
+            f"  Trobades: {len(meetings)} ({len(set(meetings))} diferents, "
+            f"{len(meetings) - len(set(meetings))} repetides); descansos: {len(byes)}"
+            + (f", dues vegades: {twice}" if twice else "")
+        )
 
     def _print_access(self, championship: Championship) -> None:
         base = "http://127.0.0.1:8000"
@@ -199,3 +258,32 @@ class Command(BaseCommand):
         for username, (password, role) in USERS.items():
             self.stdout.write(f"    {username} / {password}  ({role.label})")
         self.stdout.write(f"    {ADMIN[0]} / {ADMIN[1]}  (superusuari, /admin/)")
+
+
+def _name(k: int) -> str:
+    """The k-th player's name (0-based): the demo's 48 names, then combinations."""
+    first, last = FIRST[k % len(FIRST)], LAST[(k + k // len(LAST)) % len(LAST)]
+    return f"{first} {last}" + (f" {k // len(FIRST) + 1}" if k >= len(FIRST) else "")
+
+
+def _shape(options: dict[str, Any]) -> dict[str, Any]:
+    """The championship's shape from the options; a bad one is a CommandError."""
+    for key, low in (("pairs", 2), ("rounds", 1), ("boards_per_round", 1)):
+        if not low <= options[key] <= 9999:
+            raise CommandError(f"--{key.replace('_', '-')} must be between {low} and 9999")
+    play = options["play_rounds"]
+    if play is not None and not 0 <= play <= options["rounds"]:
+        raise CommandError(f"--play-rounds must be between 0 and --rounds ({options['rounds']})")
+    withdraw: dict[int, list[int]] = {}
+    for text in options["withdraw"]:
+        pair, _at, after = text.partition("@")
+        if not (pair.isdigit() and after.isdigit()):
+            raise CommandError(f"--withdraw {text!r}: write PAIR@ROUND, e.g. 5@2")
+        if not 1 <= int(pair) <= options["pairs"]:
+            raise CommandError(f"--withdraw {text!r}: there is no pair {pair}")
+        withdraw.setdefault(int(after), []).append(int(pair))
+    return {
+        "slug": options["slug"], "pairs": options["pairs"], "rounds": options["rounds"],
+        "boards_per_round": options["boards_per_round"], "movement": options["movement"],
+        "play_rounds": play, "withdraw": withdraw,
+    }
