@@ -268,8 +268,10 @@ def draw_swiss(
     is :func:`draw_random`. Otherwise a maximum-weight matching with
     ``maxcardinality=True`` over the pairs: a meeting weighs more the closer the two
     ranks (``n^2 - (rank difference)^2``); with an odd field a bye node is linked to the
-    :func:`bye_candidates`, the lower-ranked the heavier. The graph first links each pair
-    to its :data:`SWISS_WINDOW` nearest pairs in the standings that it has not met, then
+    :func:`bye_candidates`, the lower-ranked the heavier (by more than any sum of rank
+    differences: the lowest-ranked candidate sits out whenever a matching allows it).
+    The graph first links each pair to its :data:`SWISS_WINDOW` nearest pairs in the
+    standings that it has not met, then
     every pair it has not met; only when neither gives a complete matching do rematches
     enter, each weighing less than any set of new meetings (so the fewest rematches,
     listed in the result). Ties in rank are broken by ``seed``.
@@ -302,7 +304,9 @@ def draw_swiss(
         return base - (rank[a] - rank[b]) ** 2
 
     def bye_weight(k: int) -> int:
-        return base - k * k
+        # One step up the standings costs more than any sum of rank differences, so
+        # the lowest-ranked candidate sits out unless that leaves no complete matching.
+        return base + (len(from_bottom) - k) * n**3
 
     matching: set[tuple[int, int]] = set()
     for window in (SWISS_WINDOW, n):
