@@ -126,11 +126,13 @@ typedef struct {
     uint8_t config;
     uint8_t best;   /* normalized lead bit + 1; 0 = none */
     uint8_t depth;  /* tricks left */
+    uint8_t age;    /* the search that last used it (replace older entries first) */
 } Entry;
 
 #define TT_BITS 20
 #define TT_SIZE (1u << TT_BITS)
 static Entry *table = NULL;
+static uint8_t current_age = 0;
 
 /* compress[low][held]: the small cards (strength 0..6) ``held`` out of those still in play
    ``low`` of one suit, renumbered from the top: the highest in play becomes 6, the next 5... */
@@ -210,7 +212,10 @@ static Entry *tt_find(const uint64_t h[4], int leader, int config) {
     uint64_t index = (hash_key(h, leader, config) >> (64 - TT_BITS)) & ~1ULL;
     for (int i = 0; i < 2; i++) {
         Entry *e = &table[index + i];
-        if (same_key(e, h, leader, config)) return e;
+        if (same_key(e, h, leader, config)) {
+            e->age = current_age;
+            return e;
+        }
     }
     return NULL;
 }
@@ -230,10 +235,13 @@ static void tt_store(const uint64_t h[4], int leader, int config, int depth, int
         }
     }
     if (slot == NULL) {
-        /* An empty slot, else the shallower of the two (a deeper one saved more work). */
+        /* An empty slot, else one left by an earlier search, else the shallower of the
+           two (a deeper one saved more work). */
         Entry *a = &table[index], *b = &table[index + 1];
         if (a->leader == 0) slot = a;
         else if (b->leader == 0) slot = b;
+        else if (a->age != current_age) slot = a;
+        else if (b->age != current_age) slot = b;
         else slot = (a->depth <= b->depth) ? a : b;
     }
     memcpy(slot->h, h, sizeof(slot->h));
@@ -243,6 +251,7 @@ static void tt_store(const uint64_t h[4], int leader, int config, int depth, int
     slot->config = (uint8_t)config;
     slot->best = (uint8_t)(best >= 0 ? best + 1 : 0);
     slot->depth = (uint8_t)depth;
+    slot->age = current_age;
 }
 
 /* ------------------------------------------------------------------ bounds */
@@ -320,20 +329,18 @@ typedef struct {
     int score;
 } Move;
 
-/* History heuristic: cutoffs per (seat, position in trick, card), weighted by the square
+/* History heuristic: cutoffs per (declaration, seat, position in trick, card), weighted by the square
    of the tricks left, kept between searches and halved when large. */
-static uint32_t history[4][4][48];
+static uint32_t history[5][4][4][48];
 
 static void age_history(void) {
+    uint32_t *h = &history[0][0][0][0];
+    size_t n = sizeof(history) / sizeof(history[0][0][0][0]);
     uint32_t top = 0;
-    for (int a = 0; a < 4; a++)
-        for (int b = 0; b < 4; b++)
-            for (int c = 0; c < 48; c++)
-                if (history[a][b][c] > top) top = history[a][b][c];
+    for (size_t i = 0; i < n; i++)
+        if (h[i] > top) top = h[i];
     if (top < (1u << 24)) return;
-    for (int a = 0; a < 4; a++)
-        for (int b = 0; b < 4; b++)
-            for (int c = 0; c < 48; c++) history[a][b][c] >>= 4;
+    for (size_t i = 0; i < n; i++) h[i] >>= 4;
 }
 
 /* The legal cards of ``player``, one per class of equivalent cards, best guesses first.
@@ -403,7 +410,7 @@ static int gen_moves(const State *st, int player, Move *moves, int tt_best, int 
            above miss), the fixed rules to break ties; the table's best lead before all. */
         if (use_history)
             score = (bit == tt_best ? 1 << 30 : 0) +
-                    (int)(history[player][st->ntrick][bit] >> 4) * 1024 + score;
+                    (int)(history[st->trump][player][st->ntrick][bit] >> 4) * 1024 + score;
         moves[n].score = score;
         n++;
     }
@@ -529,7 +536,7 @@ static int search(State *st, int alpha, int beta) {
         }
         if (alpha >= beta) {
             int held = popcount(st->hand[st->leader]);
-            history[player][st->ntrick][moves[i].bit] += (uint32_t)(held * held);
+            history[st->trump][player][st->ntrick][moves[i].bit] += (uint32_t)(held * held);
             break;
         }
     }
@@ -632,6 +639,7 @@ static int parse_position(PyObject *args, State *st) {
     st->remaining = remaining;
     st->config = (uint8_t)(trump * 8 + flags);
     st->nodes = 0;
+    current_age++;
     if (table == NULL) {
         table = (Entry *)calloc(TT_SIZE, sizeof(Entry));
         if (table == NULL) {
