@@ -7,11 +7,12 @@
  * Seats are play-order indices 0..3 (N W S E); NS are the even ones.
  *
  * Search: fail-soft alpha-beta over NS points (card points + 1 per trick) driven by
- * MTD(f) null-window searches; a two-way hashed transposition table at trick starts,
- * keyed by the leader and the four hands with the pointless cards (8..2) of each suit
+ * null-window searches that bisect the possible points; a two-way hashed transposition
+ * table at trick starts, keyed by the leader and the four hands with the pointless cards (8..2) of each suit
  * renumbered by rank among those still in play (positions that differ only in which
  * small cards are gone share an entry); equivalent cards (same points, no card in play
- * between them) searched once; ordering by the table's best lead and by trick heuristics;
+ * between them) searched once; ordering by the table's best lead, a history of cutoffs
+ * and trick heuristics;
  * cutoffs from the points still to play and from sure winners of the side to lead.
  *
  * The legal-play rules mirror engine/play.py's legal_cards exactly (obligada, lliure,

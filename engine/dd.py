@@ -32,7 +32,7 @@ At the start of a trick every hand holds the same number of cards, 1 to 12.
 0
 
 Two solvers compute the same values: the compiled core ``engine._ddcore`` (C, built by
-``pip install``; bit masks, a hashed transposition table, MTD(f)) and the pure-Python
+``pip install``; bit masks, a hashed transposition table, null-window searches) and the pure-Python
 :mod:`engine.dd_python` (the reference, and the fallback when the core is not built,
 practical on endings only). ``backend="c"`` or ``"python"`` picks one, as does the
 environment variable ``BOTIFARRA_DD_BACKEND``; the default is the core when it is built.
@@ -129,7 +129,10 @@ def _position(
         raise InvalidPositionError(f"leader {leader!r} is not a seat")
     if not isinstance(rules, Rules):
         raise InvalidPositionError(f"rules {rules!r} is not a Rules")
-    held = {seat: tuple(hands[seat]) for seat in Seat}
+    try:
+        held = {seat: tuple(hands[seat]) for seat in Seat}
+    except TypeError:
+        raise InvalidPositionError("each seat's hand must be a collection of cards") from None
     trick = tuple(played_in_trick)
     for where, cards in [*((str(s), c) for s, c in held.items()), ("the trick", trick)]:
         for card in cards:
