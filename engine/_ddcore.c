@@ -8,12 +8,12 @@
  *
  * Search: fail-soft alpha-beta over NS points (card points + 1 per trick) driven by
  * null-window searches that bisect the possible points; a two-way hashed transposition
- * table at trick starts, keyed by the leader and the four hands with the pointless cards (8..2) of each suit
- * renumbered by rank among those still in play (positions that differ only in which
- * small cards are gone share an entry); equivalent cards (same points, no card in play
- * between them) searched once; ordering by the table's best lead, a history of cutoffs
- * and trick heuristics;
- * cutoffs from the points still to play and from sure winners of the side to lead.
+ * table at trick starts, keyed by the leader and the four hands with the pointless cards
+ * (8..2) of each suit renumbered by rank among those still in play (positions that
+ * differ only in which small cards are gone share an entry); equivalent cards (same
+ * points, no card in play between them) searched once; ordering by the table's best
+ * lead, a history of cutoffs and trick heuristics; cutoffs from the points still to play
+ * and from the points each side is sure of (top trumps, cashed top cards).
  *
  * The legal-play rules mirror engine/play.py's legal_cards exactly (obligada, lliure,
  * carregar with both scopes); tests compare the two on random positions.
