@@ -52,7 +52,7 @@ def standings_table(doc: ChampionshipDoc, scores: ChampionshipScore) -> str:
         (
             str(s.rank),
             str(s.pair),
-            pairs.get(s.pair, ""),
+            pairs.get(s.pair, "") + (" (withdrawn)" if s.withdrawn else ""),
             _total(comparative_number(s.total, doc.rules)),
             str(s.boards),
             f"{export_number(s.average):.4f}",
@@ -104,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         doc = load(data)
         if args.public:
             doc = public_doc(doc)
-        scores = score_championship(doc.rules, doc.results())
+        scores = score_championship(doc.rules, doc.results(), doc.absences())
     except InterchangeError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)

@@ -14,7 +14,11 @@ earlier reading:
 - ``boards[].round``: the round whose tables all play the board (the movement);
 - ``rounds[].closed_at`` (ISO 8601 with its time zone, or null: open) and
   ``rounds[].draw_seed``;
-- ``results[].note``: the referee's note.
+- ``results[].note``: the referee's note;
+- the movement (docs/file-format.md "Movements: byes, withdrawals, late entries"):
+  ``championship.movement``, ``rules.missed_boards``, ``pairs[].joined_round``,
+  ``.withdrawn_after_round``, ``.withdrawal_reason``, ``rounds[].byes``,
+  ``rounds[].movement``.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from dataclasses import dataclass, field
 
 from engine.deal import Deal
 from engine.rules import CarregarScope, Variant
+from scoring.championship import Absences
 from scoring.model import Result, ScoringRules
 from scoring.validate import ResultRules
 
@@ -43,8 +48,14 @@ class PlayerDoc:
 
 @dataclass(frozen=True, slots=True)
 class PairDoc:
+    """A pair; ``joined_round`` > 1 for a late entry, ``withdrawn_after_round`` once it
+    withdrew (with ``withdrawal_reason``)."""
+
     number: int
     players: tuple[str, str]
+    joined_round: int = 1
+    withdrawn_after_round: int | None = None
+    withdrawal_reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +92,8 @@ class RoundDoc:
     tables: tuple[TableDoc, ...] = ()
     closed_at: datetime.datetime | None = None
     draw_seed: int | None = None
+    byes: tuple[int, ...] = ()
+    movement: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +138,7 @@ class ChampionshipDoc:
     end_date: datetime.date | None = None
     boards_per_round: int | None = None
     play: PlayDoc = field(default_factory=PlayDoc)
+    movement: str | None = None
 
     @property
     def is_finished(self) -> bool:
@@ -133,6 +147,22 @@ class ChampionshipDoc:
         if self.status is not None:
             return self.status == "finished"
         return self.deal_secret is not None
+
+    def absences(self) -> Absences:
+        """The byes, late entries and withdrawals of the file, as the standings rank them
+        (``scoring.championship.Absences``)."""
+        sat_out: dict[int, set[int]] = {}
+        for pair in self.pairs:
+            if pair.joined_round > 1:
+                sat_out.setdefault(pair.number, set()).update(range(1, pair.joined_round))
+        for round_ in self.rounds:
+            for number in round_.byes:
+                sat_out.setdefault(number, set()).add(round_.number)
+        withdrawn = {
+            p.number: p.withdrawn_after_round
+            for p in self.pairs if p.withdrawn_after_round is not None
+        }
+        return Absences({p: frozenset(r) for p, r in sat_out.items()}, withdrawn)
 
     def results(self) -> Iterator[Result]:
         """Every result, round by round, table by table, in file order."""

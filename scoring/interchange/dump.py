@@ -12,10 +12,17 @@ from typing import Any
 
 from scoring.championship import ChampionshipScore
 from scoring.errors import InterchangeError
-from scoring.interchange.document import FORMAT, BoardDoc, ChampionshipDoc, PlayDoc, RoundDoc
+from scoring.interchange.document import (
+    FORMAT,
+    BoardDoc,
+    ChampionshipDoc,
+    PairDoc,
+    PlayDoc,
+    RoundDoc,
+)
 from scoring.interchange.limits import MAX_DOCUMENT_BYTES
 from scoring.interchange.load import load
-from scoring.model import Result, Rounding, ScoringRules
+from scoring.model import MissedBoards, Result, Rounding, ScoringRules
 
 
 def export_number(value: Fraction, *, places: int = 4) -> float:
@@ -67,6 +74,8 @@ def dump(doc: ChampionshipDoc, scores: ChampionshipScore | None = None) -> dict[
         championship["end_date"] = doc.end_date.isoformat()
     if doc.boards_per_round is not None:
         championship["boards_per_round"] = doc.boards_per_round
+    if doc.movement is not None:
+        championship["movement"] = doc.movement
     rules = doc.rules
     out: dict[str, Any] = {
         "format": FORMAT,
@@ -79,9 +88,13 @@ def dump(doc: ChampionshipDoc, scores: ChampionshipScore | None = None) -> dict[
             "rounding": rules.rounding.value,
             "infraction_score": _plain(rules.infraction_score),
             **_dump_play(doc.play),
+            **(
+                {"missed_boards": rules.missed_boards.value}
+                if rules.missed_boards is not MissedBoards.PER_BOARD else {}
+            ),
         },
         "players": [{"id": p.id, "name": p.name} for p in doc.players],
-        "pairs": [{"number": p.number, "players": list(p.players)} for p in doc.pairs],
+        "pairs": [_dump_pair(p) for p in doc.pairs],
         "boards": [_dump_board(b) for b in doc.boards],
         "rounds": [_dump_round(r, rules, scores) for r in doc.rounds],
     }
@@ -93,6 +106,8 @@ def dump(doc: ChampionshipDoc, scores: ChampionshipScore | None = None) -> dict[
                 "total": comparative_number(s.total, rules),
                 "boards": s.boards,
                 "average": export_number(s.average),
+                **({"missed": s.missed} if s.missed else {}),
+                **({"withdrawn": True} if s.withdrawn else {}),
             }
             for s in scores.standings()
         ]
@@ -108,6 +123,17 @@ def _dump_play(play: PlayDoc) -> dict[str, Any]:
         out["carregar_scope"] = play.carregar_scope.value
     if play.barraca is not None:
         out["barraca"] = play.barraca
+    return out
+
+
+def _dump_pair(pair: PairDoc) -> dict[str, Any]:
+    out: dict[str, Any] = {"number": pair.number, "players": list(pair.players)}
+    if pair.joined_round != 1:
+        out["joined_round"] = pair.joined_round
+    if pair.withdrawn_after_round is not None:
+        out["withdrawn_after_round"] = pair.withdrawn_after_round
+    if pair.withdrawal_reason:
+        out["withdrawal_reason"] = pair.withdrawal_reason
     return out
 
 
@@ -128,6 +154,10 @@ def _dump_round(
         out["closed_at"] = round_.closed_at.isoformat()
     if round_.draw_seed is not None:
         out["draw_seed"] = round_.draw_seed
+    if round_.movement is not None:
+        out["movement"] = round_.movement
+    if round_.byes:
+        out["byes"] = list(round_.byes)
     out["tables"] = [
         {
             "number": t.number,

@@ -38,10 +38,12 @@ from scoring.interchange.limits import (
 from scoring.model import (
     Doubling,
     Method,
+    MissedBoards,
     Result,
     Rounding,
     ScoringRules,
 )
+from scoring.movement import Movement
 from scoring.text import show
 from scoring.validate import ResultRules, describe, parse_result, validate_result
 
@@ -100,6 +102,7 @@ def _load(rd: Reader, data: object) -> ChampionshipDoc | None:
         rd.problem("rounds", f"{count} results, more than the {MAX_RESULTS} a file may hold")
         return None
     rounds = _rounds(rd, top.get("rounds", MISSING), pair_numbers, boards, play.result_rules)
+    _check_field(rd, pairs, rounds)
     round_numbers = {r.number for r in rounds}
     for board in boards.values():
         if board.round is not None and board.round not in round_numbers:
@@ -123,6 +126,7 @@ def _load(rd: Reader, data: object) -> ChampionshipDoc | None:
         end_date=head.end_date,
         boards_per_round=head.boards_per_round,
         play=play,
+        movement=head.movement,
     )
 
 
@@ -159,6 +163,7 @@ class _Head:
     status: str | None = None
     end_date: datetime.date | None = None
     boards_per_round: int | None = None
+    movement: str | None = None
 
 
 def _date(rd: Reader, raw: object, path: str) -> datetime.date | None:
@@ -184,7 +189,7 @@ def _championship(rd: Reader, value: object) -> _Head:
         required=("name", "slug"),
         optional=(
             "date", "venue", "deal_commitment", "deal_secret",
-            "status", "end_date", "boards_per_round",
+            "status", "end_date", "boards_per_round", "movement",
         ),
     )
     if obj is None:
@@ -234,9 +239,22 @@ def _championship(rd: Reader, value: object) -> _Head:
         boards_per_round = rd.integer(
             obj["boards_per_round"], f"{path}.boards_per_round", minimum=0, maximum=MAX_NUMBER
         )
+    movement = _movement_name(rd, obj.get("movement"), f"{path}.movement")
     return _Head(
-        name, slug, date, venue, commitment, secret, status, end_date, boards_per_round
+        name, slug, date, venue, commitment, secret, status, end_date, boards_per_round,
+        movement,
     )
+
+
+def _movement_name(rd: Reader, raw: object, path: str) -> str | None:
+    """``random``, ``swiss`` or ``round-robin`` (``scoring.movement.Movement``)."""
+    if raw is None:
+        return None
+    names = [m.value for m in Movement]
+    if raw not in names:
+        rd.problem(path, f"{show(raw)} is not one of {', '.join(names)}")
+        return None
+    return str(raw)
 
 
 _PLAY_FLAGS = ("sant_vicenc", "sant_vicenc_on_botifarra", "carregar", "barraca")
@@ -250,7 +268,7 @@ def _rules(rd: Reader, value: object) -> tuple[Variant, ScoringRules, PlayDoc]:
         "rules",
         optional=(
             "variant", "doubling", "method", "scale", "rounding", "infraction_score",
-            *_PLAY_FLAGS, "carregar_scope",
+            *_PLAY_FLAGS, "carregar_scope", "missed_boards",
         ),
     )
     if obj is None:
@@ -263,6 +281,10 @@ def _rules(rd: Reader, value: object) -> tuple[Variant, ScoringRules, PlayDoc]:
     method = rd.choice(obj.get("method", MISSING), "rules.method", Method, default.method)
     rounding = rd.choice(
         obj.get("rounding", MISSING), "rules.rounding", Rounding, default.rounding
+    )
+    missed = rd.choice(
+        obj.get("missed_boards", MISSING), "rules.missed_boards", MissedBoards,
+        default.missed_boards,
     )
     bottom, top = default.bottom, default.top
     if "scale" in obj:
@@ -299,6 +321,7 @@ def _rules(rd: Reader, value: object) -> tuple[Variant, ScoringRules, PlayDoc]:
             top=top,
             rounding=rounding,
             infraction_score=infraction,
+            missed_boards=missed,
         ),
         PlayDoc(
             sant_vicenc=flags["sant_vicenc"],
@@ -339,10 +362,28 @@ def _pairs(
     seen: set[int] = set()
     for i, item in enumerate(rd.array(value, "pairs")):
         path = f"pairs[{i}]"
-        obj = rd.obj(item, path, required=("number", "players"))
+        obj = rd.obj(
+            item, path, required=("number", "players"),
+            optional=("joined_round", "withdrawn_after_round", "withdrawal_reason"),
+        )
         if obj is None or "number" not in obj or "players" not in obj:
             continue
         number = rd.item_number(obj["number"], f"{path}.number")
+        joined = 1
+        if obj.get("joined_round") is not None:
+            joined = rd.item_number(obj["joined_round"], f"{path}.joined_round") or 1
+        withdrawn: int | None = None
+        if obj.get("withdrawn_after_round") is not None:
+            withdrawn = rd.integer(
+                obj["withdrawn_after_round"], f"{path}.withdrawn_after_round",
+                minimum=0, maximum=MAX_NUMBER,
+            )
+        reason = ""
+        if obj.get("withdrawal_reason") is not None:
+            reason = rd.text(
+                obj["withdrawal_reason"], f"{path}.withdrawal_reason", empty=True,
+                max_length=MAX_NOTE_LENGTH,
+            ) or ""
         members = obj["players"]
         ok = True
         if not isinstance(members, list) or len(members) != 2:
@@ -363,7 +404,9 @@ def _pairs(
             continue
         seen.add(number)
         if ok:
-            out.append(PairDoc(number, (members[0], members[1])))
+            out.append(
+                PairDoc(number, (members[0], members[1]), joined, withdrawn, reason)
+            )
     return tuple(out), seen
 
 
@@ -435,7 +478,8 @@ def _rounds(
     for i, item in enumerate(rd.array(value, "rounds")):
         path = f"rounds[{i}]"
         obj = rd.obj(
-            item, path, required=("number",), optional=("tables", "closed_at", "draw_seed")
+            item, path, required=("number",),
+            optional=("tables", "closed_at", "draw_seed", "byes", "movement"),
         )
         if obj is None or "number" not in obj:
             continue
@@ -470,9 +514,64 @@ def _rounds(
                     rd.problem(f"{t_path}.{side}", f"pair {pair} already sits at {seated[pair]}")
                 seated.setdefault(pair, t_path)
             tables.append(table)
+        byes: list[int] = []
+        for k, raw in enumerate(rd.array(obj.get("byes", MISSING), f"{path}.byes")):
+            b_path = f"{path}.byes[{k}]"
+            out_pair = rd.item_number(raw, b_path)
+            if out_pair is None:
+                continue
+            if out_pair not in pair_numbers:
+                rd.problem(b_path, f"pair {out_pair} does not exist")
+            elif out_pair in seated:
+                rd.problem(b_path, f"pair {out_pair} sits out but also sits at "
+                                   f"{seated[out_pair]}")
+            elif out_pair in byes:
+                rd.problem(b_path, f"pair {out_pair} sits out twice")
+            else:
+                byes.append(out_pair)
+        movement_name = _movement_name(rd, obj.get("movement"), f"{path}.movement")
         if number is not None:
-            out.append(RoundDoc(number, tuple(tables), closed_at, draw_seed))
+            out.append(
+                RoundDoc(number, tuple(tables), closed_at, draw_seed, tuple(sorted(byes)),
+                         movement_name)
+            )
     return tuple(out)
+
+
+def _check_field(rd: Reader, pairs: tuple[PairDoc, ...], rounds: tuple[RoundDoc, ...]) -> None:
+    """A pair sits (or sits out) only in the rounds it belongs to: from its
+    ``joined_round``, up to its ``withdrawn_after_round``."""
+    by_number = {p.number: p for p in pairs}
+    for i, pair in enumerate(pairs):
+        if pair.withdrawn_after_round is not None and (
+            pair.withdrawn_after_round < pair.joined_round - 1
+        ):
+            rd.problem(
+                f"pairs[{i}].withdrawn_after_round",
+                f"pair {pair.number} withdrew before round {pair.joined_round}, "
+                "the round it joined",
+            )
+    for round_ in rounds:
+        present = {p for t in round_.tables for p in (t.ns, t.ew)} | set(round_.byes)
+        for number in sorted(present):
+            member = by_number.get(number)
+            if member is None:
+                continue
+            if round_.number < member.joined_round:
+                rd.problem(
+                    "rounds",
+                    f"round {round_.number}: pair {number} plays before its joined_round "
+                    f"{member.joined_round}",
+                )
+            elif (
+                member.withdrawn_after_round is not None
+                and round_.number > member.withdrawn_after_round
+            ):
+                rd.problem(
+                    "rounds",
+                    f"round {round_.number}: pair {number} plays after it withdrew "
+                    f"(withdrawn_after_round {member.withdrawn_after_round})",
+                )
 
 
 def _moment(rd: Reader, raw: object, path: str) -> datetime.datetime | None:
