@@ -1,6 +1,6 @@
 """Django admin for everything the pages do not cover (issue 4).
 
-Results and their audit rows are read-only here: a result changes only through
+Results and the audit log (``AuditEntry``) are read-only here: a result changes only through
 ``services.result_record``, which checks the rules, bumps the version and writes the
 audit row. The deal secret is never shown (the model keeps it out of forms). Every
 label comes from the models' Catalan ``verbose_name`` (translated like the pages).
@@ -15,13 +15,13 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import (
+    AuditEntry,
     Board,
     Championship,
     Membership,
     Pair,
     Player,
     Result,
-    ResultAudit,
     Round,
     Seating,
     Table,
@@ -118,9 +118,17 @@ class ResultAdmin(ReadOnlyAdmin):
                            "seating__ns_pair", "seating__ew_pair", "entered_by"]
 
 
-@admin.register(ResultAudit)
-class ResultAuditAdmin(ReadOnlyAdmin):
-    list_display = ["at", "championship", "round_number", "table_number", "board_number",
-                    "action", "acting_user"]
-    list_filter = ["championship", "action"]
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    """The championships' log, read-only: rows are written only by the services, in the
+    transaction of the write they record, and never edited nor deleted here."""
+
+    list_display = ["at", "championship", "action", "target", "acting_user", "reason"]
+    list_filter = ["action", "championship"]
     list_select_related = ["championship", "acting_user"]
+    search_fields = ["target", "reason", "acting_user__username"]
+    date_hierarchy = "at"
+    ordering = ["-at", "-id"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

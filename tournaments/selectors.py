@@ -23,6 +23,7 @@ from engine.deal import Deal
 from engine.seats import Seat, Side, dealer
 from scoring.comparative import result_hand_score as result_hand_score_of
 from scoring.visibility import board_is_complete, count_by, public_boards
+from tournaments import permissions
 from tournaments.models import (
     Board,
     Championship,
@@ -36,18 +37,11 @@ from tournaments.models import (
 # --------------------------------------------------------------------------- roles
 
 
-def user_roles(user: Any, championship: Championship) -> set[str]:
-    """The roles (``Membership.Role`` values) ``user`` holds in ``championship`` (one
-    query; none for an anonymous user); a superuser holds every role."""
-    if user is None or not user.is_authenticated:
-        return set()
-    if getattr(user, "is_superuser", False):
-        return {role.value for role in Membership.Role}
-    return set(
-        Membership.objects.filter(championship=championship, user_id=user.pk).values_list(
-            "role", flat=True
-        )
-    )
+def user_roles(user: Any, championship: Championship) -> frozenset[str]:
+    """The roles (``Membership.Role`` values) ``user`` holds in ``championship``: see
+    :func:`tournaments.permissions.roles_of` (one query the first time per user object
+    and championship; none for an anonymous user); a superuser holds every role."""
+    return permissions.roles_of(user, championship)
 
 
 def user_is_organiser(user: Any, championship: Championship) -> bool:
@@ -56,14 +50,14 @@ def user_is_organiser(user: Any, championship: Championship) -> bool:
 
 def user_can_referee(user: Any, championship: Championship) -> bool:
     """Referee, head referee or organiser of this championship (not of another)."""
-    return bool(user_roles(user, championship))
+    return permissions.allows(user_roles(user, championship), permissions.Capability.ENTER_RESULT)
 
 
-#: The roles that see a board while it is hidden from the public (issue 4): the organiser
-#: and the head referee (the director). A plain referee sees hidden boards only through
-#: the sheets of the tables (``referee_table``), like a player at that table would.
-HIDDEN_BOARD_ROLES = frozenset({Membership.Role.ORGANISER.value,
-                                Membership.Role.HEAD_REFEREE.value})
+#: The roles that see a board while it is hidden from the public (docs/decisions.md 16):
+#: the organiser and the head referee (the director). A plain referee sees hidden boards
+#: only through the sheets of the tables (``referee_table``), like a player at that table
+#: would. The rule is ``permissions.Capability.SEE_HIDDEN_BOARDS``.
+HIDDEN_BOARD_ROLES = permissions.roles_for(permissions.Capability.SEE_HIDDEN_BOARDS)
 
 
 def user_sees_hidden_boards(user: Any, championship: Championship) -> bool:

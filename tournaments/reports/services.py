@@ -57,7 +57,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import selectors
-from tournaments.models import Championship, Membership, PrintJob, Result, ResultAudit, Round
+from tournaments.models import AuditEntry, Championship, Membership, PrintJob, Result, Round
 from tournaments.reports import build
 from tournaments.reports.documents import Kind
 from tournaments.reports.render import render
@@ -202,7 +202,9 @@ def results_state(championship: Championship) -> str:
     results = Result.objects.filter(board__championship=championship).aggregate(
         n=Count("id"), last=Max("updated_at"), versions=Sum("version")
     )
-    audits = ResultAudit.objects.filter(championship=championship).aggregate(
+    audits = AuditEntry.objects.filter(
+        championship=championship, action__in=AuditEntry.RESULT_ACTIONS
+    ).aggregate(
         n=Count("id"), last=Max("id")
     )
     rounds = Round.objects.filter(championship=championship).aggregate(

@@ -1,4 +1,6 @@
-"""What every service module shares: the acting user type, role checks, the championship lock."""
+"""What every service module shares: the acting user type, the capability check
+(:func:`require`, from :mod:`tournaments.permissions`), the audit row (:func:`audit`),
+the championship lock."""
 
 from __future__ import annotations
 
@@ -6,37 +8,93 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.models import (
+    AuditEntry,
     Championship,
     Membership,
+    Result,
 )
-from tournaments.selectors import user_roles
+from tournaments.permissions import Capability, has, require, roles_of
 from tournaments.services.errors import ChampionshipStateError, NotAllowedError
 
 User = AbstractBaseUser | AnonymousUser
 
+__all__ = ["Capability", "audit", "has", "require"]
+
 Role = Membership.Role
+# Role sets of the checks written before the capabilities (prefer ``require``).
 ORGANISER_ROLES = frozenset({Role.ORGANISER})
 HEAD_ROLES = frozenset({Role.ORGANISER, Role.HEAD_REFEREE})
 REFEREE_ROLES = frozenset({Role.ORGANISER, Role.HEAD_REFEREE, Role.REFEREE})
 
 
-
-
 def _require_role(
     user: User | None, championship: Championship, roles: Iterable[str], action: str
 ) -> None:
-    """``user=None`` is the system (commands, import) and may do anything."""
+    """A check by role set; prefer ``require(user, championship, Capability.X)``
+    (:mod:`tournaments.permissions`), where the rule is written once.
+    ``user=None`` is the system (commands, import) and may do anything."""
     if user is None:
         return
-    if not user_roles(user, championship) & set(roles):
+    if not roles_of(user, championship) & set(roles):
         raise NotAllowedError(
             _("No tens permís per a: %(action)s (campionat %(name)s).")
             % {"action": action, "name": championship.name}
         )
 
+
+#: At most this many characters of a target text or a reason in an audit row.
+AUDIT_TEXT_MAX = 200
+AUDIT_REASON_MAX = 500
+
+
+def audit(
+    championship: Championship | int,
+    action: str,
+    acting_user: User | None,
+    *,
+    target: str = "",
+    before: Any = None,
+    after: Any = None,
+    reason: str = "",
+    round_number: int | None = None,
+    table_number: int | None = None,
+    board_number: int | None = None,
+    result: Result | None = None,
+    at: Any = None,
+) -> AuditEntry:
+    """Write the audit row of one write (``AuditEntry``), inside that write's transaction
+    (so the row and the write are stored together or not at all).
+
+    ``action``: an ``AuditEntry.Action`` (``"result.create"``...); ``acting_user``: who
+    (``None`` or anonymous: the system); ``target``: a short text naming what changed
+    ("ronda 2", "parella 7"; cut to 200 characters); ``before`` / ``after``: JSON-able
+    values (dates and decimals allowed), ``None`` when there is nothing; ``reason``: the
+    person's reason, cut to 500 characters. Never pass a deal or the deal secret.
+    Raises ``RuntimeError`` outside a transaction (a bug: the row could outlive a
+    write that failed).
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("audit() must run inside the write's transaction")
+    championship_id = championship if isinstance(championship, int) else championship.pk
+    return AuditEntry.objects.create(
+        championship_id=championship_id,
+        action=action,
+        acting_user=_person(acting_user),
+        target=(target or "")[:AUDIT_TEXT_MAX],
+        before=before,
+        after=after,
+        reason=(reason or "").strip()[:AUDIT_REASON_MAX],
+        round_number=round_number,
+        table_number=table_number,
+        board_number=board_number,
+        result=result,
+        at=at or timezone.now(),
+    )
 
 
 def _lock_championship(championship: Championship | int) -> Championship:

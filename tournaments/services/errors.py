@@ -1,25 +1,22 @@
-"""Errors of the services: ``ValueError`` subclasses split by cause."""
+"""Errors of the services: ``ValueError`` subclasses split by cause.
+
+The base :class:`TournamentError` and :class:`NotAllowedError` are defined in
+:mod:`tournaments.errors` (so that :mod:`tournaments.permissions` raises them) and
+re-exported here."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tournaments.errors import NotAllowedError, TournamentError
 from tournaments.models import (
     Result,
 )
 
-
-class TournamentError(ValueError):
-    """Base of every refusal of a service. ``field``: the form field at fault, or None."""
-
-    def __init__(self, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
-
-
-class NotAllowedError(TournamentError):
-    """The acting user lacks the role this action needs in this championship."""
+__all__ = [
+    "BoardsError", "ChampionshipStateError", "DrawError", "NotAllowedError", "PairsCsvError",
+    "RegistrationError", "ResultConflict", "ResultError", "TournamentError",
+]
 
 
 class ChampionshipStateError(TournamentError):

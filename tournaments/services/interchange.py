@@ -65,13 +65,14 @@ from scoring.interchange import (
     load,
 )
 from tournaments.models import (
+    AuditEntry,
     Board,
+    Bye,
     Championship,
     Pair,
     PairBoard,
     Player,
     Result,
-    ResultAudit,
     Round,
     RoundPair,
     Seating,
@@ -79,7 +80,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import to_scoring_result
 from tournaments.services.championships import CREATE_PERMISSION
-from tournaments.services.common import User
+from tournaments.services.common import User, _person, audit
 from tournaments.services.errors import NotAllowedError
 
 
@@ -185,8 +186,10 @@ def championship_import(*, data: Any, acting_user: User | None) -> Championship:
     ``acting_user``: who imports (``None``: the system, e.g. the command line); a person
     needs the permission to create championships. ``data``: the parsed JSON (``dict``,
     e.g. from ``scoring.interchange.read_json``).
-    Results are written as they are in the file (already checked by ``load``), each with a
-    ``ResultAudit`` "create" row by ``acting_user``. Raises ``scoring.InterchangeError``
+    Results are written as they are in the file (already checked by ``load``), each with an
+    ``AuditEntry`` ``result.create`` row by ``acting_user``, and the championship with one
+    ``championship.import`` row (its status and how many pairs, rounds, boards and
+    results; never a deal nor the secret). Raises ``scoring.InterchangeError``
     (``problems``: ``"json.path: message"``) for anything ``load`` refuses and for any value
     its column cannot hold (:func:`model_limit_problems`, the scale's decimal digits),
     before a row is written.
@@ -240,6 +243,8 @@ def championship_import(*, data: Any, acting_user: User | None) -> Championship:
         scale_top=top,
         rounding=rules.rounding.value,
         infraction_score=infraction_score,
+        missed_boards=rules.missed_boards.value,
+        movement=doc.movement or Championship.Movement.RANDOM,
         sant_vicenc_on_botifarra=sv_on_botifarra,
         deal_commitment=(doc.deal_commitment or "").lower(),
         deal_secret=(doc.deal_secret or "").lower(),
@@ -250,6 +255,18 @@ def championship_import(*, data: Any, acting_user: User | None) -> Championship:
     except IntegrityError as exc:  # a rule load() does not check (e.g. a pair of one player)
         raise InterchangeError([f"championship: the database refused the file ({exc})"]) \
             from None
+    audit(
+        championship, AuditEntry.Action.CHAMPIONSHIP_IMPORT, acting_user,
+        target=championship.name,
+        after={
+            "slug": championship.slug, "status": championship.status,
+            "pairs": Pair.objects.filter(championship=championship).count(),
+            "rounds": Round.objects.filter(championship=championship).count(),
+            "boards": Board.objects.filter(championship=championship).count(),
+            "results": Result.objects.filter(board__championship=championship).count(),
+            "deal_commitment": championship.deal_commitment,
+        },
+    )
     return championship
 
 
@@ -267,7 +284,10 @@ def _write_rows(
         for p in Pair.objects.bulk_create(
             [
                 Pair(championship=championship, number=p.number,
-                     player1=players[p.players[0]], player2=players[p.players[1]])
+                     player1=players[p.players[0]], player2=players[p.players[1]],
+                     joined_round=p.joined_round,
+                     withdrawn_after_round=p.withdrawn_after_round,
+                     withdrawal_reason=p.withdrawal_reason)
                 for p in doc.pairs
             ]
         )
@@ -277,7 +297,7 @@ def _write_rows(
         for r in Round.objects.bulk_create(
             [
                 Round(championship=championship, number=r.number, closed_at=r.closed_at,
-                      draw_seed=r.draw_seed)
+                      draw_seed=r.draw_seed, movement=r.movement or "")
                 for r in doc.rounds
             ]
         )
@@ -324,6 +344,9 @@ def _write_rows(
                          ns_pair=pairs[t.ns], ew_pair=pairs[t.ew]), t)
             )
     Seating.objects.bulk_create([s for s, _t in seating_rows])
+    Bye.objects.bulk_create(
+        [Bye(round=rounds[r.number], pair=pairs[n]) for r in doc.rounds for n in r.byes]
+    )
     RoundPair.objects.bulk_create(
         [
             RoundPair(round=s.round, pair=pair, seating=s)
@@ -363,15 +386,17 @@ def _write_rows(
             for pair in (r.seating.ns_pair, r.seating.ew_pair)
         ]
     )
-    ResultAudit.objects.bulk_create(
+    AuditEntry.objects.bulk_create(
         [
-            ResultAudit(
+            AuditEntry(
                 championship=championship, result=r,
                 round_number=r.seating.round.number, table_number=r.seating.table.number,
-                board_number=r.board.number, action=ResultAudit.Action.CREATE, at=now,
-                acting_user=acting_user if acting_user is not None
-                and acting_user.is_authenticated else None,
-                before=None, after=r.snapshot(),
+                board_number=r.board.number, action=AuditEntry.Action.RESULT_CREATE, at=now,
+                target=_("ronda %(round)s, taula %(table)s, tauler %(board)s") % {
+                    "round": r.seating.round.number, "table": r.seating.table.number,
+                    "board": r.board.number,
+                },
+                acting_user=_person(acting_user), before=None, after=r.snapshot(),
             )
             for r in result_rows
         ]
@@ -421,7 +446,8 @@ def championship_doc(championship: Championship) -> ChampionshipDoc:
         for p in Player.objects.filter(championship=championship).order_by("id")
     )
     pairs = tuple(
-        PairDoc(p.number, (p.player1.code, p.player2.code))
+        PairDoc(p.number, (p.player1.code, p.player2.code), p.joined_round,
+                p.withdrawn_after_round, p.withdrawal_reason)
         for p in Pair.objects.filter(championship=championship)
         .select_related("player1", "player2").order_by("number")
     )
@@ -451,11 +477,18 @@ def championship_doc(championship: Championship) -> ChampionshipDoc:
                 tuple((r.board.number, r.note) for r in rows if r.note),
             )
         )
+    byes_by_round: dict[int, list[int]] = defaultdict(list)
+    for round_id, number in Bye.objects.filter(round__championship=championship).values_list(
+        "round_id", "pair__number"
+    ):
+        byes_by_round[round_id].append(number)
     rounds = tuple(
         RoundDoc(
             r.number, tuple(tables_by_round[r.pk]),
             closed_at=r.closed_at.astimezone(datetime.UTC) if r.closed_at else None,
             draw_seed=r.draw_seed,
+            byes=tuple(sorted(byes_by_round[r.pk])),
+            movement=r.movement or None,
         )
         for r in Round.objects.filter(championship=championship).order_by("number")
     )
@@ -475,6 +508,7 @@ def championship_doc(championship: Championship) -> ChampionshipDoc:
         status=championship.status,
         end_date=championship.end_date,
         boards_per_round=championship.boards_per_round,
+        movement=championship.movement,
         play=PlayDoc(
             sant_vicenc=championship.sant_vicenc,
             sant_vicenc_on_botifarra=championship.sant_vicenc_on_botifarra,
@@ -494,7 +528,7 @@ def championship_export(championship: Championship) -> dict[str, Any]:
     own checks.
     """
     doc = championship_doc(championship)
-    document = dump(doc, score_championship(doc.rules, doc.results()))
+    document = dump(doc, score_championship(doc.rules, doc.results(), doc.absences()))
     problems = export_problems(document)
     if problems:
         raise InterchangeError(problems)

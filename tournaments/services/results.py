@@ -11,15 +11,15 @@ from django.utils.translation import gettext as _
 
 from scoring.validate import parse_result
 from tournaments.models import (
+    AuditEntry,
     Board,
     Championship,
     PairBoard,
     Result,
-    ResultAudit,
     Seating,
 )
 from tournaments.result_messages import normalise_side, result_problems
-from tournaments.services.common import HEAD_ROLES, REFEREE_ROLES, User, _person, _require_role
+from tournaments.services.common import Capability, User, _person, audit, require
 from tournaments.services.errors import ChampionshipStateError, ResultConflict, ResultError
 
 
@@ -98,20 +98,18 @@ def validate_result(
 def _audit(
     result: Result | None, *, seating: Seating, board: Board, action: str,
     acting_user: User | None, before: dict[str, Any] | None, after: dict[str, Any] | None,
-    at: Any,
+    at: Any, reason: str = "",
 ) -> None:
-    ResultAudit.objects.create(
-        championship_id=board.championship_id,
-        result=result,
-        round_number=seating.round.number,
-        table_number=seating.table.number,
-        board_number=board.number,
-        action=action,
-        acting_user=acting_user if acting_user is not None and acting_user.is_authenticated
-        else None,
-        at=at,
-        before=before,
-        after=after,
+    """The audit row of a result's change (``before``/``after``: ``Result.snapshot()``)."""
+    audit(
+        board.championship_id, action, acting_user,
+        target=_("ronda %(round)s, taula %(table)s, tauler %(board)s") % {
+            "round": seating.round.number, "table": seating.table.number,
+            "board": board.number,
+        },
+        result=result, round_number=seating.round.number,
+        table_number=seating.table.number, board_number=board.number,
+        before=before, after=after, reason=reason, at=at,
     )
 
 
@@ -138,7 +136,7 @@ def result_record(
     Locks the seating and the result row (``select_for_update``) so that two referees
     saving at once are serialised; the second then sees a version other than the one it
     expected and gets :class:`ResultConflict` instead of overwriting the first. A
-    correction bumps ``version`` by one; every write adds a :class:`ResultAudit` row
+    correction bumps ``version`` by one; every write adds an :class:`AuditEntry` row
     (before/after) in the same transaction. Values identical to the stored result are a
     success that writes nothing (same version, no audit row), whatever
     ``expected_version`` says: only a different value over a newer version conflicts.
@@ -146,7 +144,8 @@ def result_record(
     ``"unchanged"``.
 
     Refusals: :class:`NotAllowedError` (not a referee/head referee/organiser of this
-    championship; a closed round needs head referee or organiser),
+    championship; a closed round needs head referee or organiser; so does an adjusted
+    score, put or replaced),
     :class:`ChampionshipStateError` (championship finished),
     :class:`ResultError` (rules, see :func:`validate_result`; a board of another round;
     a pair that already played the board), :class:`ResultConflict`.
@@ -159,14 +158,13 @@ def result_record(
     board = Board.objects.get(pk=board.pk)
     round = seating.round
     championship = round.championship
-    _require_role(acting_user, championship, REFEREE_ROLES, _("entrar resultats"))
+    require(acting_user, championship, Capability.ENTER_RESULT)
     if championship.status == Championship.Status.FINISHED:
         raise ChampionshipStateError(
             _("El campionat ja s'ha acabat: els resultats no es poden canviar.")
         )
     if round.is_closed:
-        _require_role(acting_user, championship, HEAD_ROLES,
-                      _("canviar resultats d'una ronda tancada"))
+        require(acting_user, championship, Capability.CHANGE_CLOSED_ROUND)
     if board.championship_id != championship.pk or (
         board.round_id is not None and board.round_id != round.pk
     ):
@@ -208,6 +206,10 @@ def result_record(
         # (docs/decisions.md "Saving the same thing twice").
         current.outcome = "unchanged"
         return current
+    if data.adjusted is not None or (current is not None and current.is_adjusted):
+        # Putting an adjusted score, or replacing one by a played result, is the
+        # director's (docs/decisions.md 17).
+        require(acting_user, championship, Capability.ADJUST_SCORE)
     if current is None and expected_version is not None:
         raise ResultConflict(
             _("%(where)s: el resultat que corregies ja no existeix.") % {"where": where},
@@ -254,7 +256,7 @@ def result_record(
                 % {"where": where},
                 current=stored,
             ) from None
-        _audit(result, seating=seating, board=board, action=ResultAudit.Action.CREATE,
+        _audit(result, seating=seating, board=board, action=AuditEntry.Action.RESULT_CREATE,
                acting_user=acting_user, before=None, after=result.snapshot(), at=now)
         result.outcome = "created"
         return result
@@ -265,7 +267,7 @@ def result_record(
     current.updated_at = now
     current.entered_by = _person(acting_user) or current.entered_by
     current.save()
-    _audit(current, seating=seating, board=board, action=ResultAudit.Action.UPDATE,
+    _audit(current, seating=seating, board=board, action=AuditEntry.Action.RESULT_UPDATE,
            acting_user=acting_user, before=before, after=current.snapshot(), at=now)
     current.outcome = "updated"
     return current
@@ -287,7 +289,7 @@ def result_delete(
     *, result: Result, expected_version: int, acting_user: User | None, reason: str = ""
 ) -> None:
     """Delete a result entered by mistake (head referee or organiser; audited, with
-    ``reason`` in the audit row's ``after`` as ``{"reason": ...}`` when given).
+    ``reason`` in the audit row's ``reason``; its ``after`` is ``None``).
 
     Raises :class:`ResultConflict` when it changed since ``expected_version``.
     """
@@ -300,7 +302,7 @@ def result_delete(
     if current is None:
         raise ResultConflict(_("El resultat ja no existeix."), current=None)
     championship = current.seating.round.championship
-    _require_role(acting_user, championship, HEAD_ROLES, _("esborrar resultats"))
+    require(acting_user, championship, Capability.DELETE_RESULT)
     if championship.status == Championship.Status.FINISHED:
         raise ChampionshipStateError(
             _("El campionat ja s'ha acabat: els resultats no es poden canviar.")
@@ -313,7 +315,6 @@ def result_delete(
         )
     before = current.snapshot()
     _audit(None, seating=current.seating, board=current.board,
-           action=ResultAudit.Action.DELETE, acting_user=acting_user, before=before,
-           after={"reason": reason.strip()[:500]} if reason.strip() else None,
-           at=timezone.now())
+           action=AuditEntry.Action.RESULT_DELETE, acting_user=acting_user, before=before,
+           after=None, reason=reason, at=timezone.now())
     current.delete()

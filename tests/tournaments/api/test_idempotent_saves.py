@@ -10,7 +10,7 @@ import pytest
 from tests.tournaments.conftest import Small
 from tests.tournaments.views.helpers import entry_url, form_data, record
 from tournaments import services
-from tournaments.models import Result, ResultAudit
+from tournaments.models import AuditEntry, Result
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,7 @@ def test_the_same_values_again_with_no_version_are_unchanged_not_a_conflict(smal
     assert first.outcome == "created"
     again = record(seating, board, 40)  # a retry that never saw the first answer
     assert (again.pk, again.version, again.outcome) == (first.pk, 1, "unchanged")
-    assert ResultAudit.objects.filter(board_number=board.number).count() == 1
+    assert AuditEntry.objects.filter(board_number=board.number).count() == 1
 
 
 def test_the_same_values_over_a_stale_version_are_unchanged(small: Small) -> None:
@@ -30,7 +30,7 @@ def test_the_same_values_over_a_stale_version_are_unchanged(small: Small) -> Non
     record(seating, board, 45, expected_version=1)  # version 2
     again = record(seating, board, 45, expected_version=1)  # stale, but the same values
     assert (again.version, again.outcome, again.ns_points_taken) == (2, "unchanged", 45)
-    assert ResultAudit.objects.count() == 2
+    assert AuditEntry.objects.filter(action__startswith="result.").count() == 2
 
 
 def test_a_different_value_over_a_newer_version_is_still_a_conflict(small: Small) -> None:
@@ -75,4 +75,4 @@ def test_the_form_submitted_twice_says_already_saved_and_keeps_the_version(clien
     assert 'id="conflict"' not in page
     stored = Result.objects.get(seating=seating, board=board)
     assert stored.version == 1
-    assert ResultAudit.objects.filter(result=stored).count() == 1
+    assert AuditEntry.objects.filter(result=stored, action__startswith="result.").count() == 1

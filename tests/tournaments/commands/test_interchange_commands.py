@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from engine.generate import generate_deal
 from tests.factories import build_championship
 from tournaments import services
-from tournaments.models import Championship, Result, ResultAudit
+from tournaments.models import AuditEntry, Championship, Result
 from tournaments.services.interchange import championship_export
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +56,7 @@ def test_export_then_import_then_export_gives_the_same_document(played, tmp_path
     imported = Championship.objects.get(slug=slug)
     assert imported.status == Championship.Status.RUNNING
     assert imported.boards_per_round == 2
-    assert ResultAudit.objects.filter(championship=imported, action="create").count() == 12
+    assert AuditEntry.objects.filter(championship=imported, action="result.create").count() == 12
 
 
 def test_a_published_championship_round_trips_with_its_secret(played, tmp_path):
@@ -575,7 +575,7 @@ def test_an_import_by_a_person_is_audited_under_their_name(played):
     organiser = UserFactory(is_superuser=True)
     imported = championship_import(data=_renamed(championship_export(played), "meu"),
                                    acting_user=organiser)
-    audits = ResultAudit.objects.filter(championship=imported)
+    audits = AuditEntry.objects.filter(championship=imported, action__startswith="result.")
     assert audits.count() == 12
     assert set(audits.values_list("acting_user", flat=True)) == {organiser.pk}
     with pytest.raises(services.NotAllowedError):

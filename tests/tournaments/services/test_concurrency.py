@@ -16,13 +16,13 @@ from django.db import connection
 from tests.factories import build_championship
 from tournaments import services
 from tournaments.models import (
+    AuditEntry,
     Board,
     Bye,
     Championship,
     Pair,
     Player,
     Result,
-    ResultAudit,
     Round,
     Seating,
 )
@@ -75,7 +75,7 @@ def test_two_referees_correcting_the_same_version_one_wins_the_other_gets_a_conf
     assert stored.version == 2
     assert stored.ns_points_taken == saved[0].ns_points_taken
     assert conflicts[0].current.ns_points_taken == saved[0].ns_points_taken
-    assert ResultAudit.objects.filter(action="update").count() == 1
+    assert AuditEntry.objects.filter(action="result.update").count() == 1
 
 
 @pytest.mark.postgres
@@ -98,7 +98,7 @@ def test_two_referees_entering_a_new_result_at_once_one_wins_the_other_gets_a_co
     conflicts = [o for o in outcomes if isinstance(o, services.ResultConflict)]
     assert len(saved) == 1 and len(conflicts) == 1, outcomes
     assert Result.objects.get().ns_points_taken == saved[0].ns_points_taken
-    assert ResultAudit.objects.count() == 1
+    assert AuditEntry.objects.filter(action__startswith="result.").count() == 1
 
 
 # --------------------------------------------------------------------------- registrations

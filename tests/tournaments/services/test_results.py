@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from tests.factories import UserFactory
 from tournaments import services
-from tournaments.models import Board, Membership, PairBoard, Result, ResultAudit
+from tournaments.models import AuditEntry, Board, Membership, PairBoard, Result
 
 pytestmark = pytest.mark.django_db
 
@@ -30,8 +30,8 @@ def test_result_record_stores_the_result_with_version_1_and_an_audit_row(small):
     assert result.entered_by == small.referee
     assert (result.trump, result.contro, result.ns_points_taken, result.ew_points_taken) == (
         "botifarra", True, 41, 31)
-    audit = ResultAudit.objects.get()
-    assert audit.action == "create" and audit.before is None
+    audit = AuditEntry.objects.get(action__startswith="result.")
+    assert audit.action == "result.create" and audit.before is None
     assert audit.after["ns_points_taken"] == 41
     assert audit.acting_user == small.referee
     assert (audit.round_number, audit.table_number, audit.board_number) == (
@@ -46,7 +46,7 @@ def test_a_correction_bumps_the_version_and_audits_before_and_after(small):
         trump="C", ns_points_taken=30,
     )
     assert second.version == 2
-    update = ResultAudit.objects.get(action="update")
+    update = AuditEntry.objects.get(action="result.update")
     assert (update.before["ns_points_taken"], update.after["ns_points_taken"]) == (40, 30)
     assert (update.before["version"], update.after["version"]) == (1, 2)
     assert Result.objects.get().ns_points_taken == 30
@@ -78,7 +78,7 @@ def test_correcting_a_result_that_no_longer_exists_is_a_conflict(small):
     with pytest.raises(services.ResultConflict) as exc:
         record(small, version=1)
     assert exc.value.current is None
-    assert ResultAudit.objects.filter(action="delete").count() == 1
+    assert AuditEntry.objects.filter(action="result.delete").count() == 1
 
 
 @pytest.mark.parametrize(
@@ -105,7 +105,7 @@ def test_result_record_refuses_what_the_rules_do_not_allow(small, data, field):
         record(small, **data)
     assert exc.value.field == field
     assert not Result.objects.exists()
-    assert not ResultAudit.objects.exists()
+    assert not AuditEntry.objects.filter(action__startswith="result.").exists()
 
 
 def test_sant_vicenc_is_refused_when_the_championship_bans_it(small):
@@ -261,7 +261,7 @@ def test_only_a_head_referee_or_organiser_deletes_a_result(small):
     services.result_delete(result=result, expected_version=1, acting_user=small.organiser)
     assert not Result.objects.exists()
     assert not PairBoard.objects.exists()
-    audit = ResultAudit.objects.get(action="delete")
+    audit = AuditEntry.objects.get(action="result.delete")
     assert audit.before["ns_points_taken"] == 40 and audit.after is None
 
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from tests.factories import UserFactory, build_championship
 from tests.tournaments.conftest import Small
 from tests.tournaments.views.helpers import entry_url, form_data, record
-from tournaments.models import Membership, Result, ResultAudit
+from tournaments.models import AuditEntry, Membership, Result
 
 pytestmark = pytest.mark.django_db
 
@@ -141,8 +141,8 @@ def test_correcting_a_result_bumps_the_version_and_is_audited(client, web: Small
     assert response.status_code == 302
     result = Result.objects.get(seating=seating, board=board)
     assert (result.ns_points_taken, result.version) == (50, 2)
-    audit = ResultAudit.objects.filter(result=result).order_by("at", "id").last()
-    assert audit.action == "update" and audit.acting_user == web.referee
+    audit = AuditEntry.objects.filter(result=result).order_by("at", "id").last()
+    assert audit.action == "result.update" and audit.acting_user == web.referee
     assert (audit.before["ns_points_taken"], audit.after["ns_points_taken"]) == (40, 50)
 
 
