@@ -2,12 +2,18 @@
 
 A value read from a file can be anything JSON holds, including text of any length and
 integers of thousands of digits; a message shows it briefly and never recursively.
+
+Also the one rule for text that enters the program (forms, CSV, the admin, the API, the
+interchange file): :func:`normalise` composes it to Unicode NFC and
+:func:`control_characters` finds the characters it may not hold.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,3 +69,57 @@ def kind(value: object) -> str:
     if isinstance(value, Mapping):
         return "an object"
     return type(value).__name__
+
+
+#: The control characters a multi-line text (a note, a reason) may hold: tab and line
+#: ends. A one-line text (a name, a venue) may hold none.
+MULTILINE_CONTROLS = frozenset("\t\n\r")
+
+
+def normalise(text: str) -> str:
+    r"""``text`` composed to Unicode NFC: ``"Nu\u0301ria"`` (``u`` + combining acute,
+    as some keyboards and files send it) becomes ``"Núria"`` (one ``ú``), so that the
+    same name typed two ways is one name, compares equal, and prints with the fonts'
+    precomposed glyphs. Idempotent; any other character is kept as it is.
+
+    >>> normalise("Nu\u0301ria") == "N\u00faria", len(normalise("Nu\u0301ria"))
+    (True, 5)
+    """
+    return unicodedata.normalize("NFC", text)
+
+
+def control_characters(text: str, *, allowed: frozenset[str] = frozenset()) -> list[str]:
+    r"""The control characters of ``text`` (Unicode category ``Cc``: U+0000..U+001F,
+    U+007F..U+009F) other than ``allowed``, each once, in order of appearance, written
+    ``U+0007``. Empty when the text is clean.
+
+    >>> control_characters("a\x07b\tc\x00"), control_characters("Núria")
+    (['U+0007', 'U+0009', 'U+0000'], [])
+    >>> control_characters("a\tb\r\n", allowed=MULTILINE_CONTROLS)
+    []
+    """
+    found: list[str] = []
+    for char in text:
+        if unicodedata.category(char) == "Cc" and char not in allowed:
+            code = f"U+{ord(char):04X}"
+            if code not in found:
+                found.append(code)
+    return found
+
+
+def normalise_all(value: Any) -> Any:
+    """``value`` (as ``json.loads`` returns it: dicts, lists, text, numbers...) with every
+    text in it, dict keys included, composed to NFC by :func:`normalise`; other values
+    are kept as they are. Returns new containers; recursion is bounded by the reader's
+    nesting limit (``scoring.interchange.limits``).
+
+    >>> normalise_all({"name": "Nu\u0301ria", "n": [1, "Jose\u0301"]})
+    {'name': 'Núria', 'n': [1, 'José']}
+    """
+    if isinstance(value, str):
+        return normalise(value)
+    if isinstance(value, dict):
+        return {normalise_all(k): normalise_all(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [normalise_all(item) for item in value]
+    return value
