@@ -22,7 +22,9 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("api/redoc/", SpectacularRedocView.as_view(
+        url_name="schema", template_name="drf_spectacular/redoc_offline.html"),
+        name="api-redoc"),
     path("api/v1/", include("tournaments.api.urls")),
     # The read-only endpoints of before API v1, kept as permanent redirects.
     path("api/c/<slug:slug>/standings/", RedirectView.as_view(

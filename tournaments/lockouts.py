@@ -102,7 +102,7 @@ def lockouts(request: HttpRequest) -> HttpResponse:
                 ip_address=request.POST.get("ip_address", "").strip() or None,
                 acting_user=request.user,
             )
-        except access.UnlockError as exc:
+        except ValueError as exc:  # every refusal of a service (NotAllowedError, UnlockError)
             messages.error(request, str(exc))
         else:
             messages.success(request, _("Desbloquejat."))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -29,6 +30,10 @@ from tournaments.api.serializers import PrintJobSerializer, PrintRequestSerializ
 from tournaments.models import PrintJob
 from tournaments.reports import services
 from tournaments.reports.documents import Kind
+
+
+class _OverLimit(Exception):
+    """A new job past the address's limit: its transaction is rolled back."""
 
 
 def job_data(job: PrintJob) -> dict[str, Any]:
@@ -83,15 +88,22 @@ class PrintJobListApi(APIView):
         incoming = PrintRequestSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
-        if lockouts.print_jobs_exhausted(request, championship):
+        try:
+            with transaction.atomic():
+                job, created = services.print_job_request(
+                    championship=championship, kind=data["kind"],
+                    round_number=data["round_number"], copies=data["copies"],
+                    per_page=int(data["per_page"]), acting_user=request.user,
+                )
+                # A reused job costs nothing; a new one over the address's limit is
+                # undone here (its task is only sent once this transaction commits).
+                if created and lockouts.print_jobs_exhausted(request, championship):
+                    raise _OverLimit
+        except _OverLimit:
             raise exceptions.Throttled(
                 wait=60, detail=_("Massa documents demanats des d'aquesta adreça: torneu-ho "
                                   "a provar d'aquí a un minut.")
-            )
-        job, created = services.print_job_request(
-            championship=championship, kind=data["kind"], round_number=data["round_number"],
-            copies=data["copies"], per_page=int(data["per_page"]), acting_user=request.user,
-        )
+            ) from None
         if created:
             lockouts.print_job_started(request)
         job.refresh_from_db()  # an eager run has finished already

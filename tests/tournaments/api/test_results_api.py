@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from tests.tournaments.api.conftest import PASSWORD, Api, body
 from tests.tournaments.views.helpers import record
-from tournaments.models import Result, ResultAudit
+from tournaments.models import AuditEntry, Result
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ def test_a_token_request_returns_the_users_token_and_it_acts_as_that_referee(api
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     saved = client.put(api.url(), body(40), format="json")
     assert saved.status_code == 201
-    assert ResultAudit.objects.get().acting_user == api.small.referee
+    assert AuditEntry.objects.get(action="result.create").acting_user == api.small.referee
 
 
 def test_a_wrong_password_gets_400_with_a_message_and_no_token(api: Api) -> None:
@@ -54,7 +54,7 @@ def test_put_creates_201_the_same_put_again_is_200_with_the_same_version(api: Ap
     assert again.status_code == 200
     assert (again.json()["version"], again.json()["outcome"]) == (1, "unchanged")
     assert again.json()["message"] == "Aquest resultat ja estava desat."
-    assert ResultAudit.objects.count() == 1
+    assert AuditEntry.objects.filter(action__startswith="result.").count() == 1
 
 
 def test_get_gives_version_and_etag_and_put_with_it_replaces_the_result(api: Api) -> None:
@@ -157,8 +157,8 @@ def test_delete_needs_the_head_referee_a_reason_and_is_audited(api: Api) -> None
                        HTTP_IF_MATCH=etag)
     assert done.status_code == 204
     assert Result.objects.count() == 0
-    audit = ResultAudit.objects.get(action="delete")
-    assert (audit.after, audit.acting_user) == ({"reason": "taula equivocada"}, api.head)
+    audit = AuditEntry.objects.get(action="result.delete")
+    assert (audit.reason, audit.acting_user) == ("taula equivocada", api.head)
 
 
 def test_a_session_put_needs_the_csrf_token_like_the_form(api: Api) -> None:
