@@ -640,6 +640,7 @@ class AuditEntry(models.Model):
         PAIR_REGISTER = "pair.register", _("Parella inscrita")
         PAIRS_IMPORT = "pair.import", _("Llista de parelles inscrita")
         PAIR_REMOVE = "pair.remove", _("Parella treta")
+        PAIR_WITHDRAW = "pair.withdraw", _("Parella retirada")
         ROUNDS_SETUP = "round.setup", _("Rondes preparades")
         ROUND_DRAW = "round.draw", _("Ronda sortejada")
         ROUND_SEAT = "round.seat", _("Taula assignada a mà")

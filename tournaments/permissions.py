@@ -50,6 +50,7 @@ class Capability(StrEnum):
     GRANT_ROLE = "grant_role"
     REGISTER_PAIRS = "register_pairs"
     REMOVE_PAIR = "remove_pair"
+    WITHDRAW_PAIR = "withdraw_pair"
     SET_UP_ROUNDS = "set_up_rounds"
     DRAW = "draw"
     SEAT_BY_HAND = "seat_by_hand"
@@ -62,6 +63,7 @@ class Capability(StrEnum):
     CLOSE_ROUND_WITH_MISSING = "close_round_with_missing"
     REOPEN_ROUND = "reopen_round"
     FINISH = "finish"
+    DELETE_CHAMPIONSHIP = "delete_championship"
     PUBLISH_SECRET = "publish_secret"  # noqa: S105 (a capability's name, not a secret)
     SEE_HIDDEN_BOARDS = "see_hidden_boards"
     PRINT_BOARD_SHEETS = "print_board_sheets"
@@ -79,12 +81,14 @@ CAPABILITY_ROLES: dict[Capability, frozenset[str]] = {
     C.GRANT_ROLE: ORGANISER,
     C.REGISTER_PAIRS: ORGANISER,
     C.REMOVE_PAIR: ORGANISER,
+    C.WITHDRAW_PAIR: ORGANISER,
     C.SET_UP_ROUNDS: ORGANISER,
     C.DRAW: ORGANISER,
     C.SEAT_BY_HAND: ORGANISER,
     C.GENERATE_BOARDS: ORGANISER,
     C.FINISH: ORGANISER,
     C.PUBLISH_SECRET: ORGANISER,
+    C.DELETE_CHAMPIONSHIP: ORGANISER,
     # Results: every referee enters them in an open round; the director (head referee
     # or organiser) changes a closed round, adjusts a score, deletes (decisions.md 17).
     C.ENTER_RESULT: REFEREES,
@@ -110,12 +114,14 @@ LABELS: dict[Capability, Promise] = {
     C.GRANT_ROLE: gettext_lazy("donar rols"),
     C.REGISTER_PAIRS: gettext_lazy("inscriure parelles"),
     C.REMOVE_PAIR: gettext_lazy("esborrar parelles"),
+    C.WITHDRAW_PAIR: gettext_lazy("retirar parelles"),
     C.SET_UP_ROUNDS: gettext_lazy("preparar les rondes"),
     C.DRAW: gettext_lazy("sortejar taules"),
     C.SEAT_BY_HAND: gettext_lazy("assignar taules"),
     C.GENERATE_BOARDS: gettext_lazy("generar els taulers"),
     C.FINISH: gettext_lazy("acabar el campionat"),
     C.PUBLISH_SECRET: gettext_lazy("publicar la llavor"),
+    C.DELETE_CHAMPIONSHIP: gettext_lazy("esborrar campionats"),
     C.ENTER_RESULT: gettext_lazy("entrar resultats"),
     C.CHANGE_CLOSED_ROUND: gettext_lazy("canviar resultats d'una ronda tancada"),
     C.ADJUST_SCORE: gettext_lazy("posar o treure una puntuació ajustada"),

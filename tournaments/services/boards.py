@@ -6,10 +6,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.models import (
+    AuditEntry,
     Board,
     Championship,
 )
-from tournaments.services.common import ORGANISER_ROLES, User, _require_role
+from tournaments.services.common import Capability, User, audit, require
 from tournaments.services.errors import BoardsError
 from tournaments.services.rounds import _has_results
 
@@ -26,7 +27,7 @@ def boards_generate(*, championship: Championship, acting_user: User | None) -> 
     from engine.generate import deal_commitment, generate_deal, new_secret
 
     championship = Championship.objects.select_for_update().get(pk=championship.pk)
-    _require_role(acting_user, championship, ORGANISER_ROLES, _("generar els taulers"))
+    require(acting_user, championship, Capability.GENERATE_BOARDS)
     if championship.deal_secret_published:
         raise BoardsError(_("La llavor ja és pública: els taulers no es poden regenerar."))
     if _has_results(championship):
@@ -36,6 +37,7 @@ def boards_generate(*, championship: Championship, acting_user: User | None) -> 
     boards = list(Board.objects.filter(championship=championship).order_by("number"))
     if not boards:
         raise BoardsError(_("Primer cal preparar les rondes i els taulers."))
+    before = championship.deal_commitment or None
     secret = new_secret()
     for board in boards:
         board.deal = generate_deal(secret, board.number).to_json()
@@ -43,4 +45,11 @@ def boards_generate(*, championship: Championship, acting_user: User | None) -> 
     championship.deal_secret = secret.hex()
     championship.deal_commitment = deal_commitment(secret)
     championship.save(update_fields=["deal_secret", "deal_commitment"])
+    # The commitment only (public from now on): never a deal nor the secret.
+    audit(
+        championship, AuditEntry.Action.BOARDS_GENERATE, acting_user,
+        target=_("%(n)s taulers") % {"n": len(boards)},
+        before={"deal_commitment": before} if before else None,
+        after={"deal_commitment": championship.deal_commitment, "boards": len(boards)},
+    )
     return boards

@@ -14,12 +14,14 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from tournaments.models import (
+    AuditEntry,
     Championship,
     Membership,
     Result,
     Round,
 )
-from tournaments.services.common import ORGANISER_ROLES, Role, User, _require_role
+from tournaments.permissions import Role
+from tournaments.services.common import Capability, User, audit, require
 from tournaments.services.errors import ChampionshipStateError, NotAllowedError, RegistrationError
 
 RULE_FIELDS = (
@@ -27,6 +29,13 @@ RULE_FIELDS = (
     "infraction_score", "carregar", "carregar_scope", "sant_vicenc",
     "sant_vicenc_on_botifarra", "barraca", "movement", "missed_boards",
 )
+
+
+def _settings_of(championship: Championship, names: Any = None) -> dict[str, Any]:
+    """The championship's name, dates, venue and rules (or only ``names``) as JSON-able
+    values, for the audit row."""
+    names = names or ("name", "slug", "date", "end_date", "venue", *RULE_FIELDS)
+    return {name: getattr(championship, name) for name in names}
 
 
 def _unique_slug(base: str) -> str:
@@ -188,6 +197,10 @@ def championship_create(
         Membership.objects.create(
             championship=championship, user=acting_user, role=Role.ORGANISER
         )
+    audit(
+        championship, AuditEntry.Action.CHAMPIONSHIP_CREATE, acting_user,
+        target=championship.name, after=_settings_of(championship),
+    )
     return championship
 
 
@@ -198,12 +211,13 @@ def championship_update_rules(
     """Change rules while no result exists (results are scored under the rules they were
     entered with). Raises :class:`ChampionshipStateError`, :class:`RegistrationError`."""
     championship = Championship.objects.select_for_update().get(pk=championship.pk)
-    _require_role(acting_user, championship, ORGANISER_ROLES, _("canviar les regles"))
+    require(acting_user, championship, Capability.EDIT_RULES)
     if Result.objects.filter(board__championship=championship).exists():
         raise ChampionshipStateError(
             _("Ja hi ha resultats: les regles ja no es poden canviar.")
         )
     clean = _clean_rules(rules)
+    before = _settings_of(championship, clean)
     for name, value in clean.items():
         setattr(championship, name, value)
     if championship.scale_top <= championship.scale_bottom:
@@ -212,7 +226,17 @@ def championship_update_rules(
             % {"bottom": championship.scale_bottom, "top": championship.scale_top},
             field="scale_top",
         )
+    after = _settings_of(championship, clean)
+    changed = [name for name in clean if before[name] != after[name]]
+    if not changed:
+        return championship  # nothing to write, nothing to audit
     championship.save()
+    audit(
+        championship, AuditEntry.Action.RULES_EDIT, acting_user,
+        target=", ".join(changed),
+        before={name: before[name] for name in changed},
+        after={name: after[name] for name in changed},
+    )
     return championship
 
 
@@ -227,12 +251,18 @@ def membership_grant(
     Only an organiser of that championship (or the system) may grant roles.
     Raises :class:`RegistrationError` for an unknown role, :class:`NotAllowedError`.
     """
-    _require_role(acting_user, championship, ORGANISER_ROLES, _("donar rols"))
+    require(acting_user, championship, Capability.GRANT_ROLE)
     if role not in Role.values:
         raise RegistrationError(_("Rol desconegut: %(role)s.") % {"role": role}, field="role")
-    membership, _created = Membership.objects.get_or_create(
+    membership, created = Membership.objects.get_or_create(
         championship=championship, user=user, role=role
     )
+    if created:
+        audit(
+            championship, AuditEntry.Action.ROLE_GRANT, acting_user,
+            target=f"{user.get_username()}: {Role(role).label}",
+            after={"user": user.get_username(), "role": role},
+        )
     return membership
 
 
@@ -243,13 +273,21 @@ def championship_finish(*, championship: Championship, acting_user: User | None)
     Raises :class:`ChampionshipStateError` (already finished), :class:`NotAllowedError`.
     """
     championship = Championship.objects.select_for_update().get(pk=championship.pk)
-    _require_role(acting_user, championship, ORGANISER_ROLES, _("acabar el campionat"))
+    require(acting_user, championship, Capability.FINISH)
     if championship.status == Championship.Status.FINISHED:
         raise ChampionshipStateError(_("El campionat ja està acabat."))
     now = timezone.now()
-    Round.objects.filter(championship=championship, closed_at__isnull=True).update(closed_at=now)
+    still_open = Round.objects.filter(championship=championship, closed_at__isnull=True)
+    closed = sorted(still_open.values_list("number", flat=True))
+    still_open.update(closed_at=now)
+    before = championship.status
     championship.status = Championship.Status.FINISHED
     championship.save(update_fields=["status"])
+    audit(
+        championship, AuditEntry.Action.CHAMPIONSHIP_FINISH, acting_user,
+        target=championship.name, before={"status": before},
+        after={"status": championship.status, "rounds_closed": closed}, at=now,
+    )
     return championship
 
 
@@ -262,7 +300,7 @@ def deal_secret_publish(*, championship: Championship, acting_user: User | None)
     :class:`NotAllowedError`.
     """
     championship = Championship.objects.select_for_update().get(pk=championship.pk)
-    _require_role(acting_user, championship, ORGANISER_ROLES, _("publicar la llavor"))
+    require(acting_user, championship, Capability.PUBLISH_SECRET)
     if championship.status != Championship.Status.FINISHED:
         raise ChampionshipStateError(
             _("La llavor només es pot publicar quan el campionat s'ha acabat.")
@@ -274,4 +312,11 @@ def deal_secret_publish(*, championship: Championship, acting_user: User | None)
         raise ChampionshipStateError(_("La llavor ja és pública."))
     championship.deal_secret_published_at = timezone.now()
     championship.save(update_fields=["deal_secret_published_at"])
+    # The secret itself stays out of the log: the championship's page shows it now.
+    audit(
+        championship, AuditEntry.Action.SECRET_PUBLISH, acting_user,
+        target=championship.name,
+        after={"deal_commitment": championship.deal_commitment,
+               "published_at": championship.deal_secret_published_at},
+    )
     return championship

@@ -4,7 +4,6 @@ the championship lock."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -15,37 +14,14 @@ from django.utils.translation import gettext as _
 from tournaments.models import (
     AuditEntry,
     Championship,
-    Membership,
     Result,
 )
-from tournaments.permissions import Capability, has, require, roles_of
-from tournaments.services.errors import ChampionshipStateError, NotAllowedError
+from tournaments.permissions import Capability, has, require
+from tournaments.services.errors import ChampionshipStateError
 
 User = AbstractBaseUser | AnonymousUser
 
 __all__ = ["Capability", "audit", "has", "require"]
-
-Role = Membership.Role
-# Role sets of the checks written before the capabilities (prefer ``require``).
-ORGANISER_ROLES = frozenset({Role.ORGANISER})
-HEAD_ROLES = frozenset({Role.ORGANISER, Role.HEAD_REFEREE})
-REFEREE_ROLES = frozenset({Role.ORGANISER, Role.HEAD_REFEREE, Role.REFEREE})
-
-
-def _require_role(
-    user: User | None, championship: Championship, roles: Iterable[str], action: str
-) -> None:
-    """A check by role set; prefer ``require(user, championship, Capability.X)``
-    (:mod:`tournaments.permissions`), where the rule is written once.
-    ``user=None`` is the system (commands, import) and may do anything."""
-    if user is None:
-        return
-    if not roles_of(user, championship) & set(roles):
-        raise NotAllowedError(
-            _("No tens permís per a: %(action)s (campionat %(name)s).")
-            % {"action": action, "name": championship.name}
-        )
-
 
 #: At most this many characters of a target text or a reason in an audit row.
 AUDIT_TEXT_MAX = 200

@@ -30,7 +30,7 @@ from tournaments.models import (
     Seating,
     Table,
 )
-from tournaments.services.common import ORGANISER_ROLES, User, _person, _require_role
+from tournaments.services.common import Capability, User, _person, require
 from tournaments.services.errors import ChampionshipStateError
 
 
@@ -62,16 +62,16 @@ def championship_delete(
     *, championship: Championship, confirm_slug: str, acting_user: User | None
 ) -> DeletionSummary:
     """Delete ``championship`` and everything in it (results, seatings, byes, boards,
-    rounds, tables, pairs, players, roles, print jobs, result audits). Organiser only,
+    rounds, tables, pairs, players, roles, print jobs, its audit log). Organiser only,
     and only when ``confirm_slug`` repeats the championship's identifier (the
     confirmation page asks for it after naming what goes). Writes a row to the admin
-    log. Returns what was deleted.
+    log (the championship's own audit log goes with it). Returns what was deleted.
 
     Raises :class:`NotAllowedError`, :class:`ChampionshipStateError` (field
     ``confirm_slug``: the identifier does not match).
     """
     championship = Championship.objects.select_for_update().get(pk=championship.pk)
-    _require_role(acting_user, championship, ORGANISER_ROLES, _("esborrar campionats"))
+    require(acting_user, championship, Capability.DELETE_CHAMPIONSHIP)
     if (confirm_slug or "").strip() != championship.slug:
         raise ChampionshipStateError(
             _("Escriviu «%(slug)s» per confirmar que voleu esborrar el campionat.")

@@ -6,13 +6,14 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
+from typing import Any
 
-from django.contrib.admin.models import CHANGE, LogEntry
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 
 from tournaments.models import (
+    AuditEntry,
     Bye,
     Championship,
     Pair,
@@ -23,12 +24,12 @@ from tournaments.models import (
     Seating,
 )
 from tournaments.services.common import (
-    ORGANISER_ROLES,
+    Capability,
     User,
     _check_not_finished,
     _lock_championship,
-    _person,
-    _require_role,
+    audit,
+    require,
 )
 from tournaments.services.errors import ChampionshipStateError, PairsCsvError, RegistrationError
 
@@ -144,7 +145,7 @@ def pair_register(
     round already drawn).
     """
     championship = _lock_championship(championship)
-    _require_role(acting_user, championship, ORGANISER_ROLES, _("inscriure parelles"))
+    require(acting_user, championship, Capability.REGISTER_PAIRS)
     joined_round = _check_registration_open(championship)
     names = (player1 or "").strip(), (player2 or "").strip()
     for k, player_name in enumerate(names, start=1):
@@ -171,12 +172,24 @@ def pair_register(
         raise RegistrationError(taken, field="number")
     try:
         with transaction.atomic():
-            return _create_pairs(
+            pair = _create_pairs(
                 championship, [(number, names[0], names[1])], joined_round
             )[0]
     except IntegrityError:
         # Only without the lock's protection (rows written outside the services).
         raise RegistrationError(taken, field="number") from None
+    audit(
+        championship, AuditEntry.Action.PAIR_REGISTER, acting_user,
+        target=_("parella %(n)s") % {"n": number},
+        after=_pair_snapshot(number, names[0], names[1], joined_round),
+    )
+    return pair
+
+
+def _pair_snapshot(number: int, name1: str, name2: str, joined_round: int) -> dict[str, Any]:
+    """A registered pair as JSON, for the audit row."""
+    return {"number": number, "player1": name1, "player2": name2,
+            "joined_round": joined_round}
 
 
 def _parse_pairs_lines(text: str) -> list[tuple[int, int, str, str]]:
@@ -267,7 +280,7 @@ def pairs_import_csv(
     :class:`NotAllowedError`, :class:`ChampionshipStateError`.
     """
     championship = _lock_championship(championship)
-    _require_role(acting_user, championship, ORGANISER_ROLES, _("inscriure parelles"))
+    require(acting_user, championship, Capability.REGISTER_PAIRS)
     joined_round = _check_registration_open(championship)
     lines = _parse_pairs_lines(text)
     existing = set(
@@ -282,12 +295,21 @@ def pairs_import_csv(
         raise PairsCsvError(clashes)
     try:
         with transaction.atomic():
-            return _create_pairs(championship, [row[1:] for row in lines], joined_round)
+            pairs = _create_pairs(championship, [row[1:] for row in lines], joined_round)
     except IntegrityError:
         # Only without the lock's protection (rows written outside the services).
         raise PairsCsvError(
             [_("una altra inscripció ha pres algun d'aquests números: torneu-ho a provar")]
         ) from None
+    audit(
+        championship, AuditEntry.Action.PAIRS_IMPORT, acting_user,
+        target=_("%(n)s parelles") % {"n": len(pairs)},
+        after={"pairs": [
+            _pair_snapshot(number, name1, name2, joined_round)
+            for _line, number, name1, name2 in lines
+        ]},
+    )
+    return pairs
 
 
 @transaction.atomic
@@ -300,7 +322,7 @@ def pair_remove(*, pair: Pair, acting_user: User | None) -> None:
     pair already seated in a round).
     """
     championship = _lock_championship(pair.championship_id)
-    _require_role(acting_user, championship, ORGANISER_ROLES, _("esborrar parelles"))
+    require(acting_user, championship, Capability.REMOVE_PAIR)
     if championship.status == Championship.Status.FINISHED:
         raise ChampionshipStateError(_("El campionat ja s'ha acabat."))
     pair = Pair.objects.select_for_update().get(pk=pair.pk)
@@ -319,6 +341,12 @@ def pair_remove(*, pair: Pair, acting_user: User | None) -> None:
             % {"n": pair.number, "round": seated}
         )
     players = {pair.player1_id, pair.player2_id}
+    audit(
+        championship, AuditEntry.Action.PAIR_REMOVE, acting_user,
+        target=_("parella %(n)s") % {"n": pair.number},
+        before=_pair_snapshot(pair.number, pair.player1.name, pair.player2.name,
+                              pair.joined_round),
+    )
     pair.delete()
     still_used: set[int] = set()
     for ids in Pair.objects.filter(
@@ -353,7 +381,7 @@ def pair_withdraw(
     results), :class:`NotAllowedError`.
     """
     championship = _lock_championship(pair.championship_id)
-    _require_role(acting_user, championship, ORGANISER_ROLES, _("retirar parelles"))
+    require(acting_user, championship, Capability.WITHDRAW_PAIR)
     _check_not_finished(championship)
     pair = Pair.objects.select_for_update().get(pk=pair.pk)
     if pair.is_withdrawn:
@@ -408,11 +436,11 @@ def pair_withdraw(
     pair.withdrawn_after_round = after_round
     pair.withdrawal_reason = reason
     pair.save(update_fields=["withdrawn_after_round", "withdrawal_reason"])
-    person = _person(acting_user)
-    if person is not None:
-        LogEntry.objects.log_actions(
-            user_id=person.pk, queryset=[pair], action_flag=CHANGE, single_object=True,
-            change_message=f"withdrawn after round {after_round}: {reason}"
-            + (f" (draw of rounds {', '.join(map(str, undone))} undone)" if undone else ""),
-        )
+    audit(
+        championship, AuditEntry.Action.PAIR_WITHDRAW, acting_user,
+        target=_("parella %(n)s") % {"n": pair.number},
+        before={"withdrawn_after_round": None},
+        after={"withdrawn_after_round": after_round, "draws_undone": undone},
+        reason=reason,
+    )
     return undone

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -12,6 +13,7 @@ from django.utils.translation import gettext as _
 from scoring import movement
 from tournaments import selectors
 from tournaments.models import (
+    AuditEntry,
     Board,
     Bye,
     Championship,
@@ -23,12 +25,12 @@ from tournaments.models import (
     Table,
 )
 from tournaments.services.common import (
-    HEAD_ROLES,
-    ORGANISER_ROLES,
+    Capability,
     User,
     _check_not_finished,
     _lock_championship,
-    _require_role,
+    audit,
+    require,
 )
 from tournaments.services.errors import ChampionshipStateError, DrawError
 from tournaments.services.movements import (
@@ -57,7 +59,7 @@ def rounds_setup(
     :class:`NotAllowedError`, :class:`ChampionshipStateError`.
     """
     championship = Championship.objects.select_for_update().get(pk=championship.pk)
-    _require_role(acting_user, championship, ORGANISER_ROLES, _("preparar les rondes"))
+    require(acting_user, championship, Capability.SET_UP_ROUNDS)
     _check_not_finished(championship)
     for value, name in ((rounds, "rounds"), (boards_per_round, "boards_per_round")):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
@@ -69,6 +71,11 @@ def rounds_setup(
         raise DrawError(
             _("Ja s'han sortejat taules: les rondes ja no es poden canviar."), field="rounds"
         )
+    before = {
+        "rounds": Round.objects.filter(championship=championship).count(),
+        "boards_per_round": championship.boards_per_round,
+        "deal_commitment": championship.deal_commitment,
+    }
     Board.objects.filter(championship=championship).delete()
     Round.objects.filter(championship=championship).delete()
     created = Round.objects.bulk_create(
@@ -85,6 +92,14 @@ def rounds_setup(
     championship.deal_secret = ""
     championship.deal_commitment = ""
     championship.save(update_fields=["boards_per_round", "deal_secret", "deal_commitment"])
+    audit(
+        championship, AuditEntry.Action.ROUNDS_SETUP, acting_user,
+        target=_("%(rounds)s rondes de %(boards)s taulers")
+        % {"rounds": rounds, "boards": boards_per_round},
+        before=before if before["rounds"] else None,
+        after={"rounds": rounds, "boards_per_round": boards_per_round,
+               "deal_commitment": ""},
+    )
     return created
 
 
@@ -121,7 +136,7 @@ def round_draw(
     championship = _lock_championship(round.championship_id)
     round = Round.objects.select_for_update().get(pk=round.pk)
     round.championship = championship
-    _require_role(acting_user, championship, ORGANISER_ROLES, _("sortejar taules"))
+    require(acting_user, championship, Capability.DRAW)
     _check_not_finished(championship)
     if round.is_closed:
         raise DrawError(_("La ronda %(n)s ja està tancada.") % {"n": round.number})
@@ -157,6 +172,7 @@ def round_draw(
             % {"n": round.number, "list": rematch_list(drawn.rematches)},
             rematches=drawn.rematches,
         )
+    before = _draw_snapshot(round)
     Seating.objects.filter(round=round).delete()
     Bye.objects.filter(round=round).delete()
     tables_needed = max((t.number for t in drawn.tables), default=0)
@@ -189,7 +205,30 @@ def round_draw(
     if championship.status == Championship.Status.DRAFT:
         championship.status = Championship.Status.RUNNING
         championship.save(update_fields=["status"])
+    audit(
+        championship, AuditEntry.Action.ROUND_DRAW, acting_user,
+        target=_("ronda %(n)s") % {"n": round.number}, round_number=round.number,
+        before=before if before["tables"] or before["byes"] else None,
+        after={
+            **_draw_snapshot(round),
+            "seed": seed, "movement": method.value,
+            "rematches": [list(pair) for pair in drawn.rematches],
+        },
+    )
     return seatings
+
+
+def _draw_snapshot(round: Round) -> dict[str, list[Any]]:
+    """A round's tables as ``[[table, NS pair, EW pair]]`` and its byes as pair numbers,
+    for the audit row (two queries)."""
+    return {
+        "tables": [
+            list(row) for row in Seating.objects.filter(round=round)
+            .order_by("table__number")
+            .values_list("table__number", "ns_pair__number", "ew_pair__number")
+        ],
+        "byes": sorted(Bye.objects.filter(round=round).values_list("pair__number", flat=True)),
+    }
 
 
 def _ranks_before(championship: Championship, round_number: int) -> dict[int, int]:
@@ -250,7 +289,7 @@ def seating_set(
 
     Raises :class:`DrawError` when a pair already sits elsewhere in that round.
     """
-    _require_role(acting_user, round.championship, ORGANISER_ROLES, _("assignar taules"))
+    require(acting_user, round.championship, Capability.SEAT_BY_HAND)
     if ns_pair.pk == ew_pair.pk:
         raise DrawError(_("Una parella no pot jugar contra ella mateixa."), field="ew_pair")
     table, _created = Table.objects.get_or_create(
@@ -258,6 +297,14 @@ def seating_set(
     )
     seating = Seating.objects.create(round=round, table=table, ns_pair=ns_pair, ew_pair=ew_pair)
     _write_round_pairs(round, [seating])
+    audit(
+        round.championship_id, AuditEntry.Action.ROUND_SEAT, acting_user,
+        target=_("ronda %(round)s, taula %(table)s") % {
+            "round": round.number, "table": table_number,
+        },
+        round_number=round.number, table_number=table_number,
+        after={"ns_pair": ns_pair.number, "ew_pair": ew_pair.number},
+    )
     return seating
 
 
@@ -269,47 +316,79 @@ def round_close(
     *, round: Round, acting_user: User | None, allow_missing: bool = False
 ) -> Round:
     """Close a round: from now on only a head referee or the organiser may change its
-    results. Refused while a table lacks a result on one of the round's boards, unless
-    ``allow_missing`` (a table that did not play a board simply has no result).
+    results (capability ``CLOSE_ROUND``). Refused while a table lacks a result on one of
+    the round's boards, unless ``allow_missing`` is passed and the acting user may close
+    a round with results missing (``CLOSE_ROUND_WITH_MISSING``: the organiser;
+    docs/decisions.md 17); a table that did not play a board then simply has no result.
+    The audit row lists the missing "table/board".
 
-    Raises :class:`ChampionshipStateError` (already closed, missing results; the message
-    lists up to 10 missing "table/board"), :class:`NotAllowedError`.
+    Raises :class:`ChampionshipStateError` (already closed; missing results without
+    ``allow_missing``: the message lists up to 10 missing "table/board"),
+    :class:`NotAllowedError` (no ``CLOSE_ROUND``; ``allow_missing`` with results missing
+    and no ``CLOSE_ROUND_WITH_MISSING``).
     """
     round = Round.objects.select_for_update().select_related("championship").get(pk=round.pk)
-    _require_role(acting_user, round.championship, HEAD_ROLES, _("tancar rondes"))
+    championship = round.championship
+    require(acting_user, championship, Capability.CLOSE_ROUND)
     if round.is_closed:
         raise ChampionshipStateError(_("La ronda %(n)s ja està tancada.") % {"n": round.number})
-    if not allow_missing:
-        boards = list(Board.objects.filter(round=round).values_list("number", flat=True))
-        done = set(
-            Result.objects.filter(seating__round=round).values_list(
-                "seating__table__number", "board__number"
-            )
-        )
-        missing = [
-            f"{table}/{board}"
-            for table in Seating.objects.filter(round=round)
-            .order_by("table__number").values_list("table__number", flat=True)
-            for board in boards
-            if (table, board) not in done
-        ]
-        if missing:
-            raise ChampionshipStateError(
-                _("Falten %(count)s resultats a la ronda %(n)s (taula/tauler: %(list)s).")
-                % {"count": len(missing), "n": round.number, "list": ", ".join(missing[:10])}
-            )
+    missing = missing_results(round)
+    if missing:
+        message = _("Falten %(count)s resultats a la ronda %(n)s (taula/tauler: %(list)s).") % {
+            "count": len(missing), "n": round.number, "list": ", ".join(missing[:10])
+        }
+        if not allow_missing:
+            raise ChampionshipStateError(message)
+        require(acting_user, championship, Capability.CLOSE_ROUND_WITH_MISSING)
     round.closed_at = timezone.now()
     round.save(update_fields=["closed_at"])
+    audit(
+        championship, AuditEntry.Action.ROUND_CLOSE, acting_user,
+        target=_("ronda %(n)s") % {"n": round.number}, round_number=round.number,
+        before={"closed_at": None},
+        after={"closed_at": round.closed_at, "missing": missing},
+        at=round.closed_at,
+    )
     return round
+
+
+def missing_results(round: Round) -> list[str]:
+    """The results a round still lacks, as ``"table/board"`` in table then board order:
+    every seated table is due a result on every board of the round (three queries)."""
+    boards = list(
+        Board.objects.filter(round=round).order_by("number").values_list("number", flat=True)
+    )
+    done = set(
+        Result.objects.filter(seating__round=round).values_list(
+            "seating__table__number", "board__number"
+        )
+    )
+    return [
+        f"{table}/{board}"
+        for table in Seating.objects.filter(round=round)
+        .order_by("table__number").values_list("table__number", flat=True)
+        for board in boards
+        if (table, board) not in done
+    ]
 
 
 @transaction.atomic
 def round_reopen(*, round: Round, acting_user: User | None) -> Round:
-    """Reopen a closed round while the championship runs. Raises as :func:`round_close`."""
+    """Reopen a closed round while the championship runs (``REOPEN_ROUND``: head referee
+    or organiser); an open round stays as it is (nothing written, nothing audited).
+    Raises :class:`ChampionshipStateError` (finished), :class:`NotAllowedError`."""
     round = Round.objects.select_for_update().select_related("championship").get(pk=round.pk)
-    _require_role(acting_user, round.championship, HEAD_ROLES, _("reobrir rondes"))
+    require(acting_user, round.championship, Capability.REOPEN_ROUND)
     if round.championship.status == Championship.Status.FINISHED:
         raise ChampionshipStateError(_("El campionat ja s'ha acabat."))
+    if not round.is_closed:
+        return round
+    before = round.closed_at
     round.closed_at = None
     round.save(update_fields=["closed_at"])
+    audit(
+        round.championship, AuditEntry.Action.ROUND_REOPEN, acting_user,
+        target=_("ronda %(n)s") % {"n": round.number}, round_number=round.number,
+        before={"closed_at": before}, after={"closed_at": None},
+    )
     return round
