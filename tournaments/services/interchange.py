@@ -52,6 +52,7 @@ from django.utils.translation import gettext as _
 
 from engine.rules import CarregarScope, Variant
 from scoring import InterchangeError, score_championship
+from scoring import Result as ScoringResult
 from scoring.interchange import (
     BoardDoc,
     ChampionshipDoc,
@@ -79,6 +80,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.selectors import to_scoring_result
+from tournaments.services.bulk import insert_rows
 from tournaments.services.championships import CREATE_PERMISSION
 from tournaments.services.common import User, _person, audit
 from tournaments.services.errors import NotAllowedError
@@ -336,71 +338,102 @@ def _write_rows(
     if per_round and doc.boards_per_round is None:
         championship.boards_per_round = per_round
         championship.save(update_fields=["boards_per_round"])
-    seating_rows: list[tuple[Seating, TableDoc]] = []
-    for r in doc.rounds:
-        for t in r.tables:
-            seating_rows.append(
-                (Seating(round=rounds[r.number], table=tables[t.number],
-                         ns_pair=pairs[t.ns], ew_pair=pairs[t.ew]), t)
-            )
-    Seating.objects.bulk_create([s for s, _t in seating_rows])
+    # The rows below grow with the results (200,000 in a file, twice as many pair-board
+    # rows): written as plain tuples through insert_rows (COPY on PostgreSQL).
+    seated = [(r, t) for r in doc.rounds for t in r.tables]
+    seating_ids = insert_rows(
+        Seating, ("round_id", "table_id", "ns_pair_id", "ew_pair_id"),
+        [(rounds[r.number].pk, tables[t.number].pk, pairs[t.ns].pk, pairs[t.ew].pk)
+         for r, t in seated],
+        with_ids=True,
+    )
     Bye.objects.bulk_create(
         [Bye(round=rounds[r.number], pair=pairs[n]) for r in doc.rounds for n in r.byes]
     )
-    RoundPair.objects.bulk_create(
+    insert_rows(
+        RoundPair, ("round_id", "pair_id", "seating_id"),
         [
-            RoundPair(round=s.round, pair=pair, seating=s)
-            for s, _t in seating_rows
-            for pair in (s.ns_pair, s.ew_pair)
-        ]
+            (rounds[r.number].pk, pairs[number].pk, seating_id)
+            for (r, t), seating_id in zip(seated, seating_ids, strict=True)
+            for number in (t.ns, t.ew)
+        ],
     )
     now = timezone.now()
-    result_rows: list[Result] = []
-    for seating, t in seating_rows:
-        for res in t.results:
-            adjusted = res.adjusted
-            result_rows.append(
-                Result(
-                    seating=seating,
-                    board=boards[res.board],
-                    trump=res.trump.value if res.trump is not None else None,
-                    delegated=res.delegated,
-                    contro=res.contro,
-                    recontro=res.recontro,
-                    sant_vicenc=res.sant_vicenc,
-                    ns_points_taken=res.ns_points_taken,
-                    infraction=res.infraction.value if res.infraction is not None else None,
-                    adjusted_ns=adjusted[0].value if adjusted else None,
-                    adjusted_ew=adjusted[1].value if adjusted else None,
-                    note=t.note(res.board),
-                    entered_at=now,
-                    updated_at=now,
-                    version=1,
-                )
-            )
-    Result.objects.bulk_create(result_rows)
-    PairBoard.objects.bulk_create(
-        [
-            PairBoard(pair=pair, board=r.board, result=r)
-            for r in result_rows
-            for pair in (r.seating.ns_pair, r.seating.ew_pair)
-        ]
+    played = [
+        (r, t, seating_id, res)
+        for (r, t), seating_id in zip(seated, seating_ids, strict=True)
+        for res in t.results
+    ]
+    result_ids = insert_rows(
+        Result, _RESULT_FIELDS,
+        (
+            (seating_id, boards[res.board].pk, *_result_values(res), t.note(res.board),
+             now, now, 1)
+            for _r, t, seating_id, res in played
+        ),
+        with_ids=True, count=len(played),
     )
-    AuditEntry.objects.bulk_create(
-        [
-            AuditEntry(
-                championship=championship, result=r,
-                round_number=r.seating.round.number, table_number=r.seating.table.number,
-                board_number=r.board.number, action=AuditEntry.Action.RESULT_CREATE, at=now,
-                target=_("ronda %(round)s, taula %(table)s, tauler %(board)s") % {
-                    "round": r.seating.round.number, "table": r.seating.table.number,
-                    "board": r.board.number,
-                },
-                acting_user=_person(acting_user), before=None, after=r.snapshot(),
-            )
-            for r in result_rows
-        ]
+    insert_rows(
+        PairBoard, ("pair_id", "board_id", "result_id"),
+        (
+            (pairs[number].pk, boards[res.board].pk, result_id)
+            for (_r, t, _s, res), result_id in zip(played, result_ids, strict=True)
+            for number in (t.ns, t.ew)
+        ),
+        count=2 * len(played),
     )
+    person = _person(acting_user)
+    target = _("ronda %(round)s, taula %(table)s, tauler %(board)s")
+    insert_rows(
+        AuditEntry,
+        ("championship_id", "result_id", "round_number", "table_number", "board_number",
+         "action", "at", "target", "acting_user_id", "before", "after", "reason"),
+        (
+            (championship.pk, result_id, r.number, t.number, res.board,
+             AuditEntry.Action.RESULT_CREATE.value, now,
+             target % {"round": r.number, "table": t.number, "board": res.board},
+             person.pk if person is not None else None, None,
+             _snapshot(res, t.note(res.board)), "")
+            for (r, t, _s, res), result_id in zip(played, result_ids, strict=True)
+        ),
+        count=len(played),
+    )
+
+
+#: The columns of a result an import writes, in the order of :func:`_result_values`
+#: (then ``note``, ``entered_at``, ``updated_at``, ``version``).
+_RESULT_FIELDS = (
+    "seating_id", "board_id", "trump", "delegated", "contro", "recontro", "sant_vicenc",
+    "ns_points_taken", "infraction", "adjusted_ns", "adjusted_ew",
+    "note", "entered_at", "updated_at", "version",
+)
+
+
+def _result_values(res: ScoringResult) -> tuple[Any, ...]:
+    """A file's result as ``Result`` columns, trump to ``adjusted_ew``."""
+    adjusted = res.adjusted
+    return (
+        res.trump.value if res.trump is not None else None,
+        res.delegated, res.contro, res.recontro, res.sant_vicenc, res.ns_points_taken,
+        res.infraction.value if res.infraction is not None else None,
+        adjusted[0].value if adjusted else None,
+        adjusted[1].value if adjusted else None,
+    )
+
+
+def _snapshot(res: ScoringResult, note: str) -> dict[str, Any]:
+    """``Result.snapshot()`` of the row an import writes for ``res`` (version 1), built
+    without the model instance (the audit's ``after``)."""
+    trump, delegated, contro, recontro, sant_vicenc, points, infraction, adj_ns, adj_ew = (
+        _result_values(res)
+    )
+    return {
+        "board": res.board, "trump": trump, "delegated": delegated, "contro": contro,
+        "recontro": recontro, "sant_vicenc": sant_vicenc, "ns_points_taken": points,
+        "infraction": infraction,
+        "adjusted": {"NS": adj_ns, "EW": adj_ew} if adj_ns is not None else None,
+        "note": note, "version": 1,
+    }
 
 
 def _boards_per_round(rounds_of_board: dict[int, set[int]]) -> int:
