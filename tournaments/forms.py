@@ -73,9 +73,16 @@ class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]
         if "slug" in self.fields:
             self.fields["slug"].required = False
             self.fields["slug"].help_text = _("En blanc, es fa a partir del nom.")
+        # Left out of a form (or blank): the championship's default.
+        for name in ("movement", "missed_boards"):
+            if name in self.fields:
+                self.fields[name].required = False
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        for name in ("movement", "missed_boards"):
+            if name in self.fields and not data.get(name):
+                data[name] = Championship._meta.get_field(name).get_default()
         bottom, top = data.get("scale_bottom"), data.get("scale_top")
         if bottom is not None and top is not None and top <= bottom:
             self.add_error("scale_top", _("El màxim de l'escala ha de ser més gran que el mínim."))
@@ -146,6 +153,13 @@ class DrawForm(forms.Form):
         min_value=0,
         max_value=2**62,
         help_text=_("Deixeu-ho en blanc per a una llavor a l'atzar."),
+    )
+    movement = forms.ChoiceField(
+        label=_("Moviment"), choices=Championship.Movement.choices, required=False,
+    )
+    accept_rematches = forms.BooleanField(
+        label=_("Accepto que es tornin a trobar parelles si cap sorteig ho evita"),
+        required=False,
     )
 
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import views, views_movements
 
 C = "c/<slug:slug>/"
 TABLE = C + "referee/rounds/<int:round>/tables/<int:table>/"
@@ -16,10 +16,15 @@ urlpatterns = [
     path(C + "standings/", views.standings, name="standings"),
     path(C + "boards/<int:number>/", views.traveller, name="traveller"),
     path(C + "pairs/<int:number>/", views.pair_card, name="pair_card"),
+    path(C + "rounds/<int:round>/seating/", views_movements.round_seating, name="round_seating"),
     # Organiser
     path(C + "organise/rules/", views.rules_edit, name="rules_edit"),
     path(C + "organise/pairs/", views.pairs_register, name="pairs_register"),
     path(C + "organise/pairs/<int:number>/remove/", views.pair_remove, name="pair_remove"),
+    path(C + "organise/pairs/<int:number>/withdraw/", views_movements.pair_withdraw,
+         name="pair_withdraw"),
+    path(C + "organise/delete/", views_movements.championship_delete,
+         name="championship_delete"),
     path(C + "organise/rounds/", views.rounds_setup, name="rounds_setup"),
     path(C + "organise/boards/", views.boards_generate, name="boards_generate"),
     path(C + "organise/rounds/<int:round>/draw/", views.round_draw, name="round_draw"),

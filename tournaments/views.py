@@ -4,12 +4,15 @@ Views are thin (STYLE.md): parse the input with a form, call one service or sele
 render. A service error (``services.TournamentError``) becomes a form error next to its
 field (``exc.field``), never a 500.
 
-Permissions (issue 4): organiser pages need the organiser role of *that* championship,
-referee pages the referee, head referee or organiser role; a logged-in user without it
-gets 403, an anonymous user is sent to the login page. Public pages need no login, but a
-board's deal and results stay hidden until every table due to play it has a result: the
-public and a plain referee see (and count in the standings) public boards only; the
-organiser and the head referee see everything (``selectors.HIDDEN_BOARD_ROLES``).
+Permissions: each organiser or referee page needs one capability
+(:mod:`tournaments.permissions`) in *that* championship (:func:`capability_required`);
+a logged-in user without it gets 403, an anonymous user is sent to the login page. The
+services check the same capabilities again: a page only translates their refusal. The
+roles are read once per request (``permissions.roles_of`` remembers them on
+``request.user``). Public pages need no login, but a board's deal and results stay hidden
+until every table due to play it has a result: the public and a plain referee see (and
+count in the standings) public boards only; the organiser and the head referee see
+everything (``Capability.SEE_HIDDEN_BOARDS``).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from django.views.decorators.http import require_POST
 
 from engine.cards import Suit
 from engine.seats import Seat
-from tournaments import selectors, services
+from tournaments import seating, selectors, services
 from tournaments.forms import (
     ChampionshipForm,
     ConfirmForm,
@@ -44,15 +47,23 @@ from tournaments.forms import (
     add_service_error,
 )
 from tournaments.models import Board, Championship, Membership, Pair, Result, Round, Seating
+from tournaments.permissions import HEAD as HEAD_ROLES
+from tournaments.permissions import ORGANISER as ORGANISER_ROLES
+from tournaments.permissions import REFEREES as REFEREE_ROLES
+from tournaments.permissions import (
+    Capability,
+    allows,
+    capabilities_of,
+    has,
+    roles_of,
+)
 
 V = TypeVar("V", bound=Callable[..., HttpResponseBase])
 
-ORGANISER = frozenset({Membership.Role.ORGANISER.value})
-REFEREES = frozenset(
-    {Membership.Role.ORGANISER.value, Membership.Role.HEAD_REFEREE.value,
-     Membership.Role.REFEREE.value}
-)
-HEAD = frozenset({Membership.Role.ORGANISER.value, Membership.Role.HEAD_REFEREE.value})
+# Role sets, for pages that still name roles (prefer a capability).
+ORGANISER = ORGANISER_ROLES
+REFEREES = REFEREE_ROLES
+HEAD = HEAD_ROLES
 
 
 # --------------------------------------------------------------------------- helpers
@@ -60,24 +71,30 @@ HEAD = frozenset({Membership.Role.ORGANISER.value, Membership.Role.HEAD_REFEREE.
 
 def _context(request: HttpRequest, championship: Championship, **extra: Any) -> dict[str, Any]:
     """The base context of a championship's pages: the roles of the user (one query for a
-    logged-in user, none for the public) drive which links the layout shows."""
-    roles = selectors.user_roles(request.user, championship)
+    logged-in user, none for the public; remembered for the rest of the request) and the
+    capabilities they give (``caps``) drive which links the layout shows."""
+    roles = roles_of(request.user, championship)
+    caps = capabilities_of(roles)
     return {
         "championship": championship,
         "roles": roles,
+        "caps": caps,
         "is_organiser": bool(roles & ORGANISER),
-        "can_referee": bool(roles & REFEREES),
+        "can_referee": Capability.ENTER_RESULT in caps,
         # Organiser and head referee see hidden boards; the public and a plain referee
-        # see public boards only (issue 4, docs/decisions.md 16).
-        "sees_hidden": bool(roles & selectors.HIDDEN_BOARD_ROLES),
+        # see public boards only (docs/decisions.md 16).
+        "sees_hidden": Capability.SEE_HIDDEN_BOARDS in caps,
+        "can_view_log": Capability.VIEW_AUDIT_LOG in caps,
         **extra,
     }
 
 
-def role_required(roles: frozenset[str]) -> Callable[[V], V]:
-    """Load the championship of ``slug`` and check the user's role in it: anonymous ->
-    login page, logged in without the role -> 403 (a referee of one championship cannot
-    touch another). The view receives ``championship`` instead of ``slug``."""
+def capability_required(capability: Capability | frozenset[str]) -> Callable[[V], V]:
+    """Load the championship of ``slug`` and check that the user may do ``capability``
+    in it (:mod:`tournaments.permissions`; a set of roles is also accepted): anonymous ->
+    login page, logged in without it -> 403 (a referee of one championship cannot touch
+    another). The view receives ``championship`` instead of ``slug``. The roles read here
+    are remembered for the rest of the request (the context and the service reuse them)."""
 
     def decorate(view: V) -> V:
         @wraps(view)
@@ -85,13 +102,22 @@ def role_required(roles: frozenset[str]) -> Callable[[V], V]:
             championship = get_object_or_404(Championship, slug=slug)
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
-            if not selectors.user_roles(request.user, championship) & roles:
+            roles = roles_of(request.user, championship)
+            allowed = (
+                allows(roles, capability)
+                if isinstance(capability, Capability) else bool(roles & capability)
+            )
+            if not allowed:
                 raise PermissionDenied(_("No tens permís en aquest campionat."))
             return view(request, championship, *args, **kwargs)
 
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+#: The decorator's first name: a set of roles, or a capability.
+role_required = capability_required
 
 
 def _round(championship: Championship, number: int) -> Round:
@@ -246,7 +272,8 @@ def pair_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     pair.championship = championship
     context = _context(request, championship)
     card = selectors.pair_score_card(pair, for_public=not context["sees_hidden"])
-    context.update(card=card, pair=pair)
+    seats = seating.pair_seats(pair)
+    context.update(card=card, pair=pair, seats=seats, next_seat=seating.next_seat(seats))
     return render(request, "tournaments/pair_card.html", context)
 
 
@@ -277,7 +304,7 @@ def championship_create(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/championship_form.html", {"form": form})
 
 
-@role_required(ORGANISER)
+@capability_required(Capability.EDIT_RULES)
 def rules_edit(request: HttpRequest, championship: Championship) -> HttpResponse:
     """Change the rules while no result exists (``services.championship_update_rules``)."""
     # The form edits a copy: a refused change must not show on the page as if saved.
@@ -299,7 +326,7 @@ def rules_edit(request: HttpRequest, championship: Championship) -> HttpResponse
     )
 
 
-@role_required(ORGANISER)
+@capability_required(Capability.REGISTER_PAIRS)
 def pairs_register(request: HttpRequest, championship: Championship) -> HttpResponse:
     """Register one pair (form) or many (``number;player 1;player 2`` pasted or uploaded)."""
     pair_form = PairForm(prefix="pair")
@@ -352,7 +379,7 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
 
 
 @require_POST
-@role_required(ORGANISER)
+@capability_required(Capability.REMOVE_PAIR)
 def pair_remove(request: HttpRequest, championship: Championship, number: int) -> HttpResponse:
     """Remove pair ``number`` (``services.pair_remove``: refused once it sits at a table);
     the refusal or the success shows as a message on the pairs page."""
@@ -366,7 +393,7 @@ def pair_remove(request: HttpRequest, championship: Championship, number: int) -
     return redirect("pairs_register", championship.slug)
 
 
-@role_required(ORGANISER)
+@capability_required(Capability.SET_UP_ROUNDS)
 def rounds_setup(request: HttpRequest, championship: Championship) -> HttpResponse:
     """Set the number of rounds and the boards per round (replaces an earlier setup
     while no table is drawn)."""
@@ -428,7 +455,7 @@ def _confirmed(
     )
 
 
-@role_required(ORGANISER)
+@capability_required(Capability.GENERATE_BOARDS)
 def boards_generate(request: HttpRequest, championship: Championship) -> HttpResponse:
     """Deal the boards. The first time it acts on a POST; dealing them again (a new
     secret and commitment: board sheets already printed no longer match) needs the
@@ -454,34 +481,38 @@ def boards_generate(request: HttpRequest, championship: Championship) -> HttpRes
     )
 
 
-@role_required(ORGANISER)
+@capability_required(Capability.DRAW)
 def round_draw(request: HttpRequest, championship: Championship, round: int) -> HttpResponse:
     """Draw the tables of a round from a seed (blank: a fresh one)."""
     rnd = _round(championship, round)
-    form = DrawForm(request.POST or None)
+    form = DrawForm(request.POST or None, initial={"movement": championship.movement})
     if request.method == "POST" and form.is_valid():
         try:
             services.round_draw(
-                round=rnd, seed=form.cleaned_data["seed"], acting_user=request.user
+                round=rnd, seed=form.cleaned_data["seed"], acting_user=request.user,
+                movement_name=form.cleaned_data.get("movement") or None,
+                accept_rematches=bool(form.cleaned_data.get("accept_rematches")),
             )
         except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
             add_service_error(form, exc)
         else:
             messages.success(request, _("Ronda %(n)s sortejada.") % {"n": rnd.number})
-            return redirect("referee_tables", championship.slug)
+            return redirect("round_seating", championship.slug, rnd.number)
     return render(
         request, "tournaments/round_draw.html",
         _context(request, championship, form=form, round=rnd),
     )
 
 
-@role_required(HEAD)
+@capability_required(Capability.CLOSE_ROUND)
 def round_close(request: HttpRequest, championship: Championship, round: int) -> HttpResponse:
     """Close a round after confirmation (:func:`_confirmed`). The page says how many
-    results are in; the organiser may close it with results missing (docs/decisions.md
-    17), the head referee may not."""
+    results are in; whoever may close it with results missing (the organiser,
+    docs/decisions.md 17) is offered the box for it; ``services.round_close`` decides."""
     rnd = _round(championship, round)
-    is_organiser = bool(selectors.user_roles(request.user, championship) & ORGANISER)
+    may_leave_missing = has(
+        request.user, championship, Capability.CLOSE_ROUND_WITH_MISSING
+    )
     due = (
         Seating.objects.filter(round=rnd).count() * Board.objects.filter(round=rnd).count()
     )
@@ -490,10 +521,10 @@ def round_close(request: HttpRequest, championship: Championship, round: int) ->
     def call(data: dict[str, Any]) -> Any:
         return services.round_close(
             round=rnd, acting_user=request.user,
-            allow_missing=is_organiser and bool(data.get("allow_missing")),
+            allow_missing=bool(data.get("allow_missing")),
         )
 
-    form_class = RoundCloseForm if is_organiser and results_in < due else ConfirmForm
+    form_class = RoundCloseForm if may_leave_missing and results_in < due else ConfirmForm
     return _confirmed(
         request, championship, call, _("Ronda %(n)s tancada.") % {"n": rnd.number},
         form_class=form_class,
@@ -509,7 +540,7 @@ def round_close(request: HttpRequest, championship: Championship, round: int) ->
     )
 
 
-@role_required(ORGANISER)
+@capability_required(Capability.FINISH)
 def championship_finish(request: HttpRequest, championship: Championship) -> HttpResponse:
     """Finish the championship after confirmation (:func:`_confirmed`)."""
     return _confirmed(
@@ -530,7 +561,7 @@ def championship_finish(request: HttpRequest, championship: Championship) -> Htt
 
 
 @require_POST
-@role_required(ORGANISER)
+@capability_required(Capability.PUBLISH_SECRET)
 def deal_secret_publish(request: HttpRequest, championship: Championship) -> HttpResponse:
     return _action(
         request, championship,
@@ -543,7 +574,7 @@ def deal_secret_publish(request: HttpRequest, championship: Championship) -> Htt
 # --------------------------------------------------------------------------- referee
 
 
-@role_required(REFEREES)
+@capability_required(Capability.ENTER_RESULT)
 def referee_tables(request: HttpRequest, championship: Championship) -> HttpResponse:
     """Pick a table: the current round (or ``?round=N``) with each table's progress."""
     number = _int_param(request, "round")
@@ -554,11 +585,11 @@ def referee_tables(request: HttpRequest, championship: Championship) -> HttpResp
     sheets = selectors.referee_round(rnd) if rnd is not None else []
     rounds = list(Round.objects.filter(championship=championship).order_by("number"))
     context = _context(request, championship, round=rnd, sheets=sheets, rounds=rounds)
-    context["can_close"] = bool(context["roles"] & HEAD)
+    context["can_close"] = Capability.CLOSE_ROUND in context["caps"]
     return render(request, "tournaments/referee_tables.html", context)
 
 
-@role_required(REFEREES)
+@capability_required(Capability.ENTER_RESULT)
 def referee_table(
     request: HttpRequest, championship: Championship, round: int, table: int
 ) -> HttpResponse:
@@ -566,11 +597,12 @@ def referee_table(
     seating = _seating(_round(championship, round), table)
     sheet = selectors.referee_table(seating)
     context = _context(request, championship, sheet=sheet, seating=seating)
-    context["can_adjust"] = bool(context["roles"] & HEAD)  # may correct a closed round
+    # May correct a closed round.
+    context["can_adjust"] = Capability.CHANGE_CLOSED_ROUND in context["caps"]
     return render(request, "tournaments/referee_table.html", context)
 
 
-@role_required(REFEREES)
+@capability_required(Capability.ENTER_RESULT)
 def result_entry(
     request: HttpRequest, championship: Championship, round: int, table: int, board: int
 ) -> HttpResponse:
@@ -587,10 +619,14 @@ def result_entry(
     )
     current = Result.objects.filter(seating=seating, board=board_row).first()
     conflict: Result | None = None
-    can_adjust = bool(selectors.user_roles(request.user, championship) & HEAD)
-    # A closed round's results change only by the head referee or the organiser
-    # (docs/decisions.md 17): a plain referee sees them read-only, with no save button.
-    can_save = can_adjust or not seating.round.is_closed
+    roles = roles_of(request.user, championship)
+    can_adjust = allows(roles, Capability.ADJUST_SCORE)
+    # A closed round's results, and an adjusted score, change only by the head referee or
+    # the organiser (docs/decisions.md 17; services.result_record refuses anyone else): a
+    # plain referee sees them read-only, with no save button.
+    can_save = (
+        allows(roles, Capability.CHANGE_CLOSED_ROUND) or not seating.round.is_closed
+    ) and (can_adjust or current is None or not current.is_adjusted)
     if request.method == "POST":
         form = ResultForm(request.POST, championship=championship, can_adjust=can_adjust)
         if form.is_valid():
