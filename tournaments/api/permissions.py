@@ -1,9 +1,10 @@
 """Who may do what through the API, asked of the same functions the pages ask.
 
-The API decides nothing of its own: roles come from ``selectors.user_roles``, what the
-public sees from the selectors (``selectors.user_sees_hidden_boards``,
-``selectors.scored_championship``), print rights from ``reports.services.can_print``, and
-every write is refused or allowed by its service (``NotAllowedError``).
+The API decides nothing of its own: roles and capabilities come from
+``tournaments.permissions``, what the public sees from the selectors
+(``selectors.user_sees_hidden_boards``, ``selectors.scored_championship``), print rights
+from ``reports.services.can_print``, and every write is refused or allowed by its service
+(``NotAllowedError``).
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from tournaments import selectors
+from tournaments import permissions, selectors
 from tournaments.models import Championship
+from tournaments.permissions import Capability
 
 
 class ReadOrAuthenticated(BasePermission):
@@ -32,9 +34,19 @@ def championship_of(slug: str) -> Championship:
     return get_object_or_404(Championship, slug=slug)
 
 
-def roles(request: Any, championship: Championship) -> set[str]:
+def roles(request: Any, championship: Championship) -> frozenset[str]:
     """The roles of the request's user in this championship (none for the public)."""
-    return selectors.user_roles(request.user, championship)
+    return permissions.roles_of(request.user, championship)
+
+
+def may(request: Any, championship: Championship, capability: Capability) -> bool:
+    """Whether the request's user has ``capability`` in this championship."""
+    return permissions.has(request.user, championship, capability)
+
+
+def require(request: Any, championship: Championship, capability: Capability) -> None:
+    """Refuse (``NotAllowedError``, 403) unless the user has ``capability``."""
+    permissions.require(request.user, championship, capability)
 
 
 def sees_hidden(request: Any, championship: Championship) -> bool:

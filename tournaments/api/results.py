@@ -28,7 +28,13 @@ from rest_framework.views import APIView
 
 from tournaments import selectors, services
 from tournaments.api.errors import ErrorSerializer, PreconditionRequired
-from tournaments.api.permissions import ReadOrAuthenticated, championship_of, roles
+from tournaments.api.permissions import (
+    ReadOrAuthenticated,
+    championship_of,
+    require,
+    roles,
+    sees_hidden,
+)
 from tournaments.api.serializers import (
     ConflictSerializer,
     DeleteInputSerializer,
@@ -36,9 +42,9 @@ from tournaments.api.serializers import (
     ResultSavedSerializer,
     ResultSerializer,
 )
-from tournaments.models import Board, Membership, Result, Round, Seating
+from tournaments.models import Board, Result, Round, Seating
+from tournaments.permissions import Capability
 
-HEAD = frozenset({Membership.Role.ORGANISER.value, Membership.Role.HEAD_REFEREE.value})
 _ETAG = re.compile(r'^(?:W/)?"?([0-9]{1,18})\.([0-9]{1,9})"?$')
 
 
@@ -176,7 +182,8 @@ class ResultApi(APIView):
                 status=status.HTTP_404_NOT_FOUND,
             )
         result.seating, result.board = seating, board_row
-        data = result_data(result, show_values=public or bool(held & HEAD), public=public)
+        data = result_data(result, show_values=public or sees_hidden(request, championship),
+                           public=public)
         return Response(ResultSerializer(data).data, headers={"ETag": data["etag"]})
 
     @extend_schema(
@@ -191,16 +198,9 @@ class ResultApi(APIView):
     def put(self, request: Request, slug: str, round: int, table: int, board: int
             ) -> Response:
         seating, board_row = _locate(slug, round, table, board)
-        championship = seating.round.championship
         incoming = ResultInputSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = dict(incoming.validated_data)
-        if data.get("adjusted") is not None and not roles(request, championship) & HEAD:
-            raise services.NotAllowedError(
-                _("Només l'organitzador i l'àrbitre principal poden posar una puntuació "
-                  "ajustada."),
-                field="adjusted",
-            )
         expected = _expected_version(request, seating, board_row)
         try:
             saved = services.result_record(
@@ -252,13 +252,8 @@ class ResultApi(APIView):
                 status=status.HTTP_404_NOT_FOUND,
             )
         expected = _expected_version(request, seating, board_row)
-        if expected is None:
-            if not roles(request, seating.round.championship) & HEAD:
-                raise services.NotAllowedError(
-                    _("No tens permís per a: %(action)s (campionat %(name)s).")
-                    % {"action": _("esborrar resultats"),
-                       "name": seating.round.championship.name}
-                )
+        if expected is None:  # who may not delete learns that first, not "send If-Match"
+            require(request, seating.round.championship, Capability.DELETE_RESULT)
             raise PreconditionRequired()
         services.result_delete(
             result=result, expected_version=expected, acting_user=request.user,

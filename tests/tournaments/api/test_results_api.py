@@ -140,7 +140,8 @@ def test_a_nested_field_error_names_its_path(api: Api) -> None:
 
 def test_a_plain_referee_may_not_put_an_adjusted_score(api: Api) -> None:
     client = api.token_client(api.small.referee)
-    response = client.put(api.url(), {"adjusted": {"NS": "A+", "EW": "A-"}}, format="json")
+    adjusted = {"NS": "average_plus", "EW": "average_minus"}
+    response = client.put(api.url(), {"adjusted": adjusted}, format="json")
     assert response.status_code == 403
     assert Result.objects.count() == 0
 
