@@ -1,0 +1,80 @@
+"""Twenty devices PUT the same result at the same moment with the same ETag (PostgreSQL
+row locks, real threads, each with its own connection): exactly one wins, the nineteen
+others get 409 with the winner's result, one audit row, nothing lost. Skips on SQLite
+(fails when CI=true) via ``on_postgres``."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from tests.factories import UserFactory, build_championship
+from tournaments import services
+from tournaments.models import AuditEntry, Board, Membership, Result, Seating
+from tournaments.services import access
+
+DEVICES = 20
+
+
+def at_once(calls: list[Any]) -> list[Any]:
+    """Run each call in its own thread (own connection), released together."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: list[Any] = [None] * len(calls)
+
+    def run(i: int, call: Any) -> None:
+        try:
+            barrier.wait(timeout=20)
+            outcomes[i] = call()
+        except Exception as exc:  # collected and asserted on below
+            outcomes[i] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return outcomes
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_twenty_puts_with_the_same_etag_one_wins_the_others_get_409(on_postgres) -> None:
+    c = build_championship(pairs=4, rounds=1, boards_per_round=1)
+    referee = UserFactory(username="arbitre-tauleta")
+    services.membership_grant(championship=c, user=referee, role=Membership.Role.REFEREE,
+                              acting_user=None)
+    seating = Seating.objects.filter(round__championship=c).order_by("table__number").first()
+    board = Board.objects.get(championship=c, number=1)
+    url = reverse("api_result", args=[c.slug, 1, seating.table.number, 1])
+    token = access.token_for(user=referee)
+    first = APIClient()
+    first.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    etag = first.put(url, {"trump": "O", "ns_points_taken": 10}, format="json")["ETag"]
+    audits_before = AuditEntry.objects.filter(action__startswith="result.").count()
+
+    def put(points: int) -> Any:
+        def call() -> Any:
+            client = APIClient()
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+            return client.put(url, {"trump": "C", "ns_points_taken": points},
+                              format="json", HTTP_IF_MATCH=etag)
+        return call
+
+    outcomes = at_once([put(30 + i) for i in range(DEVICES)])  # every value differs
+    codes = sorted(getattr(o, "status_code", repr(o)) for o in outcomes)
+    assert codes == [200] + [409] * (DEVICES - 1), codes
+    winner = next(o for o in outcomes if o.status_code == 200).json()
+    stored = Result.objects.get(seating=seating, board=board)
+    assert (stored.version, stored.ns_points_taken) == (2, winner["values"]["ns_points_taken"])
+    for loser in (o for o in outcomes if o.status_code == 409):
+        assert loser.json()["current"]["values"]["ns_points_taken"] == stored.ns_points_taken
+        assert loser.json()["current"]["version"] == 2
+    audits = AuditEntry.objects.filter(action__startswith="result.").count()
+    assert audits - audits_before == 1
