@@ -74,7 +74,8 @@ def forbidden_hits(names: set[str], forbidden: tuple[str, ...]) -> list[str]:
 #: The PDF renderers: plain dataclasses in, bytes out, never the ORM.
 RENDERERS = (
     "documents.py", "pdf.py", "render.py", "board_sheets.py", "entry_forms.py",
-    "standings.py", "travellers.py", "score_cards.py",
+    "standings.py", "travellers.py", "score_cards.py", "fonts.py", "fitting.py",
+    "pages.py", "tables.py", "formats.py", "labels.py",
 )
 UPPER = (
     "tournaments.views", "tournaments.api", "tournaments.forms", "tournaments.admin",

@@ -20,26 +20,25 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 
+from django.utils.translation import gettext as _
 from reportlab.lib.colors import HexColor, black, white
 from reportlab.pdfgen import canvas
 
 from engine.cards import STRENGTH, SUIT_ORDER, Card
 from engine.deal import Deal
 from engine.seats import Seat, dealer, first_leader
+from tournaments.reports import labels
 from tournaments.reports.documents import BoardSheet, BoardSheets
-from tournaments.reports.pdf import (
-    FONT,
-    FONT_BOLD,
+from tournaments.reports.fitting import draw_fitted
+from tournaments.reports.fonts import FONT, FONT_BOLD, width
+from tournaments.reports.pages import (
     GREY,
     MARGIN,
     PAGE_HEIGHT,
     PAGE_WIDTH,
     SUIT_COLOURS,
-    Lang,
     OnPage,
-    draw_fitted,
     new_canvas,
-    width,
 )
 
 DEALER_FILL = HexColor("#222222")
@@ -66,21 +65,21 @@ def _sheets(document: BoardSheets) -> Iterator[tuple[BoardSheet, int]]:
 
 
 def render_board_sheets(document: BoardSheets, on_page: OnPage | None = None) -> bytes:
-    """The PDF of the board sheets, as bytes. ``on_page(done, total)`` after each page."""
-    lang = Lang.of(document.header.language)
+    """The PDF of the board sheets, as bytes, labels in the active language
+    (``render.render`` sets the document's). ``on_page(done, total)`` after each page."""
     buffer = io.BytesIO()
     title = (
-        f"{document.header.championship} · {lang('board_sheets')} · "
-        f"{lang('round')} {document.round}"
+        f"{document.header.championship} · {_('Fulls de mans')} · "
+        f"{_('Ronda')} {document.round}"
     )
-    c = new_canvas(buffer, title=title, lang=lang, numbered=False)
+    c = new_canvas(buffer, title=title, numbered=False)
     total = page_count(document)
     items = list(_sheets(document))
     done = 0
     if document.per_page == 1:
         box = (MARGIN, MARGIN, PAGE_WIDTH - 2 * MARGIN, PAGE_HEIGHT - 2 * MARGIN)
         for sheet, copy in items:
-            _draw_board(c, document, sheet, copy, box, lang, large=True)
+            _draw_board(c, document, sheet, copy, box, large=True)
             c.showPage()
             done += 1
             if on_page is not None:
@@ -96,7 +95,7 @@ def render_board_sheets(document: BoardSheets, on_page: OnPage | None = None) ->
         ]
         for start in range(0, len(items), 4):
             for (sheet, copy), box in zip(items[start : start + 4], boxes, strict=False):
-                _draw_board(c, document, sheet, copy, box, lang, large=False)
+                _draw_board(c, document, sheet, copy, box, large=False)
             _cut_marks(c, half_w, half_h)
             c.showPage()
             done += 1
@@ -121,7 +120,6 @@ def _draw_board(
     sheet: BoardSheet,
     copy: int,
     box: tuple[float, float, float, float],
-    lang: Lang,
     *,
     large: bool,
 ) -> None:
@@ -135,15 +133,15 @@ def _draw_board(
     top = y0 + h
     draw_fitted(c, document.header.championship, x0, top - title_size * 1.4, w,
                 title_size * 1.4, font=FONT_BOLD, size=title_size, max_lines=1)
-    line = f"{lang('round')} {sheet.round}  ·  {lang('board')} {sheet.board}"
+    line = f"{_('Ronda')} {sheet.round}  ·  {_('Tauler')} {sheet.board}"
     if document.copies > 1:
-        line += f"  ·  {lang('copy')} {copy}/{document.copies}"
+        line += f"  ·  {_('Còpia')} {copy}/{document.copies}"
     big = title_size * 1.5
     draw_fitted(c, line, x0, top - title_size * 1.4 - big * 1.3, w, big * 1.3,
                 font=FONT_BOLD, size=big, max_lines=1)
     marks = (
-        f"{lang('dealer')}: {lang.seat(sheet.dealer)}   ·   "
-        f"{lang('leader')}: {lang.seat(sheet.first_leader)}"
+        f"{_('Reparteix')}: {labels.seat_name(sheet.dealer)}   ·   "
+        f"{_('Sortida')}: {labels.seat_name(sheet.first_leader)}"
     )
     mark_size = title_size * 0.8
     y_marks = top - title_size * 1.4 - big * 1.3 - mark_size * 1.6
@@ -152,7 +150,7 @@ def _draw_board(
     area_top = y_marks - (12 if large else 4)
     area_bottom = y0
 
-    draw_deal(c, sheet.deal, sheet.board, (x0, area_bottom, w, area_top - area_bottom), lang,
+    draw_deal(c, sheet.deal, sheet.board, (x0, area_bottom, w, area_top - area_bottom),
               card_size=card_size, large=large)
 
 
@@ -161,7 +159,6 @@ def draw_deal(
     deal: Deal,
     board: int,
     box: tuple[float, float, float, float],
-    lang: Lang,
     *,
     card_size: float,
     large: bool = False,
@@ -183,8 +180,8 @@ def draw_deal(
         Seat.S: (x0 + (w - hand_w) / 2, y0, hand_w, band),
     }
     for seat, hand_box in positions.items():
-        _draw_hand(c, marks, seat, deal[seat], hand_box, lang, card_size)
-    _draw_centre(c, board, marks, (x0 + side_w, y0 + band, centre_w, band), lang, large)
+        _draw_hand(c, marks, seat, deal[seat], hand_box, card_size)
+    _draw_centre(c, board, marks, (x0 + side_w, y0 + band, centre_w, band), large)
 
 
 def _badge(c: canvas.Canvas, text: str, x: float, y: float, size: float, *, dark: bool) -> float:
@@ -205,7 +202,6 @@ def _draw_hand(
     seat: Seat,
     cards: tuple[Card, ...],
     box: tuple[float, float, float, float],
-    lang: Lang,
     card_size: float,
 ) -> None:
     x, y, w, h = box
@@ -216,24 +212,25 @@ def _draw_hand(
 
     # Seat name with the dealer / first-leader badges.
     c.setFont(FONT_BOLD, seat_size)
-    name = lang.seat(seat).upper()
+    name = labels.seat_name(seat).upper()
     c.drawString(x + 2, top - seat_size, name)
     bx = x + 2 + width(name, FONT_BOLD, seat_size) + seat_size * 0.6
     badge_size = seat_size * 0.75
     if seat is marks[0]:
-        bx += _badge(c, lang("dealer"), bx, top - seat_size, badge_size, dark=True) + 4
+        bx += _badge(c, _("Reparteix"), bx, top - seat_size, badge_size, dark=True) + 4
     if seat is marks[1]:
-        _badge(c, lang("leader"), bx, top - seat_size, badge_size, dark=False)
+        _badge(c, _("Sortida"), bx, top - seat_size, badge_size, dark=False)
 
     label_size = card_size * 0.62
-    label_w = max(width(lang.suit(s), FONT_BOLD, label_size) for s in SUIT_ORDER) + card_size * 0.5
+    label_w = max(width(labels.suit_name(s), FONT_BOLD, label_size) for s in SUIT_ORDER)
+    label_w += card_size * 0.5
     y_line = top - seat_size * 1.8
     for suit in SUIT_ORDER:
         ranks = " ".join(str(card.rank) for card in cards if card.suit is suit) or "—"
         baseline = y_line - card_size
         c.setFillColor(SUIT_COLOURS[suit])
         c.setFont(FONT_BOLD, label_size)
-        c.drawString(x + 2, baseline + (card_size - label_size) * 0.35, lang.suit(suit))
+        c.drawString(x + 2, baseline + (card_size - label_size) * 0.35, labels.suit_name(suit))
         c.setFillColor(black)
         # A card is never cut or wrapped away: a long suit shrinks as much as it must,
         # by its length alone so that two suits of one length look alike.
@@ -277,7 +274,6 @@ def _draw_centre(
     board: int,
     marks: tuple[Seat, Seat],
     box: tuple[float, float, float, float],
-    lang: Lang,
     large: bool,
 ) -> None:
     """A square with the seat letters on its edges, the board number in the middle and
@@ -307,7 +303,7 @@ def _draw_centre(
             c.circle(cx, cy + letter * 0.35, letter * DISC, stroke=0, fill=1)
             c.setFillColor(black)
         c.setFont(FONT_BOLD, letter)
-        c.drawCentredString(cx, cy, lang.seat_letter(seat))
+        c.drawCentredString(cx, cy, labels.seat_letter(seat))
         c.setFillColor(black)
     number = centre_number_size(board, side)
     c.setFont(FONT_BOLD, number)
@@ -315,5 +311,5 @@ def _draw_centre(
     c.setFont(FONT, max(letter * 0.5, 5))
     c.setFillColor(GREY)
     c.drawCentredString(sx + side / 2, sy + side / 2 - side * 0.105 - letter * 0.75,
-                        lang("board"))
+                        _("Tauler"))
     c.setFillColor(black)

@@ -5,7 +5,12 @@ championship once with ``scoring``, so the numbers are those of the standings pa
 of ``python -m scoring``) and returns a frozen document that the renderers draw outside
 any transaction.
 
-Visibility (issue 4's rule, ``selectors.public_board_numbers``): travellers and score
+Language: a document is in one language, given to :func:`build` (the requester's,
+docs/decisions.md "Printed documents"); it builds inside ``translation.override`` of it,
+so the rules line and the words put in the document are in that language, and
+``Header.language`` tells ``render`` to draw the labels in it too.
+
+Visibility (docs/decisions.md 16, ``selectors.public_board_numbers``): travellers and score
 cards never show a board whose results are still hidden from the public, whoever asks;
 board sheets and entry forms reveal the deals and are for the organiser and the head
 referee only (checked in ``reports.services``).
@@ -18,6 +23,7 @@ from fractions import Fraction
 
 from django.conf import settings
 from django.db.models import Count
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 import scoring
@@ -26,6 +32,7 @@ from engine.seats import Side, dealer, first_leader
 from tournaments import selectors
 from tournaments.models import Board, Championship, Pair, Result, Seating
 from tournaments.numbers import average_out, comparative_out
+from tournaments.reports import labels
 from tournaments.reports.documents import (
     BoardSheet,
     BoardSheets,
@@ -44,7 +51,6 @@ from tournaments.reports.documents import (
     TravellerRow,
     Travellers,
 )
-from tournaments.reports.pdf import Lang
 
 
 class ReportError(ValueError):
@@ -52,15 +58,25 @@ class ReportError(ValueError):
     no such round...). The message says what is missing and where."""
 
 
-def language_of(championship: Championship) -> str:
-    """The championship's language: its ``language`` field when the model has one, else
-    the site's default (``settings.LANGUAGE_CODE``, Catalan). Spec question: issue 5 says
-    "the championship's language" but issue 4's model has no language field."""
-    return str(getattr(championship, "language", "") or settings.LANGUAGE_CODE)
+def document_language(code: str | None) -> str:
+    """The language a document is printed in, one of ``settings.LANGUAGES`` (``ca``,
+    ``es``, ``en``): ``code`` reduced to it (``en-GB`` -> ``en``), the site's default
+    (``settings.LANGUAGE_CODE``, Catalan) when ``code`` is empty or unknown. A document
+    is in one language, the requester's (the interface language of the request that
+    asked for it; ``print_report --language``): docs/decisions.md, "Printed documents".
+    """
+    if code:
+        try:
+            return translation.get_supported_language_variant(code.strip().lower())
+        except LookupError:
+            pass
+    return translation.get_supported_language_variant(settings.LANGUAGE_CODE)
 
 
 def header(championship: Championship) -> Header:
-    """The heading every page repeats: name, date, venue, language and a rules line."""
+    """The heading every page repeats: name, date, venue, the active language (``build``
+    sets the document's) and a rules line written in it."""
+    language = document_language(translation.get_language())
     scale = f"{_num(championship.scale_bottom)}-{_num(championship.scale_top)}"
     summary = " · ".join(
         [
@@ -72,9 +88,9 @@ def header(championship: Championship) -> Header:
     )
     return Header(
         championship=championship.name,
-        date=_date(championship, language_of(championship)),
+        date=_date(championship, language),
         venue=championship.venue,
-        language=language_of(championship),
+        language=language,
         rules_summary=str(summary),
     )
 
@@ -256,11 +272,11 @@ def _doubles(result: selectors.ResultValues) -> str:
     return " ".join(parts)
 
 
-def _note(result: selectors.ResultValues, lang: Lang) -> str:
+def _note(result: selectors.ResultValues) -> str:
     if result.infraction:
-        return f"{lang('infraction')} {lang.side(result.infraction)}"
+        return f"{_('Infracció')} {labels.side(result.infraction)}"
     if result.adjusted_ns:
-        return f"{lang('adjusted')} {result.adjusted_ns}/{result.adjusted_ew}"
+        return f"{_('Puntuació arbitral')} {result.adjusted_ns}/{result.adjusted_ew}"
     return ""
 
 
@@ -268,7 +284,6 @@ def travellers(championship: Championship, *, round_number: int = 0) -> Travelle
     """Travellers of every public board (of ``round_number`` when not 0), in board order:
     each table's result with hand scores and comparative points and the deal. Boards
     still hidden from the public are left out, whoever asks. Constant query count."""
-    lang = Lang.of(language_of(championship))
     scored = selectors.scored_championship(championship, public_only=True)
     rules = championship.scoring_rules()
     public = scored.visibility.public
@@ -298,7 +313,7 @@ def travellers(championship: Championship, *, round_number: int = 0) -> Travelle
                     ew_score=score.ew_score,
                     ns_comparative=comparative_out(score.ns_comparative, rules),
                     ew_comparative=comparative_out(score.ew_comparative, rules),
-                    note=_note(r, lang),
+                    note=_note(r),
                 )
             )
         played_round = rows and by_board[board.pk][0].round
@@ -314,11 +329,12 @@ def travellers(championship: Championship, *, round_number: int = 0) -> Travelle
     return Travellers(header=header(championship), travellers=tuple(out))
 
 
-def result_text(result: selectors.ResultValues, lang: Lang) -> str:
-    """A result in a few characters: trump, doubles and NS points, e.g. ``Oros C 41``."""
+def result_text(result: selectors.ResultValues) -> str:
+    """A result in a few characters, in the active language: trump, doubles and the
+    points NS-EW took, e.g. ``Oros C 41-31``."""
     if result.adjusted_ns:
-        return lang("adjusted")
-    parts = [lang.trump(result.trump or "")]
+        return _("Puntuació arbitral")
+    parts = [labels.trump(result.trump or "")]
     if result.delegated:
         parts.append("(D)")
     doubles = _doubles(result)
@@ -327,7 +343,7 @@ def result_text(result: selectors.ResultValues, lang: Lang) -> str:
     if result.ns_points_taken is not None:
         parts.append(f"{result.ns_points_taken}-{72 - result.ns_points_taken}")
     if result.infraction:
-        parts.append(f"[{lang('infraction')} {lang.side(result.infraction)}]")
+        parts.append(f"[{_('Infracció')} {labels.side(result.infraction)}]")
     return " ".join(parts)
 
 
@@ -340,7 +356,6 @@ def score_cards(
     not count in the printed total. Comparative points as the web writes them
     (``tournaments.numbers``). Constant query count. Raises :class:`ReportError` for a
     pair that does not exist."""
-    lang = Lang.of(language_of(championship))
     scored = selectors.scored_championship(championship, public_only=True)
     rules = championship.scoring_rules()
     pairs = selectors.pairs_by_number(championship)
@@ -371,7 +386,7 @@ def score_cards(
                     opponents=opponent_pair.number,
                     opponent_players=_players(opponent_pair),
                     direction=side.value,
-                    result=result_text(r, lang),
+                    result=result_text(r),
                     score=score.ns_score if side is Side.NS else score.ew_score,
                     comparative=comparative_out(comparative, rules),
                     running_total=comparative_out(running, rules),
@@ -393,11 +408,23 @@ def build(
     round_number: int = 0,
     copies: int = 1,
     per_page: int = 1,
+    language: str | None = None,
 ) -> BoardSheets | EntryForms | Standings | Travellers | ScoreCards:
-    """The document of ``kind`` for ``championship``. ``round_number``: board sheets and
-    entry forms print that round (required, 1 or more); standings and score cards count
+    """The document of ``kind`` for ``championship`` in ``language`` (``ca``, ``es``,
+    ``en``; see :func:`document_language`, the site's default when ``None``): its
+    header, rules line, dates and words are built inside ``translation.override`` of it,
+    and ``render`` draws it in the same one. ``round_number``: board sheets and entry
+    forms print that round (required, 1 or more); standings and score cards count
     rounds 1..N; travellers show the boards of round N; 0 means every round for the last
-    three. Raises :class:`ReportError`."""
+    three. Raises :class:`ReportError` (its message in ``language`` too)."""
+    with translation.override(document_language(language)):
+        return _build(championship, kind, round_number=round_number, copies=copies,
+                      per_page=per_page)
+
+
+def _build(
+    championship: Championship, kind: Kind, *, round_number: int, copies: int, per_page: int
+) -> BoardSheets | EntryForms | Standings | Travellers | ScoreCards:
     if kind.needs_round and round_number < 1:
         raise ReportError(_("%(kind)s: cal dir quina ronda.") % {"kind": kind.label})
     if kind is Kind.BOARD_SHEETS:

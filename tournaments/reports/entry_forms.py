@@ -10,40 +10,32 @@ from __future__ import annotations
 
 import io
 
+from django.utils.translation import gettext as _
 from reportlab.lib.colors import black
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.pdfgen import canvas
 
 from engine.cards import SUIT_ORDER
+from tournaments.reports import labels
 from tournaments.reports.documents import EntryForm, EntryForms
-from tournaments.reports.pdf import (
-    FONT,
-    FONT_BOLD,
-    GREY,
-    LIGHT,
-    MARGIN,
-    SUIT_COLOURS,
-    Lang,
-    OnPage,
-    clean,
-    draw_fitted,
-    register_fonts,
-)
+from tournaments.reports.fitting import draw_fitted
+from tournaments.reports.fonts import FONT, FONT_BOLD, clean, register_fonts
+from tournaments.reports.pages import GREY, LIGHT, MARGIN, SUIT_COLOURS, OnPage
 
 WIDTH, HEIGHT = landscape(A4)
 
 
 def render_entry_forms(document: EntryForms, on_page: OnPage | None = None) -> bytes:
-    """The PDF of the entry forms, one page per table. ``on_page(done, total)``."""
+    """The PDF of the entry forms, one page per table, labels in the active language
+    (``render.render`` sets the document's). ``on_page(done, total)``."""
     register_fonts()
-    lang = Lang.of(document.header.language)
     buffer = io.BytesIO()
     c = canvas.Canvas(buffer, pagesize=landscape(A4), pageCompression=1,
                       initialFontName=FONT)
-    c.setTitle(clean(f"{document.header.championship} · {lang('entry_form')}"))
+    c.setTitle(clean(f"{document.header.championship} · {_('Acta de taula')}"))
     total = len(document.forms)
     for done, form in enumerate(document.forms, start=1):
-        _draw_form(c, document, form, lang)
+        _draw_form(c, document, form)
         c.showPage()
         if on_page is not None:
             on_page(done, total)
@@ -59,50 +51,51 @@ def _box(c: canvas.Canvas, x: float, y: float, size: float) -> None:
     c.rect(x, y, size, size, stroke=1, fill=0)
 
 
-def _draw_form(c: canvas.Canvas, document: EntryForms, form: EntryForm, lang: Lang) -> None:
+def _draw_form(c: canvas.Canvas, document: EntryForms, form: EntryForm) -> None:
     usable = WIDTH - 2 * MARGIN
     top = HEIGHT - MARGIN
     draw_fitted(c, document.header.championship, MARGIN, top - 20, usable * 0.6, 20,
                 font=FONT_BOLD, size=14, max_lines=1)
     draw_fitted(
         c,
-        f"{lang('entry_form')} · {lang('round')} {form.round} · {lang('table')} {form.table}",
+        f"{_('Acta de taula')} · {_('Ronda')} {form.round} · {_('Taula')} {form.table}",
         MARGIN + usable * 0.6, top - 20, usable * 0.4, 20, font=FONT_BOLD, size=14,
         align="right", max_lines=1,
     )
     y = top - 50
     for side, pair, players in (("NS", form.ns_pair, form.ns_players),
                                 ("EW", form.ew_pair, form.ew_players)):
-        draw_fitted(c, f"{lang.side(side)}: {lang('pair')} {pair}", MARGIN, y, 140, 22,
+        draw_fitted(c, f"{labels.side(side)}: {_('Parella')} {pair}", MARGIN, y, 140, 22,
                     font=FONT_BOLD, size=12, max_lines=1)
         draw_fitted(c, players, MARGIN + 140, y, usable / 2 - 150, 22, size=11, max_lines=2)
         y -= 24 if side == "NS" else 0
     y -= 14
 
     # Columns: (label, width share, cell kind)
+    ns, ew = labels.side("NS"), labels.side("EW")
     columns = [
-        (lang("board"), 0.8, "board"),
-        (lang("dealer"), 1.0, "dealer"),
-        (lang("trump"), 3.2, "trump"),
-        (lang("delegated"), 0.8, "check"),
-        (lang("contro"), 0.8, "check"),
-        (lang("recontro"), 0.8, "check"),
-        (lang("sant_vicenc"), 0.8, "check"),
-        (f"{lang('points')} {lang.side('NS')}", 1.0, "blank"),
-        (f"{lang('points')} {lang.side('EW')}", 1.0, "blank"),
-        (lang("infraction"), 1.3, "sides"),
-        (f"{lang('signatures')} {lang.side('NS')}", 1.7, "blank"),
-        (f"{lang('signatures')} {lang.side('EW')}", 1.7, "blank"),
+        (_("Tauler"), 0.8, "board"),
+        (_("Reparteix"), 1.0, "dealer"),
+        (_("Trumfo"), 3.2, "trump"),
+        (_("Delegat"), 0.8, "check"),
+        (_("Contro"), 0.8, "check"),
+        (_("Recontro"), 0.8, "check"),
+        (_("Sant Vicenç"), 0.8, "check"),
+        (f"{_('Punts')} {ns}", 1.0, "blank"),
+        (f"{_('Punts')} {ew}", 1.0, "blank"),
+        (_("Infracció"), 1.3, "sides"),
+        (f"{_('Signatures')} {ns}", 1.7, "blank"),
+        (f"{_('Signatures')} {ew}", 1.7, "blank"),
     ]
-    total_share = sum(share for _, share, _ in columns)
-    widths = [usable * share / total_share for _, share, _ in columns]
+    total_share = sum(share for _label, share, _kind in columns)
+    widths = [usable * share / total_share for _label, share, _kind in columns]
     header_h = 26.0
     y -= header_h
     c.setFillColor(LIGHT)
     c.rect(MARGIN, y, usable, header_h, stroke=0, fill=1)
     c.setFillColor(black)
     x = MARGIN
-    for (label, _, _), w in zip(columns, widths, strict=True):
+    for (label, _share, _kind), w in zip(columns, widths, strict=True):
         draw_fitted(c, label, x, y, w, header_h, font=FONT_BOLD, size=8.5, align="center")
         x += w
     # Rows as tall as the page allows (room to write by hand), 48 pt at most.
@@ -110,7 +103,7 @@ def _draw_form(c: canvas.Canvas, document: EntryForms, form: EntryForm, lang: La
     for board in form.boards:
         y -= row_h
         x = MARGIN
-        for (_, _, kind), w in zip(columns, widths, strict=True):
+        for (_label, _share, kind), w in zip(columns, widths, strict=True):
             c.setStrokeColor(GREY)
             c.rect(x, y, w, row_h, stroke=1, fill=0)
             c.setStrokeColor(black)
@@ -119,13 +112,13 @@ def _draw_form(c: canvas.Canvas, document: EntryForms, form: EntryForm, lang: La
                 draw_fitted(c, str(board.board), x, y, w, row_h, font=FONT_BOLD, size=14,
                             align="center", max_lines=1)
             elif kind == "dealer":
-                draw_fitted(c, lang.seat_letter(board.dealer), x, y, w, row_h, font=FONT_BOLD,
+                draw_fitted(c, labels.seat_letter(board.dealer), x, y, w, row_h, font=FONT_BOLD,
                             size=12, align="center", max_lines=1)
             elif kind == "check":
                 _box(c, x + (w - box) / 2, y + (row_h - box) / 2, box)
             elif kind == "trump":
-                options = [(lang.suit(s)[:3], SUIT_COLOURS[s]) for s in SUIT_ORDER]
-                options.append((lang("bot_short"), black))
+                options = [(labels.suit_name(s)[:3], SUIT_COLOURS[s]) for s in SUIT_ORDER]
+                options.append((_("Botifarra")[:3] + ".", black))
                 step = w / len(options)
                 for i, (text, colour) in enumerate(options):
                     bx = x + i * step + 2
@@ -139,10 +132,10 @@ def _draw_form(c: canvas.Canvas, document: EntryForms, form: EntryForm, lang: La
                     bx = x + 4 + i * w / 2
                     _box(c, bx, y + (row_h - box) / 2, box)
                     c.setFont(FONT, 8)
-                    c.drawString(bx + box + 2, y + row_h / 2 - 3, lang.side(side))
+                    c.drawString(bx + box + 2, y + row_h / 2 - 3, labels.side(side))
             x += w
     c.setFont(FONT, 9)
     c.setFillColor(GREY)
-    c.drawString(MARGIN, MARGIN + 10, clean(f"{lang('referee')}: ______________________"))
+    c.drawString(MARGIN, MARGIN + 10, clean(f"{_('Àrbitre')}: ______________________"))
     c.drawRightString(WIDTH - MARGIN, MARGIN + 10, clean(document.header.rules_summary)[:140])
     c.setFillColor(black)

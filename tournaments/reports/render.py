@@ -1,12 +1,18 @@
 """One entry point for every kind: ``render(document, on_page) -> bytes`` (PDF).
 
-Renderers take the plain dataclasses of ``documents`` and never touch the ORM.
+Renderers take the plain dataclasses of ``documents`` and never touch the ORM. A
+document is in one language, its header's (``Header.language``): :func:`render` draws
+it inside ``translation.override`` of that language, so every label (Catalan msgids,
+``labels``) and every number (``formats``) follows it, whatever language the caller has
+active.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+from django.utils import translation
 
 from tournaments.reports.board_sheets import render_board_sheets
 from tournaments.reports.documents import (
@@ -18,7 +24,7 @@ from tournaments.reports.documents import (
     Travellers,
 )
 from tournaments.reports.entry_forms import render_entry_forms
-from tournaments.reports.pdf import OnPage
+from tournaments.reports.pages import OnPage
 from tournaments.reports.score_cards import render_score_cards
 from tournaments.reports.standings import render_standings
 from tournaments.reports.travellers import render_travellers
@@ -33,7 +39,8 @@ RENDERERS: dict[type, Callable[[Any, OnPage | None], bytes]] = {
 
 
 def render(document: Document, on_page: OnPage | None = None) -> bytes:
-    """The PDF bytes of ``document``; ``on_page(done, total)`` after each page drawn.
+    """The PDF bytes of ``document`` in its header's language (``ca``, ``es`` or
+    ``en``); ``on_page(done, total)`` after each page drawn.
 
     Raises ``TypeError`` for an object that is not one of the five documents.
     """
@@ -41,4 +48,5 @@ def render(document: Document, on_page: OnPage | None = None) -> bytes:
         renderer = RENDERERS[type(document)]
     except KeyError:
         raise TypeError(f"{type(document).__name__} is not a printable document") from None
-    return renderer(document, on_page)
+    with translation.override(document.header.language):
+        return renderer(document, on_page)

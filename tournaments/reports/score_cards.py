@@ -8,63 +8,57 @@ from __future__ import annotations
 
 import io
 
+from django.utils.translation import gettext as _
 from reportlab.pdfgen import canvas
 
+from tournaments.reports import labels
 from tournaments.reports.documents import ScoreCard, ScoreCards
-from tournaments.reports.pdf import (
-    Column,
-    Lang,
-    OnPage,
-    TableWriter,
-    fmt_points,
-    fmt_score,
-    heading,
-    new_canvas,
-    page_counter,
-)
+from tournaments.reports.formats import fmt_points, fmt_score
+from tournaments.reports.pages import OnPage, heading, new_canvas, page_counter
+from tournaments.reports.tables import Column, TableWriter
 
 
 def render_score_cards(document: ScoreCards, on_page: OnPage | None = None) -> bytes:
-    """The PDF of the score cards, one pair per page. ``on_page(done, estimated_total)``."""
-    lang = Lang.of(document.header.language)
+    """The PDF of the score cards, one pair per page, labels in the active language
+    (``render.render`` sets the document's). ``on_page(done, estimated_total)``."""
     header = document.header
     buffer = io.BytesIO()
-    c = new_canvas(buffer, title=f"{header.championship} · {lang('score_card')}", lang=lang,
+    c = new_canvas(buffer, title=f"{header.championship} · {_('Full de puntuació')}",
                    numbered=True, footer=header.championship)
     page_done = page_counter(on_page, max(1, len(document.cards)))
 
     if not document.cards:
-        heading(c, header.championship, lang("score_card"), lang)
+        heading(c, header.championship, _("Full de puntuació"))
         c.showPage()
     for card in document.cards:
-        _card(c, document, card, lang, page_done)
+        _card(c, document, card, page_done)
     c.save()
     return buffer.getvalue()
 
 
-def _card(c: canvas.Canvas, document: ScoreCards, card: ScoreCard, lang: Lang,
-          page_done: object) -> None:
-    title = f"{lang('score_card')} · {lang('pair')} {card.pair}: {card.players}"
+def _card(c: canvas.Canvas, document: ScoreCards, card: ScoreCard, page_done: object
+          ) -> None:
+    title = f"{_('Full de puntuació')} · {_('Parella')} {card.pair}: {card.players}"
 
     def page_top(cv: canvas.Canvas) -> float:
         subtitle = document.header.championship
         if document.through_round:
-            subtitle += " · " + lang("through_round", round=document.through_round)
+            subtitle += " · " + _("després de la ronda %(n)s") % {"n": document.through_round}
         if document.header.rules_summary:
             subtitle += " · " + document.header.rules_summary
-        return heading(cv, title, subtitle, lang)
+        return heading(cv, title, subtitle)
 
     writer = TableWriter(
         c,
         [
-            Column(lang("round"), 0.7, "right"),
-            Column(lang("board"), 0.8, "right"),
-            Column(lang("direction"), 0.6, "center"),
-            Column(lang("opponents"), 3.0, "left", lines=2),
-            Column(lang("result"), 1.6, "left"),
-            Column(lang("score"), 0.9, "right"),
-            Column(lang("comparative"), 1.3, "right"),
-            Column(lang("running_total"), 1.1, "right"),
+            Column(_("Ronda"), 0.7, "right"),
+            Column(_("Tauler"), 0.8, "right"),
+            Column(_("Línia"), 0.9, "center"),
+            Column(_("Rival"), 2.7, "left", lines=2),
+            Column(_("Joc"), 1.6, "left"),
+            Column(_("Resultat"), 0.9, "right"),
+            Column(_("Comparatiu"), 1.3, "right"),
+            Column(_("Acumulat"), 1.1, "right"),
         ],
         page_top=page_top,
         row_height=20.0,
@@ -76,15 +70,15 @@ def _card(c: canvas.Canvas, document: ScoreCards, card: ScoreCard, lang: Lang,
             [
                 str(row.round),
                 str(row.board),
-                lang.side(row.direction),
+                labels.side(row.direction),
                 f"{row.opponents}: {row.opponent_players}",
                 row.result,
                 fmt_score(row.score),
-                fmt_points(row.comparative, lang),
-                fmt_points(row.running_total, lang),
+                fmt_points(row.comparative),
+                fmt_points(row.running_total),
             ],
             shade=i % 2 == 1,
         )
-    writer.row(["", "", "", "", lang("total"), "", "", fmt_points(card.total, lang)],
+    writer.row(["", "", "", "", _("Total"), "", "", fmt_points(card.total)],
                bold=True)
     writer.finish_page()

@@ -10,82 +10,83 @@ from __future__ import annotations
 
 import io
 
+from django.utils.translation import gettext as _
 from reportlab.pdfgen import canvas
 
+from tournaments.reports import labels
 from tournaments.reports.board_sheets import draw_deal
 from tournaments.reports.documents import Traveller, Travellers
-from tournaments.reports.pdf import (
+from tournaments.reports.formats import fmt_points, fmt_score
+from tournaments.reports.pages import (
     MARGIN,
     PAGE_WIDTH,
-    Column,
-    Lang,
     OnPage,
-    TableWriter,
-    fmt_points,
-    fmt_score,
     heading,
     new_canvas,
     page_counter,
 )
+from tournaments.reports.tables import Column, TableWriter
 
 DEAL_HEIGHT = 230.0
 
 
 def render_travellers(document: Travellers, on_page: OnPage | None = None) -> bytes:
-    """The PDF of the travellers, one board per page. ``on_page(done, estimated_total)``."""
-    lang = Lang.of(document.header.language)
+    """The PDF of the travellers, one board per page, labels in the active language
+    (``render.render`` sets the document's). ``on_page(done, estimated_total)``."""
     header = document.header
     buffer = io.BytesIO()
-    c = new_canvas(buffer, title=f"{header.championship} · {lang('traveller')}", lang=lang,
+    c = new_canvas(buffer, title=f"{header.championship} · {_('Full de recorregut')}",
                    numbered=True, footer=header.championship)
     page_done = page_counter(on_page, max(1, len(document.travellers)))
 
     if not document.travellers:
-        heading(c, header.championship, lang("hidden_note"), lang)
+        heading(c, header.championship,
+                _("Els taulers encara ocults al públic no s'imprimeixen."))
         c.showPage()
     for traveller in document.travellers:
-        _traveller(c, document, traveller, lang, page_done)
+        _traveller(c, document, traveller, page_done)
     c.save()
     return buffer.getvalue()
 
 
 def _traveller(
-    c: canvas.Canvas, document: Travellers, traveller: Traveller, lang: Lang, page_done: object
+    c: canvas.Canvas, document: Travellers, traveller: Traveller, page_done: object
 ) -> None:
     header = document.header
     title = (
-        f"{lang('traveller')} · {lang('board')} {traveller.board} · "
-        f"{lang('round')} {traveller.round}"
+        f"{_('Full de recorregut')} · {_('Tauler')} {traveller.board} · "
+        f"{_('Ronda')} {traveller.round}"
     )
     first = True
 
     def page_top(cv: canvas.Canvas) -> float:
         nonlocal first
-        y = heading(cv, title, header.championship, lang)
+        y = heading(cv, title, header.championship)
         if first and traveller.deal is not None:
             first = False
             draw_deal(cv, traveller.deal, traveller.board,
                       (MARGIN + 40, y - DEAL_HEIGHT, PAGE_WIDTH - 2 * MARGIN - 80, DEAL_HEIGHT),
-                      lang, card_size=10.5)
+                      card_size=10.5)
             return y - DEAL_HEIGHT - 10
         first = False
         return y
 
-    ns, ew = lang.side("NS"), lang.side("EW")
+    ns, ew = labels.side("NS"), labels.side("EW")
+    points, score, comparative = _("Punts"), _("Resultat"), _("Comparatiu")
     writer = TableWriter(
         c,
         [
-            Column(lang("table"), 0.7, "right"),
+            Column(_("Taula"), 0.7, "right"),
             Column(ns, 0.6, "right"),
             Column(ew, 0.6, "right"),
-            Column(lang("trump"), 1.3, "left"),
-            Column(lang("doubles"), 1.0, "left"),
-            Column(f"{lang('points')} {ns}", 0.8, "right"),
-            Column(f"{lang('points')} {ew}", 0.8, "right"),
-            Column(f"{lang('score')} {ns}", 0.9, "right"),
-            Column(f"{lang('score')} {ew}", 0.9, "right"),
-            Column(f"{lang('comparative')} {ns}", 1.1, "right"),
-            Column(f"{lang('comparative')} {ew}", 1.1, "right"),
+            Column(_("Trumfo"), 1.3, "left"),
+            Column(_("Contro"), 1.0, "left"),
+            Column(f"{points} {ns}", 0.8, "right"),
+            Column(f"{points} {ew}", 0.8, "right"),
+            Column(f"{score} {ns}", 0.9, "right"),
+            Column(f"{score} {ew}", 0.9, "right"),
+            Column(f"{comparative} {ns}", 1.1, "right"),
+            Column(f"{comparative} {ew}", 1.1, "right"),
             Column("", 1.2, "left", lines=2),
         ],
         page_top=page_top,
@@ -95,7 +96,7 @@ def _traveller(
     )
     writer.start_page()
     for i, row in enumerate(traveller.rows):
-        trump = lang.trump(row.trump)
+        trump = labels.trump(row.trump)
         if row.delegated:
             trump += " (D)"
         writer.row(
@@ -109,8 +110,8 @@ def _traveller(
                 "" if row.ew_points_taken is None else str(row.ew_points_taken),
                 fmt_score(row.ns_score),
                 fmt_score(row.ew_score),
-                fmt_points(row.ns_comparative, lang),
-                fmt_points(row.ew_comparative, lang),
+                fmt_points(row.ns_comparative),
+                fmt_points(row.ew_comparative),
                 row.note,
             ],
             shade=i % 2 == 1,

@@ -255,6 +255,6 @@ def test_score_cards_with_a_round_count_rounds_one_to_that_round(played, media) 
     job = jobs.print_job_run(job_id=job.pk)
     assert job.round_number == 1 and job.status == PrintJob.Status.DONE
     text = page_texts(default_storage.open(job.file.name).read())[0]
-    assert "fins a la ronda 1" in text
+    assert "després de la ronda 1" in text
     everything = page_texts(render(build.score_cards(played)))[0]
     assert "fins a la ronda" not in everything

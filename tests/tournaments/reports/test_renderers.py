@@ -18,7 +18,7 @@ from tests.tournaments.reports.pdfcheck import (
     words,
 )
 from tournaments.reports.board_sheets import page_count
-from tournaments.reports.pdf import FONT, Lang, fit, fmt_percent, fmt_points, width
+from tournaments.reports.pdf import FONT, fit, fmt_percent, fmt_points, width
 from tournaments.reports.render import render
 
 
@@ -42,7 +42,7 @@ def test_board_sheets_print_every_hand_by_suit_high_to_low_one_board_per_page() 
                 if ranks:
                     assert ranks in text, (seat, suit, ranks)
         assert "NORD" in text and "SUD" in text and "OEST" in text and "EST" in text
-        assert "Reparteix" in text and "Surt" in text
+        assert "Reparteix" in text and "Sortida" in text
 
 
 def test_board_sheets_mark_dealer_and_first_leader_of_each_board() -> None:
@@ -52,7 +52,7 @@ def test_board_sheets_mark_dealer_and_first_leader_of_each_board() -> None:
     for board, text in enumerate(texts, start=1):
         dealer_name, leader_name = expected[board]
         assert f"Reparteix: {dealer_name}" in text
-        assert f"Surt: {leader_name}" in text
+        assert f"Sortida: {leader_name}" in text
 
 
 def test_four_boards_per_page_quarter_the_page_count() -> None:
@@ -133,24 +133,33 @@ def test_standings_list_rank_pair_total_average_and_percentage() -> None:
     text = page_texts(render(document))[0]
     row = document.tables[0].rows[1]
     assert " ".join(["2", str(row.pair), row.players]) in " ".join(words(text))
-    ca = Lang.of("ca")
+    ca = "ca"
     assert fmt_points(row.total, ca) in text
     assert fmt_points(row.average, ca) in text
     assert fmt_percent(row.percentage, ca) in text and "," in fmt_percent(row.percentage, ca)
 
 
-def test_labels_follow_the_championship_language() -> None:
+def test_labels_follow_the_document_language() -> None:
     from dataclasses import replace
+
+    from django.utils import translation
+    from django.utils.translation import gettext
 
     document = samples.board_sheets(boards=1)
     english = replace(document, header=replace(document.header, language="en"))
-    text = page_texts(render(english))[0]
-    assert "Board 1" in text and "Dealer: North" in text and "Coins" in text
-    assert "Mà" not in text
+    with translation.override("es"):  # the caller's language does not matter
+        text = page_texts(render(english))[0]
+    with translation.override("en"):
+        north = gettext("Nord")
+    assert "Board 1" in text and f"Dealer: {north}" in text
+    assert "Oros" in text and "Espases" in text  # game words stay Catalan, as on the web
+    assert "Tauler" not in text and "Reparteix" not in text and "Mà" not in text
     spanish = replace(document, header=replace(document.header, language="es"))
     text = page_texts(render(spanish))[0]
-    assert "Tablero 1" in text and "Reparte: Norte" in text and "Espadas" in text
-    assert "Mano" not in text
+    with translation.override("es"):
+        north = gettext("Nord")
+    assert "Tablero 1" in text and f"Reparte: {north}" in text and "Espadas" in text
+    assert "Mano" not in text and "Tauler" not in text
 
 
 def test_travellers_show_each_table_and_the_deal() -> None:
@@ -182,10 +191,10 @@ def test_an_empty_document_still_makes_a_valid_pdf() -> None:
 def test_the_page_check_catches_text_that_runs_off_the_page() -> None:
     import io
 
-    from tournaments.reports.pdf import Lang, new_canvas
+    from tournaments.reports.pdf import new_canvas
 
     buffer = io.BytesIO()
-    c = new_canvas(buffer, title="x", lang=Lang.of("ca"), numbered=False)
+    c = new_canvas(buffer, title="x", numbered=False)
     c.setFont(FONT, 12)
     c.drawString(500, 400, "Maria dels Àngels Puigcercós i Vallverdú")
     c.drawString(100, 400, "dins")
@@ -329,15 +338,14 @@ def test_no_document_calls_a_board_a_hand() -> None:
 def test_points_are_written_as_the_web_writes_them_in_each_language(
     value: float | None, language: str, expected: str
 ) -> None:
-    assert fmt_points(value, Lang.of(language)) == expected
+    assert fmt_points(value, language) == expected
 
 
 def test_standings_print_decimal_commas_in_catalan() -> None:
     document = samples.standings(pairs=3, rounds=1)
     row = document.tables[0].rows[0]
     text = " ".join(words(page_texts(render(document))[0]))
-    assert fmt_points(row.total, Lang.of("ca")) in text and "," in fmt_points(
-        row.total, Lang.of("ca"))
+    assert fmt_points(row.total, "ca") in text and "," in fmt_points(row.total, "ca")
     assert f"{row.percentage:.1f}" not in text
 
 

@@ -107,7 +107,7 @@ def test_anyone_may_print_the_standings(setup, django_capture_on_commit_callback
         client.get(reverse("print_job_download", args=[championship.slug, job.pk]))
         .streaming_content  # type: ignore[attr-defined]
     )
-    assert "Classificació general" in page_texts(pdf)[0]
+    assert "Classificació Posició Parella" in " ".join(page_texts(pdf)[0].split())
 
 
 def test_a_bad_request_shows_the_message_next_to_the_field(setup) -> None:  # type: ignore[no-untyped-def]
