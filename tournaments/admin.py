@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.db import transaction
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
@@ -26,9 +28,49 @@ from tournaments.models import (
     Seating,
     Table,
 )
+from tournaments.services.common import bump_results_version
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+def _championship_id(obj: Any) -> int | None:
+    """The championship a row belongs to (a championship is its own)."""
+    if isinstance(obj, Championship):
+        return obj.pk
+    for path in ("championship_id", "round.championship_id", "board.championship_id"):
+        value: Any = obj
+        for part in path.split("."):
+            value = getattr(value, part, None)
+        if value is not None:
+            return int(value)
+    return None
+
+
+class BumpsResultsVersion(admin.ModelAdmin):
+    """An edit in the admin can change a public page (a name, a rule, a seating): it
+    bumps the championship's results version in the same transaction, as the services
+    do, so live pages and prints notice it."""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        with transaction.atomic():
+            super().save_model(request, obj, form, change)
+            if (pk := _championship_id(obj)) is not None:
+                bump_results_version(pk)
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        pk = _championship_id(obj)
+        with transaction.atomic():
+            super().delete_model(request, obj)
+            if pk is not None and not isinstance(obj, Championship):
+                bump_results_version(pk)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        pks = {pk for obj in queryset if (pk := _championship_id(obj)) is not None}
+        with transaction.atomic():
+            super().delete_queryset(request, queryset)
+            for pk in pks:
+                bump_results_version(pk)
+
+
+class ReadOnlyAdmin(BumpsResultsVersion):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
@@ -43,7 +85,7 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(Championship)
-class ChampionshipAdmin(admin.ModelAdmin):
+class ChampionshipAdmin(BumpsResultsVersion):
     list_display = ["name", "slug", "date", "venue", "status", "method", "doubling"]
     list_filter = ["status", "method", "doubling", "variant"]
     search_fields = ["name", "slug", "venue"]
@@ -68,14 +110,14 @@ class MembershipAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(BumpsResultsVersion):
     list_display = ["name", "code", "championship"]
     list_filter = ["championship"]
     search_fields = ["name", "code"]
 
 
 @admin.register(Pair)
-class PairAdmin(admin.ModelAdmin):
+class PairAdmin(BumpsResultsVersion):
     list_display = ["number", "player1", "player2", "championship"]
     list_filter = ["championship"]
     search_fields = ["player1__name", "player2__name"]
@@ -83,13 +125,13 @@ class PairAdmin(admin.ModelAdmin):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(BumpsResultsVersion):
     list_display = ["championship", "number", "draw_seed", "closed_at"]
     list_filter = ["championship"]
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(BumpsResultsVersion):
     list_display = ["championship", "number"]
     list_filter = ["championship"]
 

@@ -138,6 +138,16 @@ class Championship(models.Model):
 
     created_at = models.DateTimeField(_("creat el"), auto_now_add=True)
 
+    # Bumped (``F() + 1``) in the transaction of every accepted change that can alter a
+    # public page (``services.common.bump_results_version``): the live pages' ETags, the
+    # cache of their rendered fragments and the prints' "out of date" all read it.
+    results_version = models.PositiveIntegerField(
+        _("versió dels resultats"), default=0, editable=False
+    )
+    results_changed_at = models.DateTimeField(
+        _("resultats canviats el"), null=True, blank=True, editable=False
+    )
+
     class Meta:
         ordering = ["-date", "name"]
         verbose_name = _("campionat")

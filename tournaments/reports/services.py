@@ -27,8 +27,8 @@ short transaction, draws outside it, and writes each state change in its own sta
 
 Bounds (anyone may ask for the public kinds): a request for standings, travellers or
 score cards reuses the newest done job of the same request while the championship's
-results are as they were when that job was built (:func:`results_state`), so asking
-again costs four queries (three aggregates and a lookup) and no PDF; and at most
+results are as they were when that job was built (:func:`results_state`, the
+championship's results version), so asking again costs two queries and no PDF; and at most
 :data:`KEEP_FINISHED` finished jobs are kept per championship and kind, the oldest
 deleted with their files (:func:`print_jobs_prune`). The state a PDF was built from is
 stored with it (``PrintJob.results_state``) when the job is marked done.
@@ -36,7 +36,6 @@ stored with it (``PrintJob.results_state``) when the job is marked done.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import secrets
@@ -52,12 +51,12 @@ from django.contrib.admin.models import CHANGE, LogEntry
 from django.core.files.base import ContentFile
 from django.core.files.storage import FileSystemStorage, default_storage
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Max, Q, Sum
+from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import selectors
-from tournaments.models import AuditEntry, Championship, Membership, PrintJob, Result, Round
+from tournaments.models import Championship, Membership, PrintJob, Round
 from tournaments.reports import build
 from tournaments.reports.documents import Kind
 from tournaments.reports.render import render
@@ -192,28 +191,25 @@ def request_defaults(championship: Championship) -> RequestDefaults:
 
 
 def results_state(championship: Championship) -> str:
-    """A 12-hex digest of everything the public documents are computed from that may
-    change during play (three queries): the championship's status, its results (count,
-    latest change, sum of versions), its audit trail (count, latest row: catches a
-    deletion) and its rounds (count, tables seated, latest closing). Two equal digests
-    mean the standings, travellers and score cards built from them are the same.
-    (Player names and the rules are not in it: the rules cannot change once a result
-    exists, and a renamed player shows on the next job after any result.)"""
-    results = Result.objects.filter(board__championship=championship).aggregate(
-        n=Count("id"), last=Max("updated_at"), versions=Sum("version")
-    )
-    audits = AuditEntry.objects.filter(
-        championship=championship, action__in=AuditEntry.RESULT_ACTIONS
-    ).aggregate(
-        n=Count("id"), last=Max("id")
-    )
-    rounds = Round.objects.filter(championship=championship).aggregate(
-        n=Count("id", distinct=True), tables=Count("seatings"), closed=Max("closed_at"),
-        open=Count("id", filter=Q(closed_at__isnull=True), distinct=True),
-    )
-    parts = (championship.status, sorted(results.items()), sorted(audits.items()),
-             sorted(rounds.items()))
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:12]
+    """The championship's results version as stored now (one query), as a string: the
+    counter every accepted change that can alter a public page bumps in its own
+    transaction (``Championship.results_version``, ``services.common.
+    bump_results_version``). Two equal states mean the standings, travellers and score
+    cards built from them are the same; a document whose ``PrintJob.results_state`` is
+    older is out of date (:func:`is_out_of_date`)."""
+    version = Championship.objects.filter(pk=championship.pk).values_list(
+        "results_version", flat=True
+    ).first()
+    return str(version or 0)
+
+
+def is_out_of_date(job: PrintJob, current_state: str) -> bool:
+    """Whether a done document was built before the latest change that affects it:
+    its results version differs from ``current_state`` (:func:`results_state`). Board
+    sheets and entry forms show deals, not results: they never go out of date."""
+    if job.status != PrintJob.Status.DONE or Kind(job.kind).reveals_deals:
+        return False
+    return job.results_state != current_state
 
 
 def _reusable_done_job(request: dict[str, Any], state: str) -> PrintJob | None:

@@ -83,8 +83,12 @@ def _allowed_kinds(user: object, championship: Championship) -> list[str]:
 STALLED = _("El treballador no respon")
 
 
-def _job_json(request: HttpRequest, job: PrintJob) -> dict[str, object]:
+def _job_json(
+    request: HttpRequest, job: PrintJob, current_state: str | None = None
+) -> dict[str, object]:
     stalled = services.is_stalled(job)
+    if current_state is None:
+        current_state = services.results_state(job.championship)
     return {
         "id": job.pk,
         "status": job.status,
@@ -96,6 +100,9 @@ def _job_json(request: HttpRequest, job: PrintJob) -> dict[str, object]:
             reverse("print_job_download", args=[job.championship.slug, job.pk])
             if job.status == PrintJob.Status.DONE else None
         ),
+        # Built before the latest change that affects it (results version).
+        "out_of_date": services.is_out_of_date(job, current_state),
+        "results_version": job.results_state or None,
     }
 
 
@@ -141,8 +148,10 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
         # Their worker died: send them again now rather than when Redis would.
         services.print_jobs_requeue_stalled(championship_id=championship.pk)
         job_list = services.jobs_for(championship, request.user)
+    current_state = services.results_state(championship)
     for job in job_list:
         job.stalled = services.is_stalled(job)  # type: ignore[attr-defined]
+        job.out_of_date = services.is_out_of_date(job, current_state)  # type: ignore[attr-defined]
     return render(
         request,
         "reports/jobs.html",
@@ -187,7 +196,9 @@ def _manage(request: HttpRequest, slug: str, job_id: int, action: Any, done: Any
 
 
 def job_status(request: HttpRequest, slug: str, job_id: int) -> JsonResponse:
-    """``{"id", "status", "status_display", "progress", "error", "download"}``."""
+    """``{"id", "status", "status_display", "progress", "error", "download",
+    "out_of_date", "results_version"}``: ``out_of_date`` is true for a done standings,
+    travellers or score-cards document built before the latest change that affects it."""
     job = _visible_job(request, slug, job_id)
     if job.status == PrintJob.Status.RUNNING and services.is_stalled(job):
         # Its worker died: send it again now (the poll of a waiting page notices first).

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -21,7 +22,7 @@ from tournaments.services.errors import ChampionshipStateError
 
 User = AbstractBaseUser | AnonymousUser
 
-__all__ = ["Capability", "audit", "has", "require"]
+__all__ = ["Capability", "audit", "bump_results_version", "has", "require"]
 
 #: At most this many characters of a target text or a reason in an audit row.
 AUDIT_TEXT_MAX = 200
@@ -57,6 +58,7 @@ def audit(
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit() must run inside the write's transaction")
     championship_id = championship if isinstance(championship, int) else championship.pk
+    bump_results_version(championship_id)
     return AuditEntry.objects.create(
         championship_id=championship_id,
         action=action,
@@ -70,6 +72,20 @@ def audit(
         board_number=board_number,
         result=result,
         at=at or timezone.now(),
+    )
+
+
+def bump_results_version(championship_id: int) -> None:
+    """Add one to the championship's ``results_version`` (and stamp
+    ``results_changed_at``) in the caller's transaction: every accepted change that can
+    alter a public page calls it, through :func:`audit` (results, draw and seating,
+    closing and reopening, finish, publish, pairs and names, rules, withdrawals,
+    imports) and the admin's saves. One ``UPDATE ... SET results_version =
+    results_version + 1``, so concurrent writers never lose a bump; a rolled back write
+    rolls its bump back too. The live pages' ETags and cached fragments and the prints'
+    "out of date" compare this number (docs/decisions.md, live pages)."""
+    Championship.objects.filter(pk=championship_id).update(
+        results_version=F("results_version") + 1, results_changed_at=timezone.now()
     )
 
 
