@@ -1,4 +1,4 @@
-"""``python manage.py demo``: a realistic championship to look at (issue 4).
+"""``python manage.py demo``: a realistic championship to look at.
 
 24 pairs at 12 tables, 4 rounds of 6 boards dealt from a secret. The engine's sensible bot
 plays every hand of rounds 1 to 3 at every table (so trumps, doubles and points are
