@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy as _
 import engine
 from engine.seats import Seat, dealer
 from scoring.model import Doubling, Method, MissedBoards, Rounding, ScoringRules
+from tournaments.fields import NFCCharField
 
 
 class Championship(models.Model):
@@ -75,11 +76,11 @@ class Championship(models.Model):
         PER_BOARD = "per_board", _("Mitjana per tauler jugat")
         AVERAGE = "average", _("Mitjana (A) als taulers no jugats")
 
-    name = models.CharField(_("nom"), max_length=200)
+    name = NFCCharField(_("nom"), max_length=200)
     slug = models.SlugField(_("identificador"), max_length=100, unique=True)
     date = models.DateField(_("data"), null=True, blank=True)
     end_date = models.DateField(_("data de fi"), null=True, blank=True)
-    venue = models.CharField(_("lloc"), max_length=200, blank=True)
+    venue = NFCCharField(_("lloc"), max_length=200, blank=True)
     status = models.CharField(
         _("estat"), max_length=10, choices=Status.choices, default=Status.DRAFT
     )
@@ -234,8 +235,8 @@ class Player(models.Model):
         Championship, on_delete=models.CASCADE, related_name="players",
         verbose_name=_("campionat"),
     )
-    code = models.CharField(_("codi"), max_length=50)
-    name = models.CharField(_("nom"), max_length=200)
+    code = NFCCharField(_("codi"), max_length=50)
+    name = NFCCharField(_("nom"), max_length=200)
 
     class Meta:
         ordering = ["championship", "id"]
@@ -271,7 +272,7 @@ class Pair(models.Model):
     withdrawn_after_round = models.PositiveSmallIntegerField(
         _("retirada després de la ronda"), null=True, blank=True
     )
-    withdrawal_reason = models.CharField(_("motiu de la retirada"), max_length=500, blank=True)
+    withdrawal_reason = NFCCharField(_("motiu de la retirada"), max_length=500, blank=True)
 
     class Meta:
         ordering = ["championship", "number"]
@@ -530,7 +531,7 @@ class Result(models.Model):
         _("puntuació arbitral EO"), max_length=15, choices=Adjustment.choices,
         null=True, blank=True,
     )
-    note = models.CharField(_("nota"), max_length=500, blank=True)
+    note = NFCCharField(_("nota"), max_length=500, blank=True)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
         related_name="+", verbose_name=_("entrat per"),
@@ -695,7 +696,7 @@ class AuditEntry(models.Model):
     )
     before = models.JSONField(_("abans"), null=True, blank=True, encoder=DjangoJSONEncoder)
     after = models.JSONField(_("després"), null=True, blank=True, encoder=DjangoJSONEncoder)
-    reason = models.CharField(_("motiu"), max_length=500, blank=True)
+    reason = NFCCharField(_("motiu"), max_length=500, blank=True)
 
     class Meta:
         ordering = ["at", "id"]
@@ -723,7 +724,9 @@ class PrintJob(models.Model):
     grows as pages are drawn. ``file`` is set, and ``status`` becomes ``done``, only once
     the whole PDF is stored. At most one queued or running job exists per request (same
     championship, kind, round and options): asking again reuses it (partial unique
-    constraint, ``reports.services.print_job_request``).
+    constraint, ``reports.services.print_job_request``). ``language`` is the one
+    language of the document (``ca``, ``es``, ``en``): the requester's, so the same
+    request in another language is another job (docs/decisions.md, "Printed documents").
     """
 
     class Kind(models.TextChoices):
@@ -747,6 +750,9 @@ class PrintJob(models.Model):
     round_number = models.PositiveSmallIntegerField(_("ronda"), default=0)
     copies = models.PositiveSmallIntegerField(_("còpies"), default=1)
     per_page = models.PositiveSmallIntegerField(_("taulers per pàgina"), default=1)
+    language = models.CharField(
+        _("llengua"), max_length=7, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE
+    )
     status = models.CharField(
         _("estat"), max_length=10, choices=Status.choices, default=Status.QUEUED
     )
@@ -783,7 +789,8 @@ class PrintJob(models.Model):
                 condition=~Q(status="done") | ~Q(file=""), name="printjob_done_has_file"
             ),
             models.UniqueConstraint(
-                fields=["championship", "kind", "round_number", "copies", "per_page"],
+                fields=["championship", "kind", "round_number", "copies", "per_page",
+                        "language"],
                 condition=Q(status__in=["queued", "running"]),
                 name="printjob_one_active_per_request",
             ),
