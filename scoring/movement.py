@@ -44,8 +44,9 @@ import networkx as nx
 #: How many seeded shuffles the random draw tries before it looks ahead by a matching.
 DRAW_TRIES = 200
 #: The Swiss matching first links each pair to the pairs this many places above and
-#: below it in the standings (widened to every pair when that leaves someone unmatched).
-SWISS_WINDOW = 8
+#: below it in the standings, then widens to the next size, then to every pair, while
+#: that leaves someone unmatched (a small graph keeps 200 pairs well under a second).
+SWISS_WINDOWS = (4, 16)
 #: The node that stands for "sits out" in a matching (pair numbers start at 1).
 _BYE = 0
 
@@ -270,8 +271,8 @@ def draw_swiss(
     ranks (``n^2 - (rank difference)^2``); with an odd field a bye node is linked to the
     :func:`bye_candidates`, the lower-ranked the heavier (by more than any sum of rank
     differences: the lowest-ranked candidate sits out whenever a matching allows it).
-    The graph first links each pair to its :data:`SWISS_WINDOW` nearest pairs in the
-    standings that it has not met, then
+    The graph first links each pair to its nearest pairs in the standings that it has
+    not met (:data:`SWISS_WINDOWS` places either side), then
     every pair it has not met; only when neither gives a complete matching do rematches
     enter, each weighing less than any set of new meetings (so the fewest rematches,
     listed in the result). Ties in rank are broken by ``seed``.
@@ -309,7 +310,7 @@ def draw_swiss(
         return base + (len(from_bottom) - k) * n**3
 
     matching: set[tuple[int, int]] = set()
-    for window in (SWISS_WINDOW, n):
+    for window in (*SWISS_WINDOWS, n):
         graph: nx.Graph[int] = nx.Graph()
         graph.add_nodes_from(order)
         for i, a in enumerate(order):
