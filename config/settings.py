@@ -219,6 +219,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    # Serves htmx (the live pages' polling) from the site itself: {% htmx_script %}.
+    "django_htmx",
     "tournaments",
 ]
 
