@@ -31,6 +31,7 @@ urlpatterns = [
     path(C + "organise/rounds/<int:round>/close/", views.round_close, name="round_close"),
     path(C + "organise/finish/", views.championship_finish, name="championship_finish"),
     path(C + "organise/publish-secret/", views.deal_secret_publish, name="deal_secret_publish"),
+    path(C + "log/", views.audit_log, name="audit_log"),
     # Referee
     path(C + "referee/", views.referee_tables, name="referee_tables"),
     path(TABLE, views.referee_table, name="referee_table"),

@@ -1,0 +1,132 @@
+"""The championship's log page (/c/<slug>/log/): organiser and head referee only, newest
+first, paginated, filtered by kind; who, when, what, before -> after, reason."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import UserFactory
+from tests.tournaments.conftest import Small
+from tests.tournaments.views.helpers import record
+from tournaments import services
+from tournaments.models import AuditEntry, Membership
+from tournaments.views import AUDIT_PAGE_SIZE
+
+pytestmark = pytest.mark.django_db
+
+
+def _url(small: Small, **query: object) -> str:
+    url = reverse("audit_log", args=[small.championship.slug])
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+
+
+def test_the_organiser_sees_the_log_newest_first_with_who_what_and_before_after(
+    client, web: Small
+) -> None:
+    first = services.result_record(
+        seating=web.seatings[0], board=web.boards[0], trump="O", ns_points_taken=40,
+        expected_version=None, acting_user=web.referee,
+    )
+    services.result_record(
+        seating=web.seatings[0], board=web.boards[0], trump="O", ns_points_taken=50,
+        expected_version=first.version, acting_user=web.organiser,
+    )
+    client.force_login(web.organiser)
+    page = client.get(_url(web))
+    assert page.status_code == 200
+    rows = page.context["rows"]
+    newest, previous = rows[0][0], rows[1][0]
+    assert (newest.action, newest.acting_user) == ("result.update", web.organiser)
+    assert (previous.action, previous.acting_user) == ("result.create", web.referee)
+    # before -> after lists only what changed on a correction
+    assert ("punts NS", "40", "50") in rows[0][1]
+    assert ("versió", "1", "2") in rows[0][1]
+    html = page.content.decode()
+    assert "Resultat corregit" in html and "organitzador-prova" in html
+    assert "40 → 50" in html
+    # The build of the fixture (by the system) is in the log too, oldest last.
+    assert rows[-1][0].acting_user is None
+    assert "el sistema" in html
+
+
+def test_the_head_referee_sees_the_log_and_the_link_on_the_championship_page(
+    client, web: Small
+) -> None:
+    head = UserFactory(username="principal")
+    head.save()
+    services.membership_grant(championship=web.championship, user=head,
+                              role=Membership.Role.HEAD_REFEREE, acting_user=web.organiser)
+    client.force_login(head)
+    assert client.get(_url(web)).status_code == 200
+    detail = client.get(reverse("championship", args=[web.championship.slug]))
+    assert _url(web) in detail.content.decode()
+
+
+def test_a_referee_gets_403_and_no_link(client, web: Small) -> None:
+    client.force_login(web.referee)
+    assert client.get(_url(web)).status_code == 403
+    detail = client.get(reverse("championship", args=[web.championship.slug]))
+    assert 'id="audit-log-link"' not in detail.content.decode()
+
+
+def test_an_organiser_of_another_championship_gets_403(client, web: Small) -> None:
+    other = UserFactory(username="altre-org")
+    other.save()
+    elsewhere = services.championship_create(name="Altre", date=web.championship.date,
+                                             acting_user=None)
+    services.membership_grant(championship=elsewhere, user=other,
+                              role=Membership.Role.ORGANISER, acting_user=None)
+    client.force_login(other)
+    assert client.get(_url(web)).status_code == 403
+
+
+def test_anonymous_is_sent_to_the_login_page(client, web: Small) -> None:
+    response = client.get(_url(web))
+    assert response.status_code == 302
+    assert reverse("login") in response["Location"]
+
+
+def test_the_filter_shows_one_kind_of_action(client, web: Small) -> None:
+    record(web.seatings[0], web.boards[0], 40)
+    client.force_login(web.organiser)
+    page = client.get(_url(web, kind="result"))
+    actions = {entry.action for entry, _changes in page.context["rows"]}
+    assert actions == {"result.create"}
+    pairs = client.get(_url(web, kind="pair"))
+    assert {e.action for e, _c in pairs.context["rows"]} == {"pair.import"}
+    # An unknown kind shows everything (never a 500).
+    everything = client.get(_url(web, kind="<nope>"))
+    assert everything.status_code == 200
+    assert len(everything.context["rows"]) == AuditEntry.objects.filter(
+        championship=web.championship).count()
+
+
+def test_the_log_is_paginated_newest_first(client, web: Small) -> None:
+    for n in range(AUDIT_PAGE_SIZE + 5):
+        services.membership_grant(
+            championship=web.championship, user=UserFactory(username=f"arbitre{n}"),
+            role=Membership.Role.REFEREE, acting_user=web.organiser,
+        )
+    client.force_login(web.organiser)
+    first = client.get(_url(web, kind="role"))
+    assert first.context["page"].paginator.num_pages == 2
+    assert len(first.context["rows"]) == AUDIT_PAGE_SIZE
+    assert first.context["rows"][0][0].target.startswith(f"arbitre{AUDIT_PAGE_SIZE + 4}:")
+    second = client.get(_url(web, kind="role", page=2))
+    # The fixture's two grants (by the system) and the first five of this test.
+    assert len(second.context["rows"]) == 7
+    assert second.context["rows"][-1][0].acting_user is None
+    # A page past the end shows the last one.
+    assert client.get(_url(web, kind="role", page=99)).context["page"].number == 2
+
+
+def test_the_log_page_reads_the_roles_once(client, web: Small, django_assert_num_queries
+                                           ) -> None:
+    record(web.seatings[0], web.boards[0], 40)
+    client.force_login(web.organiser)
+    url = _url(web)
+    client.get(url)  # the session's own queries settle
+    # session, user, championship, roles (once), count, page
+    with django_assert_num_queries(6):
+        client.get(url)
