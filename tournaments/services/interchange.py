@@ -38,6 +38,7 @@ Questions the spec leaves open, and the reading chosen here:
 from __future__ import annotations
 
 import datetime
+import json
 from collections import defaultdict
 from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
@@ -80,7 +81,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.selectors import to_scoring_result
-from tournaments.services.bulk import insert_rows
+from tournaments.services.bulk import JsonText, insert_rows
 from tournaments.services.championships import CREATE_PERMISSION
 from tournaments.services.common import User, _person, audit
 from tournaments.services.errors import NotAllowedError
@@ -359,17 +360,17 @@ def _write_rows(
         ],
     )
     now = timezone.now()
-    played = [
-        (r, t, seating_id, res)
+    played = [  # (round, table, seating id, result, its column values, its note)
+        (r, t, seating_id, res, _result_values(res), notes.get(res.board, ""))
         for (r, t), seating_id in zip(seated, seating_ids, strict=True)
+        for notes in (dict(t.notes),)
         for res in t.results
     ]
     result_ids = insert_rows(
         Result, _RESULT_FIELDS,
         (
-            (seating_id, boards[res.board].pk, *_result_values(res), t.note(res.board),
-             now, now, 1)
-            for _r, t, seating_id, res in played
+            (seating_id, boards[res.board].pk, *values, note, now, now, 1)
+            for _r, _t, seating_id, res, values, note in played
         ),
         with_ids=True, count=len(played),
     )
@@ -377,13 +378,15 @@ def _write_rows(
         PairBoard, ("pair_id", "board_id", "result_id"),
         (
             (pairs[number].pk, boards[res.board].pk, result_id)
-            for (_r, t, _s, res), result_id in zip(played, result_ids, strict=True)
+            for (_r, t, _s, res, _v, _n), result_id in zip(played, result_ids, strict=True)
             for number in (t.ns, t.ew)
         ),
         count=2 * len(played),
     )
     person = _person(acting_user)
+    acting = person.pk if person is not None else None
     target = _("ronda %(round)s, taula %(table)s, tauler %(board)s")
+    snapshots: dict[tuple[Any, ...], str] = {}
     insert_rows(
         AuditEntry,
         ("championship_id", "result_id", "round_number", "table_number", "board_number",
@@ -392,9 +395,9 @@ def _write_rows(
             (championship.pk, result_id, r.number, t.number, res.board,
              AuditEntry.Action.RESULT_CREATE.value, now,
              target % {"round": r.number, "table": t.number, "board": res.board},
-             person.pk if person is not None else None, None,
-             _snapshot(res, t.note(res.board)), "")
-            for (r, t, _s, res), result_id in zip(played, result_ids, strict=True)
+             acting, None, _snapshot_json(res.board, values, note, snapshots), "")
+            for (r, t, _s, res, values, note), result_id
+            in zip(played, result_ids, strict=True)
         ),
         count=len(played),
     )
@@ -421,19 +424,26 @@ def _result_values(res: ScoringResult) -> tuple[Any, ...]:
     )
 
 
-def _snapshot(res: ScoringResult, note: str) -> dict[str, Any]:
-    """``Result.snapshot()`` of the row an import writes for ``res`` (version 1), built
-    without the model instance (the audit's ``after``)."""
-    trump, delegated, contro, recontro, sant_vicenc, points, infraction, adj_ns, adj_ew = (
-        _result_values(res)
-    )
-    return {
-        "board": res.board, "trump": trump, "delegated": delegated, "contro": contro,
-        "recontro": recontro, "sant_vicenc": sant_vicenc, "ns_points_taken": points,
-        "infraction": infraction,
-        "adjusted": {"NS": adj_ns, "EW": adj_ew} if adj_ns is not None else None,
-        "note": note, "version": 1,
-    }
+def _snapshot_json(
+    board: int, values: tuple[Any, ...], note: str, cache: dict[tuple[Any, ...], str]
+) -> JsonText:
+    """``Result.snapshot()`` of the row an import writes (version 1), as JSON text, built
+    without the model instance (the audit's ``after``). ``values``: the result's
+    :func:`_result_values`; ``cache`` keeps the text after the board for each distinct
+    result (a few thousand kinds among 200,000 results)."""
+    rest = cache.get((values, note))
+    if rest is None:
+        trump, delegated, contro, recontro, sant_vicenc, points, infraction, adj_ns, adj_ew = (
+            values
+        )
+        rest = json.dumps({
+            "trump": trump, "delegated": delegated, "contro": contro, "recontro": recontro,
+            "sant_vicenc": sant_vicenc, "ns_points_taken": points, "infraction": infraction,
+            "adjusted": {"NS": adj_ns, "EW": adj_ew} if adj_ns is not None else None,
+            "note": note, "version": 1,
+        })[1:]
+        cache[(values, note)] = rest
+    return JsonText(f'{{"board": {board}, {rest}')
 
 
 def _boards_per_round(rounds_of_board: dict[int, set[int]]) -> int:

@@ -23,6 +23,9 @@ from tournaments.services.interchange import championship_export, championship_i
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
+#: A note with what COPY's text format must escape (a backslash) and non-ASCII text.
+NOTE = "Revisat: cartes recomptades \\ 3/4 «ok»"
+
 
 @pytest.fixture
 def document():
@@ -37,7 +40,7 @@ def document():
     services.result_correct(result=second, expected_version=1, acting_user=None,
                             trump="C", ns_points_taken=30, infraction="EW")
     data = championship_export(c)
-    data["rounds"][1]["tables"][0]["results"][0]["note"] = "Revisat: cartes recomptades"
+    data["rounds"][1]["tables"][0]["results"][0]["note"] = NOTE
     return data
 
 
@@ -103,7 +106,7 @@ def test_the_copy_path_writes_the_same_rows_as_the_orm_path(on_postgres, documen
     assert {a[5] for a in copied["audits"]} == {organiser.pk}
     adjusted = [r for r in copied["results"] if r[10] is not None]
     assert [(r[10], r[11]) for r in adjusted] == [("average_plus", "average_minus")]
-    assert [r[12] for r in copied["results"] if r[12]] == ["Revisat: cartes recomptades"]
+    assert [r[12] for r in copied["results"] if r[12]] == [NOTE]
     # Each audit row's "after" is the stored result's own snapshot.
     for audit in AuditEntry.objects.filter(championship=by_copy, action="result.create"):
         assert audit.after == audit.result.snapshot()
