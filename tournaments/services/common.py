@@ -24,6 +24,11 @@ User = AbstractBaseUser | AnonymousUser
 
 __all__ = ["Capability", "audit", "bump_results_version", "has", "require"]
 
+#: Audited actions that change nothing a page or document shows (a print job retried
+#: or cancelled): they do not bump the results version. (A role given does: it changes
+#: what that user's pages show.)
+UNPUBLISHED_KINDS = frozenset({"print"})
+
 #: At most this many characters of a target text or a reason in an audit row.
 AUDIT_TEXT_MAX = 200
 AUDIT_REASON_MAX = 500
@@ -58,7 +63,8 @@ def audit(
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit() must run inside the write's transaction")
     championship_id = championship if isinstance(championship, int) else championship.pk
-    bump_results_version(championship_id)
+    if action.split(".", 1)[0] not in UNPUBLISHED_KINDS:
+        bump_results_version(championship_id)
     return AuditEntry.objects.create(
         championship_id=championship_id,
         action=action,
