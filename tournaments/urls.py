@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import views, views_movements
+from tournaments import live, views, views_movements
 
 C = "c/<slug:slug>/"
 TABLE = C + "referee/rounds/<int:round>/tables/<int:table>/"
@@ -13,9 +13,18 @@ urlpatterns = [
     path("after-login/", views.after_login, name="after_login"),
     # Public
     path(C, views.championship_detail, name="championship"),
-    path(C + "standings/", views.standings, name="standings"),
-    path(C + "boards/<int:number>/", views.traveller, name="traveller"),
-    path(C + "pairs/<int:number>/", views.pair_card, name="pair_card"),
+    path(C + "standings/", live.standings, name="standings"),
+    path(C + "boards/<int:number>/", live.traveller, name="traveller"),
+    path(C + "pairs/<int:number>/", live.pair_card, name="pair_card"),
+    path(C + "hall/", live.hall, name="hall"),
+    # Live fragments, polled by the pages (204 while nothing changed)
+    path(C + "live/version/", live.version, name="live_version"),
+    path(C + "live/standings/", live.fragment, {"name": "standings"}, name="live_standings"),
+    path(C + "live/boards/<int:number>/", live.fragment, {"name": "traveller"},
+         name="live_traveller"),
+    path(C + "live/pairs/<int:number>/", live.fragment, {"name": "card"},
+         name="live_pair_card"),
+    path(C + "live/hall/", live.fragment, {"name": "hall"}, name="live_hall"),
     path(C + "rounds/<int:round>/seating/", views_movements.round_seating, name="round_seating"),
     # Organiser
     path(C + "organise/rules/", views.rules_edit, name="rules_edit"),

@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 
 from tests.tournaments.conftest import Small
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache (the live pages keep rendered fragments)."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture

@@ -32,3 +32,13 @@ def form_data(**overrides: Any) -> dict[str, Any]:
     data: dict[str, Any] = {"trump": "O", "ns_points_taken": "40", "infraction": "", "note": ""}
     data.update(overrides)
     return {k: v for k, v in data.items() if v is not None}
+
+
+def fresh_get(client: Any, url: str, *args: Any, **kwargs: Any) -> Any:
+    """GET with the live pages' fragment cache emptied first, so the page computes its
+    values and the test can read them from ``response.context`` (a cached fragment
+    brings only its HTML)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    return client.get(url, *args, **kwargs)
