@@ -34,9 +34,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from engine.cards import Suit
-from engine.seats import Seat
-from tournaments import seating, selectors, services
+from tournaments import selectors, services
 from tournaments.forms import (
     ChampionshipForm,
     ConfirmForm,
@@ -219,74 +217,7 @@ def _int_param(request: HttpRequest, name: str) -> int | None:
     return int(raw) if _ROUND_NUMBER.fullmatch(raw) else None
 
 
-def standings(request: HttpRequest, slug: str) -> HttpResponse:
-    """Live standings: overall, ``?round=N`` (that round alone) or ``?through=N`` (after
-    round N), with progress (results in / results expected), over the boards public now
-    for everyone. Constant number of queries.
-
-    A malformed ``round``/``through`` is ignored; a round the championship does not have
-    is a 404 (one more query, only then)."""
-    championship = get_object_or_404(Championship, slug=slug)
-    round_only = _int_param(request, "round")
-    through = None if round_only is not None else _int_param(request, "through")
-    context = _context(request, championship, round_only=round_only, through=through)
-    # Standings are what gets projected in the room: they never count a hidden board,
-    # whoever is logged in (the organiser checks hidden boards in their travellers).
-    view = selectors.standings(
-        championship, through_round=through, round_only=round_only, for_public=True
-    )
-    asked = round_only if round_only is not None else through
-    if asked is not None and asked not in view.rounds:
-        get_object_or_404(Round, championship=championship, number=asked)
-    context["standings"] = view
-    return render(request, "tournaments/standings.html", context)
-
-
-def traveller(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """A board's traveller: every table's result, hand scores, comparative points and the
-    deal. Hidden from the public (and from a plain referee) until every table due to play
-    it has a result; the organiser or head referee sees it at once."""
-    championship = get_object_or_404(Championship, slug=slug)
-    board = get_object_or_404(
-        Board.objects.select_related("round"), championship=championship, number=number
-    )
-    board.championship = championship
-    context = _context(request, championship)
-    sheet = selectors.traveller(board, for_public=not context["sees_hidden"])
-    hands = None
-    if sheet.deal is not None:
-        hands = [
-            (seat, seat is sheet.dealer, _suit_groups(sheet.deal[seat]))
-            for seat in (Seat.N, Seat.E, Seat.S, Seat.W)
-        ]
-    context.update(traveller=sheet, board=board, hands=hands)
-    return render(request, "tournaments/traveller.html", context)
-
-
-def _suit_groups(cards: Any) -> list[tuple[str, str]]:
-    """A hand as ``[(suit letter, "9 1 12")]`` in O C E B order (notation.md display)."""
-    out = []
-    for suit in Suit:
-        ranks = " ".join(str(card.rank) for card in cards if card.suit is suit)
-        out.append((suit.value, ranks or "—"))
-    return out
-
-
-def pair_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """A pair's score card: every board it played with its own score and comparative
-    points; boards still hidden are left out for the public."""
-    championship = get_object_or_404(Championship, slug=slug)
-    pair = get_object_or_404(
-        Pair.objects.select_related("player1", "player2"),
-        championship=championship,
-        number=number,
-    )
-    pair.championship = championship
-    context = _context(request, championship)
-    card = selectors.pair_score_card(pair, for_public=not context["sees_hidden"])
-    seats = seating.pair_seats(pair)
-    context.update(card=card, pair=pair, seats=seats, next_seat=seating.next_seat(seats))
-    return render(request, "tournaments/pair_card.html", context)
+# The public standings, traveller and pair card are live pages: tournaments/live.py.
 
 
 # --------------------------------------------------------------------------- organiser
