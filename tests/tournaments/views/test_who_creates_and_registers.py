@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from tests.factories import UserFactory
 from tests.tournaments.conftest import Small
+from tournaments import services
 from tournaments.models import Championship, Pair
 
 pytestmark = pytest.mark.django_db
@@ -45,17 +46,20 @@ def test_a_superuser_may_create(client, db) -> None:
     assert client.get(reverse("championship_create")).status_code == 200
 
 
-def test_registering_a_pair_after_the_draw_is_refused_with_a_message(client, web: Small):
+def test_a_pair_registered_after_the_draw_is_late_and_refused_once_the_last_round_is_drawn(
+    client, web: Small
+):
     client.force_login(web.organiser)
     url = reverse("pairs_register", args=[web.championship.slug])
     one = client.post(url, {"pair-number": "9", "pair-player1": "Laia", "pair-player2": "Pau",
                             "pair-submit": "1"})
-    assert one.status_code == 200
-    assert "La ronda 1 ja està sortejada" in one.content.decode()
-    many = client.post(url, {"csv-text": "9;Laia;Pau", "csv-submit": "1"})
+    assert one.status_code == 302
+    assert Pair.objects.get(championship=web.championship, number=9).joined_round == 2
+    services.round_draw(round=web.round2, seed=3, acting_user=None)
+    many = client.post(url, {"csv-text": "10;Laia;Pau", "csv-submit": "1"})
     assert many.status_code == 200
-    assert "La ronda 1 ja està sortejada" in many.content.decode()
-    assert not Pair.objects.filter(championship=web.championship, number=9).exists()
+    assert "La darrera ronda (2) ja està sortejada" in many.content.decode()
+    assert not Pair.objects.filter(championship=web.championship, number=10).exists()
 
 
 @pytest.mark.parametrize(
