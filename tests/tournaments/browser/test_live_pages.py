@@ -1,0 +1,125 @@
+"""The live pages in real Chromium (Debian's, driven by Playwright): a phone on the
+standings sees a board completed elsewhere without reloading; every public and referee
+page passes an automated accessibility check (axe-core, vendored under vendor/, no
+serious or critical violation); screenshots of every public page at phone and desktop
+size go to test-artifacts/ (git-ignored)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.factories import UserFactory, build_championship
+from tests.tournaments.browser.test_referee_phone import PHONE, browser, shot  # noqa: F401
+from tests.tournaments.views.helpers import record
+from tournaments.models import Board, Membership, Result, Seating
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def _missing_one(championship):
+    """Round 1 played except table 1's result on board 1: board 1 still hidden."""
+    round1 = championship.rounds.get(number=1)
+    seatings = list(Seating.objects.filter(round=round1).order_by("table__number"))
+    boards = list(Board.objects.filter(round=round1).order_by("number"))
+    for seating in seatings:
+        for board in boards:
+            if (seating.table.number, board.number) != (1, 1):
+                record(seating, board, ns_points=30 + seating.table.number + board.number)
+    return seatings[0], boards[0]
+
+
+def test_a_phone_on_the_standings_sees_a_completed_board_within_two_seconds(
+    transactional_db, live_server, browser  # noqa: F811
+) -> None:
+    championship = build_championship(pairs=8, rounds=2, boards_per_round=3, drawn_rounds=1)
+    seating, board = _missing_one(championship)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
+                                  locale="ca-ES")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/c/{championship.slug}/standings/")
+    before = page.inner_text("#live-standings")
+    assert "Resultats: 11 de 12" in before
+    boards_before = page.evaluate("document.querySelector('#standings tbody tr') !== null")
+    assert boards_before  # boards 2 and 3 are public and counted
+
+    page.evaluate("window.__marker = 'same page'")  # gone if the page reloads
+    started = time.monotonic()
+    record(seating, board, ns_points=50)  # a referee elsewhere completes board 1
+    page.wait_for_function(
+        "document.querySelector('#progress').textContent.includes('12 de 12')",
+        timeout=2000,
+    )
+    elapsed = time.monotonic() - started
+    assert elapsed < 2.0
+    assert page.evaluate("window.__marker") == "same page"
+    assert Result.objects.filter(board__championship=championship).count() == 12
+    assert page.inner_text("#live-standings") != before
+    shot(page, "live-standings-after-change-phone")
+    context.close()
+
+
+def _axe(page) -> list[dict]:
+    """Serious and critical violations of axe-core's rules on the page."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document)")
+    return [
+        {"id": v["id"], "impact": v["impact"],
+         "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_every_public_and_referee_page_passes_axe_and_is_photographed(
+    transactional_db, live_server, browser  # noqa: F811
+) -> None:
+    championship = build_championship(pairs=8, rounds=2, boards_per_round=3, drawn_rounds=1,
+                                      played_rounds=1)
+    referee = UserFactory(username="arbitre-axe")
+    referee.save()
+    Membership.objects.create(championship=championship, user=referee, role="referee")
+    slug = championship.slug
+    public_pages = {
+        "home": "/",
+        "championship": f"/c/{slug}/",
+        "standings": f"/c/{slug}/standings/",
+        "standings-round": f"/c/{slug}/standings/?round=1",
+        "traveller": f"/c/{slug}/boards/1/",
+        "traveller-hidden": f"/c/{slug}/boards/4/",
+        "pair-card": f"/c/{slug}/pairs/1/",
+        "hall": f"/c/{slug}/hall/",
+        "login": "/accounts/login/",
+    }
+    referee_pages = {
+        "referee-tables": f"/c/{slug}/referee/",
+        "referee-table": f"/c/{slug}/referee/rounds/1/tables/1/",
+        "result-form": f"/c/{slug}/referee/rounds/1/tables/1/boards/1/",
+    }
+    problems: dict[str, list[dict]] = {}
+    for size_name, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        context = browser.new_context(viewport=size, locale="ca-ES")  # type: ignore[attr-defined]
+        page = context.new_page()
+        for name, path in public_pages.items():
+            page.goto(live_server.url + path)
+            shot(page, f"{name}-{size_name}")
+            if found := _axe(page):
+                problems[f"{name}-{size_name}"] = found
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.fill("#id_username", "arbitre-axe")
+        page.fill("#id_password", "contrasenya-prova")
+        page.click("button[type=submit]")
+        page.wait_for_load_state()
+        for name, path in referee_pages.items():
+            page.goto(live_server.url + path)
+            shot(page, f"{name}-{size_name}")
+            if found := _axe(page):
+                problems[f"{name}-{size_name}"] = found
+        context.close()
+    assert problems == {}, json.dumps(problems, indent=1)
