@@ -2,7 +2,7 @@
 
 Every text that enters (forms, the pairs CSV, the interchange import, the admin, the API)
 ends in one of these model fields, so the rule lives here, at the lowest common level
-(docs/decisions.md, "Text that enters"):
+(docs/decisions.md 33):
 
 - composed to Unicode NFC (``scoring.text.normalise``): a name typed or sent decomposed
   (``Nu`` + U+0301 + ``ria``) is stored as ``Núria``, one precomposed ``ú``. It happens

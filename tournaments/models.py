@@ -726,7 +726,7 @@ class PrintJob(models.Model):
     championship, kind, round and options): asking again reuses it (partial unique
     constraint, ``reports.services.print_job_request``). ``language`` is the one
     language of the document (``ca``, ``es``, ``en``): the requester's, so the same
-    request in another language is another job (docs/decisions.md, "Printed documents").
+    request in another language is another job (docs/decisions.md 32).
     """
 
     class Kind(models.TextChoices):

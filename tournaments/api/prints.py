@@ -15,6 +15,7 @@ from django.db import transaction
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -29,7 +30,7 @@ from tournaments.api.permissions import championship_of
 from tournaments.api.serializers import PrintJobSerializer, PrintRequestSerializer
 from tournaments.models import PrintJob
 from tournaments.reports import services
-from tournaments.reports.documents import Kind
+from tournaments.reports.documents import Kind, download_name
 
 
 class _OverLimit(Exception):
@@ -94,6 +95,7 @@ class PrintJobListApi(APIView):
                     championship=championship, kind=data["kind"],
                     round_number=data["round_number"], copies=data["copies"],
                     per_page=int(data["per_page"]), acting_user=request.user,
+                    language=translation.get_language(),  # Accept-Language, or the site's
                 )
                 # A reused job costs nothing; a new one over the address's limit is
                 # undone here (its task is only sent once this transaction commits).
@@ -140,9 +142,9 @@ class PrintJobDownloadApi(APIView):
         job = _visible_job(request, slug, job_id)
         if job.status != PrintJob.Status.DONE or not job.file:
             raise exceptions.NotFound(_("El document encara no està a punt."))
-        round_part = f"-ronda-{job.round_number}" if job.round_number else ""
         return FileResponse(
             job.file.open("rb"), as_attachment=True,
-            filename=f"{job.championship.slug}-{job.kind}{round_part}.pdf",
+            filename=download_name(Kind(job.kind), job.championship.slug, job.round_number,
+                                   job.language),
             content_type="application/pdf",
         )

@@ -6,8 +6,8 @@ import tournaments.fields
 from django.conf import settings
 from django.db import migrations, models
 
-#: The texts stored before the NFC fields, composed once (docs/decisions.md "Text that
-#: enters"): a name saved decomposed would otherwise print a box per accent.
+#: The texts stored before the NFC fields, composed once (docs/decisions.md 33): a
+#: name saved decomposed would otherwise print a box per accent.
 TEXT_FIELDS = {
     "Championship": ("name", "venue"),
     "Player": ("code", "name"),

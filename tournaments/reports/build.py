@@ -6,7 +6,7 @@ of ``python -m scoring``) and returns a frozen document that the renderers draw 
 any transaction.
 
 Language: a document is in one language, given to :func:`build` (the requester's,
-docs/decisions.md "Printed documents"); it builds inside ``translation.override`` of it,
+docs/decisions.md 32); it builds inside ``translation.override`` of it,
 so the rules line and the words put in the document are in that language, and
 ``Header.language`` tells ``render`` to draw the labels in it too.
 
@@ -63,7 +63,7 @@ def document_language(code: str | None) -> str:
     ``es``, ``en``): ``code`` reduced to it (``en-GB`` -> ``en``), the site's default
     (``settings.LANGUAGE_CODE``, Catalan) when ``code`` is empty or unknown. A document
     is in one language, the requester's (the interface language of the request that
-    asked for it; ``print_report --language``): docs/decisions.md, "Printed documents".
+    asked for it; ``print_report --language``): docs/decisions.md 32.
     """
     if code:
         try:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from django.utils import translation
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from engine.deal import Deal
@@ -57,7 +59,8 @@ class Kind(enum.Enum):
 class Header:
     """What every page says at the top.
 
-    ``language``: ``ca``, ``es`` or ``en`` (the championship's; labels follow it).
+    ``language``: ``ca``, ``es`` or ``en``, the document's one language (the
+    requester's; ``render`` draws every label in it, ``build`` wrote the rest in it).
     ``rules_summary``: one line, e.g. "obligada · duplicate · proportional 1-2".
     """
 
@@ -66,6 +69,18 @@ class Header:
     venue: str = ""
     language: str = "ca"
     rules_summary: str = ""
+
+
+def download_name(kind: Kind, championship_slug: str, round_number: int, language: str) -> str:
+    """The file name a document is downloaded under, in its language: the kind's name
+    and the round slugified, then the championship's slug, e.g.
+    ``classificacio-open-2026.pdf``, ``clasificacion-open-2026.pdf``,
+    ``standings-open-2026.pdf``, ``fulls-de-mans-open-2026-ronda-2.pdf``."""
+    with translation.override(language):
+        name = f"{slugify(kind.label)}-{championship_slug}"
+        if round_number:
+            name += f"-{slugify(_('Ronda'))}-{round_number}"
+    return f"{name}.pdf"
 
 
 # Board sheets ---------------------------------------------------------------------

@@ -228,6 +228,7 @@ def print_job_request(
     copies: int = 1,
     per_page: int = 1,
     acting_user: Any = None,
+    language: str | None = None,
 ) -> tuple[PrintJob, bool]:
     """Queue a print job, or return the job that already answers the same request.
 
@@ -241,7 +242,9 @@ def print_job_request(
     (eager); a broker that cannot be reached marks the job failed with the reason.
     ``round_number``: see ``build.build`` (required for board sheets and entry forms;
     0 = every round for the others). ``copies`` and ``per_page`` only matter for board
-    sheets (1 otherwise).
+    sheets (1 otherwise). ``language``: the document's one language, the requester's
+    (``build.document_language``: ``ca``, ``es`` or ``en``, the site's default when
+    ``None`` or unknown); a job is reused only for the same language.
     Raises :class:`PrintNotAllowed` (role, issue 5 "Who may print what") or
     :class:`BadPrintRequest`; messages in the active language (Catalan msgids).
     """
@@ -268,6 +271,7 @@ def print_job_request(
         "round_number": round_number,
         "copies": copies,
         "per_page": per_page,
+        "language": build.document_language(language),
     }
     if not kind.reveals_deals:
         done = _reusable_done_job(request, results_state(championship))
@@ -435,6 +439,7 @@ def print_job_retry(*, job_id: int, acting_user: Any) -> PrintJob:
     new, _created = print_job_request(
         championship=job.championship, kind=job.kind, round_number=job.round_number,
         copies=job.copies, per_page=job.per_page, acting_user=acting_user,
+        language=job.language,
     )
     _audit(acting_user, new, f"retry of failed job {job.pk}")
     return new
@@ -539,6 +544,7 @@ def print_job_run(*, job_id: int) -> PrintJob | None:
                 round_number=job.round_number,
                 copies=job.copies,
                 per_page=job.per_page,
+                language=job.language,
             )
         last = {"time": time.monotonic(), "percent": 0}
 

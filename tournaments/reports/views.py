@@ -17,13 +17,14 @@ from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from tournaments import selectors
 from tournaments.models import Championship, Membership, PrintJob
 from tournaments.reports import services
-from tournaments.reports.documents import Kind
+from tournaments.reports.documents import Kind, download_name
 
 ROUND_HELP = _(
     "Fulls de mans i actes de taula: la ronda que cal imprimir (obligatòria, 1 o més). "
@@ -123,6 +124,8 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
                 copies=data.get("copies") or 1,
                 per_page=data.get("per_page") or 1,
                 acting_user=request.user,
+                # A document is in one language: the interface's of this request.
+                language=translation.get_language(),
             )
         except services.PrintNotAllowed as exc:
             raise PermissionDenied(str(exc)) from None
@@ -208,15 +211,16 @@ def job_status(request: HttpRequest, slug: str, job_id: int) -> JsonResponse:
 
 
 def download(request: HttpRequest, slug: str, job_id: int) -> FileResponse:
-    """The finished PDF as an attachment; 404 until it is done."""
+    """The finished PDF as an attachment named in the document's language
+    (``documents.download_name``: ``classificacio-SLUG.pdf``...); 404 until it is done."""
     job = _visible_job(request, slug, job_id)
     if job.status != PrintJob.Status.DONE or not job.file:
         raise Http404(_("El document encara no està a punt."))
-    round_part = f"-ronda-{job.round_number}" if job.round_number else ""
     return FileResponse(
         job.file.open("rb"),
         as_attachment=True,
-        filename=f"{job.championship.slug}-{job.kind}{round_part}.pdf",
+        filename=download_name(Kind(job.kind), job.championship.slug, job.round_number,
+                               job.language),
         content_type="application/pdf",
     )
 

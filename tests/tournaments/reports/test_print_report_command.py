@@ -51,3 +51,26 @@ def test_print_report_fails_with_the_jobs_error(tmp_path: Path) -> None:
 def test_print_report_refuses_an_unknown_championship(tmp_path: Path) -> None:
     with pytest.raises(CommandError, match="no championship"):
         call_command("print_report", "standings", "no-such", "-o", str(tmp_path / "x.pdf"))
+
+
+def test_print_report_prints_in_the_language_asked(tmp_path: Path) -> None:
+    championship = build_championship(pairs=4, rounds=2, boards_per_round=2, drawn_rounds=2,
+                                      played_rounds=1)
+    out = tmp_path / "standings.pdf"
+    call_command("print_report", "standings", championship.slug, "--language", "en",
+                 "--timeout", "60", "-o", str(out), stdout=io.StringIO(), stderr=io.StringIO())
+    text = " ".join(page_texts(out.read_bytes()))
+    assert "Standings" in text and "Rank" in text and "Classificació" not in text
+    assert PrintJob.objects.get().language == "en"
+    # Without --language: the site's (Catalan), another job.
+    call_command("print_report", "standings", championship.slug, "--timeout", "60",
+                 "-o", str(out), stdout=io.StringIO(), stderr=io.StringIO())
+    text = " ".join(page_texts(out.read_bytes()))
+    assert "Classificació" in text and "Posició" in text and "Standings" not in text
+    assert sorted(PrintJob.objects.values_list("language", flat=True)) == ["ca", "en"]
+
+
+def test_print_report_refuses_a_language_the_site_does_not_have(tmp_path: Path) -> None:
+    with pytest.raises(CommandError, match="invalid choice: 'fr'"):
+        call_command("print_report", "standings", "any", "--language", "fr",
+                     "-o", str(tmp_path / "x.pdf"))

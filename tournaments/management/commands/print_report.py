@@ -1,11 +1,13 @@
-"""``python manage.py print_report KIND SLUG [--round N] [--copies N] [--per-page 1|4] -o FILE.pdf``
+"""``python manage.py print_report KIND SLUG [--round N] [--copies N] [--per-page 1|4]
+[--language ca|es|en] -o FILE.pdf``
 
 Queues the same print job the organiser's page queues (``reports.services``), shows its
 progress, waits for it and writes the PDF to FILE. Without a broker the job runs
 in-process; with ``CELERY_BROKER_URL`` a worker runs it and this command polls the row.
 Exit status 1 with the job's error when it fails (or on a refused request). The output
 path is checked before the job is queued (an existing folder, writable, not a folder
-itself), so a typo costs nothing. In-process (eager) runs keep Celery's own log lines
+itself), so a typo costs nothing. The document is in one language, ``--language``
+(default: the site's, ``LANGUAGE_CODE``). In-process (eager) runs keep Celery's own log lines
 ("No hostname was supplied", "Task ... succeeded") out of the command's output.
 """
 
@@ -71,6 +73,10 @@ class Command(BaseCommand):
         parser.add_argument("--copies", type=int, default=1, help="board sheets: copies")
         parser.add_argument("--per-page", type=int, default=1, choices=[1, 4],
                             help="board sheets: boards per page")
+        parser.add_argument("--language", choices=[code for code, _name in settings.LANGUAGES],
+                            default=settings.LANGUAGE_CODE,
+                            help="the document's language (default: the site's, "
+                                 f"{settings.LANGUAGE_CODE})")
         parser.add_argument("-o", "--output", required=True, help="the PDF file to write")
         parser.add_argument("--timeout", type=float, default=600.0,
                             help="seconds to wait for the job (default 600)")
@@ -96,6 +102,7 @@ class Command(BaseCommand):
                 copies=options["copies"],
                 per_page=options["per_page"],
                 acting_user=None,
+                language=options["language"],
             )
         except services.PrintJobError as exc:
             raise CommandError(str(exc)) from None
