@@ -12,6 +12,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.fields import NFCFormField
 from tournaments.models import Championship, Result
 from tournaments.result_messages import result_problems
 
@@ -101,8 +102,8 @@ class PairForm(forms.Form):
     """One pair: its number and its two players' names."""
 
     number = forms.IntegerField(label=_("Número"), min_value=1, max_value=9999)
-    player1 = forms.CharField(label=_("Jugador 1"), max_length=200)
-    player2 = forms.CharField(label=_("Jugador 2"), max_length=200)
+    player1 = NFCFormField(label=_("Jugador 1"), max_length=200)
+    player2 = NFCFormField(label=_("Jugador 2"), max_length=200)
 
 
 class PairsCsvForm(forms.Form):
@@ -230,7 +231,7 @@ class ResultForm(forms.Form):
     adjusted_ew = forms.ChoiceField(
         label=_("Puntuació arbitral EO"), choices=ADJUSTMENT_CHOICES, required=False
     )
-    note = forms.CharField(label=_("Nota"), max_length=500, required=False)
+    note = NFCFormField(label=_("Nota"), max_length=500, required=False)
     version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def __init__(
