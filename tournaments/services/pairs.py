@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 
+from scoring.text import normalise
 from tournaments.models import (
     AuditEntry,
     Bye,
@@ -198,8 +199,12 @@ def _parse_pairs_lines(text: str) -> list[tuple[int, int, str, str]]:
     problems: list[str] = []
     rows: list[tuple[int, int, str, str]] = []
     seen: dict[int, int] = {}
-    # A spreadsheet's UTF-8 export may start with a byte-order mark.
-    reader = csv.reader(io.StringIO((text or "").lstrip("\ufeff")), delimiter=";")
+    # A spreadsheet's UTF-8 export may start with a byte-order mark. newline="" lets
+    # the csv module see every line end as it came: CR LF, LF, and an old Mac's lone CR
+    # (which otherwise reads as one line with "new-line character seen in unquoted
+    # field"). Names are composed to NFC (docs/decisions.md 33).
+    reader = csv.reader(io.StringIO(normalise((text or "").lstrip("\ufeff")), newline=""),
+                        delimiter=";")
     line_no = 1
     while True:
         try:
