@@ -12,6 +12,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from tournaments.fields import ONE_LINE
+
 
 @extend_schema_field(OpenApiTypes.NUMBER)
 class PointsField(serializers.Field):  # type: ignore[type-arg]
@@ -193,11 +195,12 @@ class ResultInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     adjusted = AdjustedSerializer(allow_null=True, required=False,
                                   help_text="organiser or head referee only")
     note = serializers.CharField(allow_blank=True, required=False, max_length=500,
-                                 default="")
+                                 default="", validators=[ONE_LINE])
 
 
 class DeleteInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    reason = serializers.CharField(max_length=500, help_text="why it is voided")
+    reason = serializers.CharField(max_length=500, help_text="why it is voided",
+                                   validators=[ONE_LINE])
 
 
 class ProgressiveSerializer(serializers.Serializer):  # type: ignore[type-arg]
