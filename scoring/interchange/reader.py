@@ -11,7 +11,7 @@ from typing import Any
 
 from scoring.errors import InterchangeError
 from scoring.interchange.limits import MAX_DEPTH, MAX_DOCUMENT_BYTES, MAX_INTEGER_DIGITS
-from scoring.text import OversizedNumber, brief, show
+from scoring.text import OversizedNumber, brief, normalise_all, show
 
 
 class DocumentReadError(InterchangeError):
@@ -42,7 +42,8 @@ def parse_json(text: str | bytes) -> Any:
     arrays/objects nested deeper than Python can parse (with the line and column where
     nesting passes :data:`MAX_DEPTH`), an object with the same key twice (each by JSON path).
     An integer of more than :data:`MAX_INTEGER_DIGITS` digits becomes an
-    :class:`OversizedNumber`, which :func:`load` refuses by path.
+    :class:`OversizedNumber`, which :func:`load` refuses by path. Every text (keys too)
+    comes back composed to Unicode NFC (``scoring.text.normalise_all``), escaped or not.
 
     >>> parse_json('{"a": 1, "a": 2}')
     Traceback (most recent call last):
@@ -89,7 +90,7 @@ def parse_json(text: str | bytes) -> Any:
             from None
     if duplicates:
         raise DocumentReadError(_repeated_keys(data))
-    return data
+    return normalise_all(data)
 
 
 def read_json(source: str) -> Any:
