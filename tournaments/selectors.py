@@ -89,6 +89,10 @@ _RESULT_COLUMNS = (
 )
 
 
+_TRUMPS = {trump.value: trump for trump in scoring.Trump}
+_SIDES = {side.value: side for side in Side}
+
+
 @dataclass(frozen=True, slots=True)
 class ResultValues:
     """One table's result on one board as plain values (what the pages, PDFs and the
@@ -144,19 +148,21 @@ class ResultValues:
         )
 
     def to_scoring(self) -> scoring.Result:
+        # Dictionary lookups, not Enum(value) calls: this runs once per result on every
+        # recomputed page (4,000 times for 200 pairs x 40 boards).
         return scoring.Result(
             round=self.round,
             table=self.table,
             board=self.board,
             ns_pair=self.ns_pair,
             ew_pair=self.ew_pair,
-            trump=scoring.Trump(self.trump) if self.trump else None,
+            trump=_TRUMPS[self.trump] if self.trump else None,
             ns_points_taken=self.ns_points_taken,
             delegated=self.delegated,
             contro=self.contro,
             recontro=self.recontro,
             sant_vicenc=self.sant_vicenc,
-            infraction=Side(self.infraction) if self.infraction else None,
+            infraction=_SIDES[self.infraction] if self.infraction else None,
             adjusted=(
                 (scoring.Adjustment(self.adjusted_ns), scoring.Adjustment(self.adjusted_ew))
                 if self.adjusted_ns and self.adjusted_ew

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import live, views, views_movements
+from tournaments import live, referee_checks, views, views_movements
 
 C = "c/<slug:slug>/"
 TABLE = C + "referee/rounds/<int:round>/tables/<int:table>/"
@@ -45,4 +45,7 @@ urlpatterns = [
     path(C + "referee/", views.referee_tables, name="referee_tables"),
     path(TABLE, views.referee_table, name="referee_table"),
     path(TABLE + "boards/<int:board>/", views.result_entry, name="result_entry"),
+    path(TABLE + "boards/<int:board>/score/",
+         views.role_required(views.REFEREES)(referee_checks.hand_score_view),
+         name="result_hand_score"),
 ]

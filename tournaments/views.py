@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournaments import selectors, services
+from tournaments import referee_checks, selectors, services
 from tournaments.forms import (
     ChampionshipForm,
     ConfirmForm,
@@ -562,6 +562,7 @@ def result_entry(
     )
     current = Result.objects.filter(seating=seating, board=board_row).first()
     conflict: Result | None = None
+    unusual: list[tuple[str, str]] = []
     roles = roles_of(request.user, championship)
     can_adjust = allows(roles, Capability.ADJUST_SCORE)
     # A closed round's results, and an adjusted score, change only by the head referee or
@@ -575,6 +576,13 @@ def result_entry(
         if form.is_valid():
             data = dict(form.cleaned_data)
             version = data.pop("version")
+            # Legal but unusual (referee_checks): asked once before it is saved.
+            unusual = referee_checks.unusual_for_form(seating, board_row, data, current)
+            if unusual and request.POST.get("confirm_unusual") != "1":
+                form.add_error(None, _("Comproveu-ho abans de desar."))
+            else:
+                unusual = []
+        if form.is_valid() and not unusual:
             try:
                 saved = services.result_record(
                     seating=seating, board=board_row, expected_version=version,
@@ -618,7 +626,7 @@ def result_entry(
             dealer=board_row.dealer,
             next_board=Board.objects.filter(round_id=seating.round_id, number__gt=board)
             .order_by("number").values_list("number", flat=True).first(),
-            ew_points=_ew_points(form),
+            ew_points=_ew_points(form), unusual=unusual,
             history=selectors.result_history(current) if current else [],
         ),
     )

@@ -37,3 +37,49 @@
   form.addEventListener("input", sync);
   sync();
 })();
+
+/* The hand score of both sides as the referee types, by the server's own rule (the
+   scorer's, asked at referee_checks.hand_score): never a second copy of the rule here. */
+(function () {
+  "use strict";
+  var form = document.querySelector("form.result-form");
+  var out = document.getElementById("live-score");
+  if (!form || !out || !window.fetch) { return; }
+  var timer = null;
+  var asked = 0;
+  function ask() {
+    var params = new URLSearchParams();
+    ["trump", "ns_points_taken", "infraction"].forEach(function (name) {
+      var field = form.querySelector("[name=" + name + "]:checked") ||
+        form.querySelector("input[name=" + name + "]:not([type=radio])");
+      if (field && field.value) { params.set(name, field.value); }
+    });
+    ["delegated", "contro", "recontro", "sant_vicenc"].forEach(function (name) {
+      var box = form.querySelector("input[name=" + name + "]");
+      if (box && box.checked) { params.set(name, "1"); }
+    });
+    var mine = ++asked;
+    fetch(out.dataset.url + "?" + params.toString(), {headers: {"Accept": "application/json"}})
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (score) {
+        if (mine !== asked || !score) { return; }
+        out.hidden = false;
+        if (score.ns !== null && score.ns !== undefined) {
+          var sign = function (v) { return v > 0 ? "+" + v : String(v); };
+          out.classList.remove("error");
+          out.textContent = out.dataset.nsLabel + " " + sign(score.ns) + " · " +
+            out.dataset.ewLabel + " " + sign(score.ew);
+        } else if (score.error) {
+          out.classList.add("error");
+          out.textContent = score.error;
+        } else {
+          out.hidden = true;
+        }
+      })
+      .catch(function () { /* offline: the server still checks on saving */ });
+  }
+  function later() { clearTimeout(timer); timer = setTimeout(ask, 150); }
+  form.addEventListener("change", later);
+  form.addEventListener("input", later);
+  ask();
+})();

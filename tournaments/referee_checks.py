@@ -1,0 +1,120 @@
+"""What the referee's result form checks besides the rules: the hand score shown while
+typing (the scorer's own rule, asked from the server) and the results that are legal but
+unusual enough to ask for a confirmation before they are saved (docs/decisions.md,
+"Unusual results").
+
+Unusual results (each asks "is this right?" once; the referee confirms and it is saved
+as it is):
+
+- ``all_points``: a side took all 72 points (NS 0 or 72) in a played hand;
+- ``sant_vicenc``: a Sant Vicenç (the hand counts eight times);
+- ``far_from_field``: with at least two other tables' played results on the board, NS's
+  points differ by more than :data:`FAR_FROM_FIELD` from their median (the same deal
+  rarely goes 30 points another way: often a line swapped, or EW's points typed as NS's).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from django.utils.translation import gettext as _
+
+import scoring
+from scoring.comparative import result_hand_score
+from tournaments.models import Board, Championship, Result, Seating
+from tournaments.result_messages import result_problems
+
+#: NS points farther than this from the median of the board's other results are unusual.
+FAR_FROM_FIELD = 30
+
+
+def _flag(value: Any) -> bool:
+    return str(value).lower() in ("1", "on", "true", "yes")
+
+
+def _points(value: Any) -> int | None:
+    text = str(value if value is not None else "").strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else None
+
+
+def hand_score(championship: Championship, board_number: int, data: Any
+               ) -> dict[str, Any]:
+    """The hand score of the values typed so far, by the scorer's rule
+    (``scoring.comparative.result_hand_score``, the one the standings count):
+    ``{"ns": int, "ew": int}``; ``{"ns": None, "ew": None, "error": message}`` while the
+    values are incomplete or not allowed (the message the form would show); both
+    ``None`` and no error for an infraction or an adjusted score (no hand score)."""
+    trump = (data.get("trump") or "").strip() or None
+    ns = _points(data.get("ns_points_taken"))
+    infraction = (data.get("infraction") or "").strip() or None
+    flags = {k: _flag(data.get(k)) for k in ("delegated", "contro", "recontro", "sant_vicenc")}
+    if infraction:
+        return {"ns": None, "ew": None}
+    problems = result_problems(championship, trump=trump, ns_points_taken=ns,
+                               infraction=None, **flags)
+    if problems:
+        return {"ns": None, "ew": None, "error": problems[0][1]}
+    result = scoring.Result(
+        round=1, table=1, board=board_number, ns_pair=1, ew_pair=2,
+        trump=scoring.Trump(trump), ns_points_taken=ns, **flags,
+    )
+    score = result_hand_score(championship.scoring_rules(), result)
+    if score is None:
+        return {"ns": None, "ew": None}
+    return {"ns": score[0], "ew": score[1]}
+
+
+def hand_score_view(request: HttpRequest, championship: Championship, round: int,
+                    table: int, board: int) -> JsonResponse:
+    """``GET ?trump=&ns_points_taken=&contro=...`` -> :func:`hand_score` of board
+    ``board`` as JSON (the referee form asks it as the referee types; referees only)."""
+    return JsonResponse(hand_score(championship, board, request.GET))
+
+
+def unusual(
+    *, trump: Any, ns_points_taken: int | None, sant_vicenc: bool, infraction: Any,
+    adjusted: Any, others: Sequence[int],
+) -> list[tuple[str, str]]:
+    """The unusual features of a valid result, as ``(code, message)`` in the active
+    language; ``[]`` when nothing is unusual. ``others``: NS points of the board's other
+    played results. An infraction or an adjusted score is never asked about."""
+    if infraction or adjusted or ns_points_taken is None:
+        return []
+    found: list[tuple[str, str]] = []
+    if ns_points_taken in (0, 72):
+        found.append(("all_points", _(
+            "Una línia s'ha endut els 72 punts (NS %(ns)s, EO %(ew)s).")
+            % {"ns": ns_points_taken, "ew": 72 - ns_points_taken}))
+    if sant_vicenc:
+        found.append(("sant_vicenc", _("Sant Vicenç: la mà compta vuit vegades.")))
+    if len(others) >= 2:
+        median = statistics.median(others)
+        if abs(ns_points_taken - median) > FAR_FROM_FIELD:
+            found.append(("far_from_field", _(
+                "NS %(ns)s punts, i a les altres taules NS en fan %(median)s (mediana): "
+                "potser s'han canviat les línies?")
+                % {"ns": ns_points_taken, "median": f"{median:g}"}))
+    return found
+
+
+def unusual_for_form(seating: Seating, board: Board, data: dict[str, Any],
+                     current: Result | None) -> list[tuple[str, str]]:
+    """:func:`unusual` for the result form's cleaned data (one query for the board's
+    other results). A result saved before with the same points and Sant Vicenç was
+    already confirmed: not asked again."""
+    if current is not None and current.ns_points_taken == data.get("ns_points_taken") \
+            and current.sant_vicenc == bool(data.get("sant_vicenc")):
+        return []
+    others = [
+        n for n in Result.objects.filter(board=board).exclude(seating=seating)
+        .values_list("ns_points_taken", flat=True) if n is not None
+    ]
+    adjusted = data.get("adjusted_ns") or data.get("adjusted")
+    return unusual(
+        trump=data.get("trump"), ns_points_taken=data.get("ns_points_taken"),
+        sant_vicenc=bool(data.get("sant_vicenc")), infraction=data.get("infraction"),
+        adjusted=adjusted, others=others,
+    )
