@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 
-from scoring.text import normalise
+from scoring.text import control_characters, normalise
 from tournaments.models import (
     AuditEntry,
     Bye,
@@ -97,7 +97,7 @@ def _name_problem(name: str) -> str | None:
         return _("el nom «%(start)s…» passa de %(max)s caràcters") % {
             "start": name[:20], "max": PLAYER_NAME_MAX
         }
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+    if control_characters(name):  # C0, DEL and C1, as the model fields refuse
         return _("el nom «%(name)s» té caràcters de control") % {
             "name": name[:40].encode("unicode_escape").decode("ascii")
         }
