@@ -20,7 +20,7 @@ starts. So the job is redone about a minute after its worker died, not after Red
 visibility timeout (900 s) when the lost message would be delivered again; that late
 delivery finds the job done and does nothing. The organiser may also retry or cancel a
 stalled job from the page (:func:`print_job_retry`, :func:`print_job_cancel`, audited in
-the admin's log).
+the championship's log, ``AuditEntry``).
 
 Never render inside a transaction (STYLE.md): ``print_job_run`` reads the rows in one
 short transaction, draws outside it, and writes each state change in its own statement.
@@ -47,7 +47,6 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.contrib.admin.models import CHANGE, LogEntry
 from django.core.files.base import ContentFile
 from django.core.files.storage import FileSystemStorage, default_storage
 from django.db import IntegrityError, transaction
@@ -55,16 +54,17 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import selectors
-from tournaments.models import Championship, Membership, PrintJob, Round
+from tournaments.models import AuditEntry, Championship, PrintJob, Round
+from tournaments.permissions import Capability, has, roles_for
 from tournaments.reports import build
 from tournaments.reports.documents import Kind
 from tournaments.reports.render import render
+from tournaments.services.common import audit
 
 log = logging.getLogger(__name__)
 
 #: Roles that may print what reveals the deals (board sheets, entry forms).
-DEAL_ROLES = frozenset({Membership.Role.ORGANISER, Membership.Role.HEAD_REFEREE})
+DEAL_ROLES = roles_for(Capability.PRINT_BOARD_SHEETS)
 #: Least time between two progress writes, in seconds (a 1,000-page job would otherwise
 #: write 1,000 rows).
 PROGRESS_INTERVAL = 0.25
@@ -130,7 +130,7 @@ def can_print(user: Any, championship: Championship, kind: Kind) -> bool:
     ``user=None`` is the system (the command line) and may print anything."""
     if not kind.reveals_deals or user is None:
         return True
-    return bool(selectors.user_roles(user, championship) & DEAL_ROLES)
+    return has(user, championship, Capability.PRINT_BOARD_SHEETS)
 
 
 def _validate(
@@ -407,31 +407,34 @@ def print_jobs_requeue_stalled(
 
 
 def _may_manage(user: Any, championship: Championship) -> bool:
-    return Membership.Role.ORGANISER in selectors.user_roles(user, championship)
+    return user is not None and has(user, championship, Capability.MANAGE_PRINT_JOBS)
 
 
-def _audit(user: Any, job: PrintJob, message: str) -> None:
+def _audit(user: Any, job: PrintJob, action: str, message: str, *, before: Any = None) -> None:
+    """The championship's audit row of a person's retry or cancel of ``job``."""
     log.warning("print job %s: %s (by %s)", job.pk, message, user)
-    if user is not None and user.is_authenticated:
-        LogEntry.objects.log_actions(
-            user_id=user.pk, queryset=[job], action_flag=CHANGE, change_message=message,
-            single_object=True,
+    with transaction.atomic():
+        audit(
+            job.championship_id, action, user,
+            target=f"{job.get_kind_display()} #{job.pk}",
+            before=before, after={"job": job.pk, "status": job.status, "note": message},
         )
 
 
 def print_job_retry(*, job_id: int, acting_user: Any) -> PrintJob:
     """The organiser runs a stalled or failed job again: a stalled one is sent again
     (whatever its attempts), a failed one is asked again as a new job of the same
-    request. Audited (admin log). Raises :class:`PrintNotAllowed` for anyone but the
-    championship's organiser, :class:`BadPrintRequest` when the job is neither stalled
-    nor failed. Returns the job that will run."""
+    request. Audited (``AuditEntry`` ``print.retry``). Raises :class:`PrintNotAllowed`
+    for anyone but the championship's organiser, :class:`BadPrintRequest` when the job
+    is neither stalled nor failed. Returns the job that will run."""
     job = PrintJob.objects.select_related("championship").get(pk=job_id)
     if not _may_manage(acting_user, job.championship):
         raise PrintNotAllowed(_("Només l'organitzador pot tornar a fer o cancel·lar un treball."))
     if is_stalled(job):
         with transaction.atomic():
             job = _requeue(job, force=True)
-            _audit(acting_user, job, "retry: stalled job sent again")
+            _audit(acting_user, job, AuditEntry.Action.PRINT_RETRY,
+                   "stalled job sent again", before={"status": PrintJob.Status.RUNNING})
         return job
     if job.status != PrintJob.Status.FAILED:
         raise BadPrintRequest(_("Aquest treball no està aturat ni ha fallat: no cal tornar-lo "
@@ -441,14 +444,15 @@ def print_job_retry(*, job_id: int, acting_user: Any) -> PrintJob:
         copies=job.copies, per_page=job.per_page, acting_user=acting_user,
         language=job.language,
     )
-    _audit(acting_user, new, f"retry of failed job {job.pk}")
+    _audit(acting_user, new, AuditEntry.Action.PRINT_RETRY, f"retry of failed job {job.pk}",
+           before={"job": job.pk, "status": job.status})
     return new
 
 
 def print_job_cancel(*, job_id: int, acting_user: Any) -> PrintJob:
     """The organiser cancels a queued or running job: it is marked failed ("cancel·lat
     per ..."); a run still going stops at its next heartbeat and stores nothing.
-    Audited (admin log). Raises :class:`PrintNotAllowed` for anyone but the
+    Audited (``AuditEntry`` ``print.cancel``). Raises :class:`PrintNotAllowed` for anyone but the
     championship's organiser, :class:`BadPrintRequest` when the job already ended."""
     job = PrintJob.objects.select_related("championship").get(pk=job_id)
     if not _may_manage(acting_user, job.championship):
@@ -456,10 +460,11 @@ def print_job_cancel(*, job_id: int, acting_user: Any) -> PrintJob:
     if not job.is_active:
         raise BadPrintRequest(_("Aquest treball ja ha acabat: no es pot cancel·lar."))
     who = acting_user.get_username() if acting_user is not None else "system"
+    before = {"status": job.status}
     with transaction.atomic():
         print_job_fail(job_id=job.pk, error=_("Cancel·lat per %(user)s.") % {"user": who})
-        _audit(acting_user, job, "cancelled")
-    job.refresh_from_db()
+        job.refresh_from_db()
+        _audit(acting_user, job, AuditEntry.Action.PRINT_CANCEL, "cancelled", before=before)
     return job
 
 
@@ -599,7 +604,7 @@ def print_jobs_prune(*, championship_id: int, kind: str, keep: int | None = None
 def sees_everything(user: Any, championship: Championship) -> bool:
     """The organiser and the head referee (and the system, ``user=None``) see every job
     of the championship and who asked for it; everyone else only the public kinds."""
-    return user is None or bool(selectors.user_roles(user, championship) & DEAL_ROLES)
+    return has(user, championship, Capability.SEE_ALL_PRINT_JOBS)
 
 
 def jobs_for(championship: Championship, user: Any, *, limit: int = 20) -> list[PrintJob]:

@@ -10,7 +10,6 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from django.contrib.admin.models import LogEntry
 from django.core.files.storage import default_storage
 from django.test import Client
 from django.urls import reverse
@@ -19,7 +18,7 @@ from django.utils import timezone
 from tests.factories import UserFactory, build_championship
 from tournaments import services as core
 from tournaments import tasks
-from tournaments.models import Championship, Membership, PrintJob
+from tournaments.models import AuditEntry, Championship, Membership, PrintJob
 from tournaments.reports import services as jobs
 
 # Committed rows, so that a job sent again (on commit) runs at once, in-process.
@@ -215,8 +214,9 @@ def test_the_organiser_retries_a_stalled_job_and_it_is_audited(
     assert "S'ha tornat a posar el document a la cua." in unescape(response.content.decode())
     job.refresh_from_db()
     assert (job.status, job.attempts) == (PrintJob.Status.DONE, 2)
-    entry = LogEntry.objects.get(object_id=str(job.pk))
-    assert entry.user_id == organiser.pk and "retry" in entry.get_change_message()
+    entry = AuditEntry.objects.get(championship=championship, action="print.retry")
+    assert entry.acting_user_id == organiser.pk and entry.after["job"] == job.pk
+    assert entry.before == {"status": "running"}
 
 
 def test_the_organiser_cancels_a_stalled_job_and_it_is_audited(
@@ -229,7 +229,8 @@ def test_the_organiser_cancels_a_stalled_job_and_it_is_audited(
     client.post(reverse("print_job_cancel", args=[championship.slug, job.pk]))
     job.refresh_from_db()
     assert (job.status, job.error) == (PrintJob.Status.FAILED, "Cancel·lat per org-cancel.")
-    assert LogEntry.objects.get(object_id=str(job.pk)).get_change_message() == "cancelled"
+    entry = AuditEntry.objects.get(championship=championship, action="print.cancel")
+    assert (entry.acting_user_id, entry.after["status"]) == (organiser.pk, "failed")
     # Cancelling twice is a message, not an error page.
     again = client.post(reverse("print_job_cancel", args=[championship.slug, job.pk]),
                         follow=True)
