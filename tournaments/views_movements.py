@@ -13,7 +13,8 @@ from django.utils.translation import gettext_lazy
 from tournaments import seating, services
 from tournaments.forms import add_service_error
 from tournaments.models import Championship, Pair
-from tournaments.views import ORGANISER, _context, _round, role_required
+from tournaments.permissions import Capability
+from tournaments.views import _context, _round, capability_required
 
 
 def round_seating(request: HttpRequest, slug: str, round: int) -> HttpResponse:
@@ -41,7 +42,7 @@ class WithdrawForm(forms.Form):
                              widget=forms.Textarea(attrs={"rows": 3}))
 
 
-@role_required(ORGANISER)
+@capability_required(Capability.WITHDRAW_PAIR)
 def pair_withdraw(request: HttpRequest, championship: Championship, number: int) -> HttpResponse:
     """Withdraw a pair after a round: its results stay, later draws leave it out."""
     pair = get_object_or_404(Pair.objects.select_related("player1", "player2"),
@@ -79,7 +80,7 @@ class DeleteChampionshipForm(forms.Form):
                                    max_length=100)
 
 
-@role_required(ORGANISER)
+@capability_required(Capability.DELETE_CHAMPIONSHIP)
 def championship_delete(request: HttpRequest, championship: Championship) -> HttpResponse:
     """Delete the whole championship after a page naming what goes with it."""
     form = DeleteChampionshipForm(request.POST or None)

@@ -21,8 +21,8 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from tournaments import selectors
-from tournaments.models import Championship, Membership, PrintJob
+from tournaments.models import Championship, PrintJob
+from tournaments.permissions import Capability, allows, roles_of
 from tournaments.reports import services
 from tournaments.reports.documents import Kind, download_name
 
@@ -144,7 +144,7 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
             else:
                 messages.info(request, _("Ja s'està fent el mateix document: el reaprofitem."))
             return redirect("print_jobs", slug=championship.slug)
-    roles = selectors.user_roles(request.user, championship)
+    roles = roles_of(request.user, championship)
     job_list = services.jobs_for(championship, request.user)
     if any(job.status == PrintJob.Status.RUNNING and services.is_stalled(job)
            for job in job_list):
@@ -160,12 +160,12 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
         "reports/jobs.html",
         {
             "championship": championship,
-            "can_referee": bool(roles),
+            "can_referee": allows(roles, Capability.ENTER_RESULT),
             "form": form,
             "jobs": job_list,
             "any_active": any(job.is_active for job in job_list),
             "show_requesters": services.sees_everything(request.user, championship),
-            "can_manage": Membership.Role.ORGANISER in roles,
+            "can_manage": allows(roles, Capability.MANAGE_PRINT_JOBS),
         },
     )
 
