@@ -1,4 +1,4 @@
-"""Django admin for everything the pages do not cover (issue 4).
+"""Django admin for everything the pages do not cover.
 
 Results and the audit log (``AuditEntry``) are read-only here: a result changes only through
 ``services.result_record``, which checks the rules, bumps the version and writes the
