@@ -1,6 +1,6 @@
 """Output serializers of the read-only API (HackSoft style: nested, output only).
 
-Numbers follow championship-json.md "Export adds" (``tournaments.numbers``), so the API
+Numbers follow docs/file-format.md "Export adds" (``tournaments.numbers``), so the API
 gives the same values as ``python -m scoring`` on the exported file.
 """
 
