@@ -1,5 +1,5 @@
 """``python manage.py verify_deals FILE``: check a published championship file's boards
-against its deal secret and commitment (issue 4).
+against its deal secret and commitment (docs/decisions.md 6 and 12).
 
 Prints one line per board (``board 3: ok`` / ``board 3: MISMATCH ...``), then a summary;
 exits non-zero when the secret does not match the commitment, a board's deal is not the
