@@ -2,7 +2,7 @@
 
 The app must show the same numbers as ``python -m scoring`` on the exported file, so
 both use ``scoring.interchange.export_number`` (4 decimals, half up) and whole numbers
-under ``floor`` rounding (championship-json.md "Export adds").
+under ``floor`` rounding (docs/file-format.md "Export adds").
 """
 
 from __future__ import annotations
