@@ -1,6 +1,6 @@
-"""Printable documents (issue 5): board sheets, entry forms, standings, travellers, score cards.
+"""Printable documents: board sheets, entry forms, standings, travellers, score cards.
 
-Layers, as STYLE.md asks:
+Layers (docs/architecture.md):
 
 - ``documents``: plain frozen dataclasses, one per kind of document.
 - ``board_sheets``, ``entry_forms``, ``standings``, ``travellers``, ``score_cards``:
