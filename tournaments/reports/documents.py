@@ -1,7 +1,7 @@
 """The printable documents as plain values: what each PDF shows, nothing about how.
 
 ``build.py`` fills them from the database; the renderers turn them into PDF bytes and
-never touch the ORM (STYLE.md "Reports"). Every class is a frozen dataclass so that a
+never touch the ORM (docs/architecture.md). Every class is a frozen dataclass so that a
 document can be built in one transaction and rendered outside it.
 
 Numbers: points taken 0..72, hand scores signed ints, comparative points, totals and
@@ -24,7 +24,7 @@ from engine.seats import Seat
 
 
 class Kind(enum.Enum):
-    """The five kinds of document (issue 5), spelled as on the command line."""
+    """The five kinds of document, spelled as on the command line."""
 
     BOARD_SHEETS = "board-sheets"
     ENTRY_FORMS = "entry-forms"
