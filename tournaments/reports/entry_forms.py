@@ -1,9 +1,9 @@
-"""Referee entry forms: one landscape A4 page per table and round (issue 5).
+"""Referee entry forms: one landscape A4 page per table and round.
 
 A row per board with boxes to fill in by hand: trump (O C E B botifarra), delegated,
 contro / recontro / Sant Vicenç, the points NS and EW took, the side that committed an
-infraction, and the two pairs' signatures. The dealer of each board (notation.md
-"Boards") is printed so the table knows who chooses trump.
+infraction, and the two pairs' signatures. The dealer of each board (docs/rules.md
+"Seats, dealer and boards") is printed so the table knows who chooses trump.
 """
 
 from __future__ import annotations
