@@ -1,8 +1,8 @@
 """Score cards: one pair's boards with opponents, direction, result, comparative points
-and the running total (issue 5). One pair per page (continued when it does not fit);
+and the running total. One pair per page (continued when it does not fit);
 with ``through_round`` only the boards of rounds 1..N (the rounds the standings after
 round N count).
-``build.py`` leaves out the boards still hidden from the public (issue 4's rule)."""
+``build.py`` leaves out the boards still hidden from the public (docs/decisions.md 16)."""
 
 from __future__ import annotations
 
