@@ -1,4 +1,4 @@
-"""Print-job writes (issue 5): request or reuse a job, run it, record progress, finish, fail.
+"""Print-job writes: request or reuse a job, run it, record progress, finish, fail.
 
 The life of a job: ``queued`` (row written, task sent on commit) -> ``running`` (a worker
 took it; ``progress`` 0..100 grows as pages are drawn) -> ``done`` (the whole PDF is
@@ -22,7 +22,7 @@ delivery finds the job done and does nothing. The organiser may also retry or ca
 stalled job from the page (:func:`print_job_retry`, :func:`print_job_cancel`, audited in
 the championship's log, ``AuditEntry``).
 
-Never render inside a transaction (STYLE.md): ``print_job_run`` reads the rows in one
+Never render inside a transaction (docs/architecture.md): ``print_job_run`` reads the rows in one
 short transaction, draws outside it, and writes each state change in its own statement.
 
 Bounds (anyone may ask for the public kinds): a request for standings, travellers or
@@ -126,7 +126,7 @@ class JobSuperseded(Exception):
 
 def can_print(user: Any, championship: Championship, kind: Kind) -> bool:
     """Board sheets and entry forms reveal the deals: organiser or head referee of this
-    championship only (issue 5). Standings, travellers and score cards: anyone.
+    championship only. Standings, travellers and score cards: anyone.
     ``user=None`` is the system (the command line) and may print anything."""
     if not kind.reveals_deals or user is None:
         return True
@@ -177,8 +177,8 @@ class RequestDefaults:
 
 def request_defaults(championship: Championship) -> RequestDefaults:
     """The form's defaults (one query): board sheets are printed for the round about
-    to be played, which is the latest drawn one, one copy per table. Spec question:
-    issue 5 does not say; the brief asks for "the latest drawn, or 1"."""
+    to be played, which is the latest drawn one, one copy per table. Question: nothing
+    says which round; the reading chosen is "the latest drawn, or 1"."""
     drawn = list(
         Round.objects.filter(championship=championship)
         .annotate(tables=Count("seatings")).filter(tables__gt=0)
@@ -245,7 +245,7 @@ def print_job_request(
     sheets (1 otherwise). ``language``: the document's one language, the requester's
     (``build.document_language``: ``ca``, ``es`` or ``en``, the site's default when
     ``None`` or unknown); a job is reused only for the same language.
-    Raises :class:`PrintNotAllowed` (role, issue 5 "Who may print what") or
+    Raises :class:`PrintNotAllowed` (the role: who may print what) or
     :class:`BadPrintRequest`; messages in the active language (Catalan msgids).
     """
     try:
