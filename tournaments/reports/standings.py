@@ -1,4 +1,4 @@
-"""Standings: overall and after each round (issue 5; championship-json.md "standings").
+"""Standings: overall and after each round (docs/rules.md "Standings").
 
 Columns: rank, pair number, players, total, boards, average, percentage. The header
 gives the championship, its date and venue and a rules summary; every page is numbered
