@@ -1,9 +1,9 @@
-"""Travellers: every table's result on a board, with the deal (issue 5).
+"""Travellers: every table's result on a board, with the deal.
 
 One board per page (continued on the next page when the tables do not fit): the deal
 diagram at the top, then a row per table: pairs, trump, doubles, points taken, hand
 scores and comparative points. ``build.py`` leaves out every board still hidden from the
-public (issue 4's rule), so the renderer prints what it is given.
+public (docs/decisions.md 16), so the renderer prints what it is given.
 """
 
 from __future__ import annotations
