@@ -1,4 +1,4 @@
-"""Print-job pages (issue 5): ask for a document, watch its progress bar, download it.
+"""Print-job pages: ask for a document, watch its progress bar, download it.
 
 Thin views: a Django form parses the request, ``reports.services`` queues or reuses the
 job, the list shows every job with a ``<progress>`` bar that a small script refreshes
