@@ -1,5 +1,5 @@
 """Reads that need care: standings, travellers, score cards, board visibility, referee
-sheets (STYLE.md "selectors").
+sheets (docs/architecture.md).
 
 Every selector loads a championship's rows in a constant number of queries (whatever
 the number of pairs, tables or results) and lets ``scoring`` compute the numbers, so the
