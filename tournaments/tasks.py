@@ -1,4 +1,4 @@
-"""Celery tasks (STYLE.md: thin; they take ids and call a service).
+"""Celery tasks (docs/architecture.md: thin; they take ids and call a service).
 
 ``print_job_task`` runs one print job (``reports.services.print_job_run``). It is
 acknowledged late and rejected when its worker is lost (settings ``CELERY_TASK_ACKS_LATE``,
