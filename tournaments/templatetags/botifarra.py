@@ -53,7 +53,7 @@ def seat(code: Any) -> str:
 
 @register.filter
 def points(value: Fraction | None, championship: Championship) -> str:
-    """Comparative points as the export writes them (championship-json.md "Export
+    """Comparative points as the export writes them (docs/file-format.md "Export
     adds"), with the language's decimal separator."""
     if value is None:
         return "—"
