@@ -1,4 +1,4 @@
-"""URLs of the tournaments pages. Names use the field's terms (STYLE.md)."""
+"""URLs of the tournaments pages. Names use the field's terms (docs/architecture.md)."""
 
 from django.urls import path
 
