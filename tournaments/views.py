@@ -1,6 +1,6 @@
 """The tournaments pages: public (standings, traveller, score card), organiser and referee.
 
-Views are thin (STYLE.md): parse the input with a form, call one service or selector,
+Views are thin (docs/architecture.md): parse the input with a form, call one service or selector,
 render. A service error (``services.TournamentError``) becomes a form error next to its
 field (``exc.field``), never a 500.
 
@@ -239,7 +239,7 @@ def championship_create(request: HttpRequest) -> HttpResponse:
                 name=data.pop("name"), date=data.pop("date"), venue=data.pop("venue"),
                 slug=data.pop("slug") or None, acting_user=request.user, **data,
             )
-        except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
+        except ValueError as exc:  # every service refusal is a ValueError
             add_service_error(form, exc)
         else:
             messages.success(request, _("Campionat creat."))
@@ -259,7 +259,7 @@ def rules_edit(request: HttpRequest, championship: Championship) -> HttpResponse
             services.championship_update_rules(
                 championship=championship, acting_user=request.user, **form.cleaned_data
             )
-        except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
+        except ValueError as exc:  # every service refusal is a ValueError
             add_service_error(form, exc)
         else:
             messages.success(request, _("Regles desades."))
@@ -283,7 +283,7 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
                         championship=championship, text=csv_form.cleaned_data["csv_text"],
                         acting_user=request.user,
                     )
-                except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
+                except ValueError as exc:  # every service refusal is a ValueError
                     add_service_error(csv_form, exc)
                 else:
                     messages.success(
@@ -298,7 +298,7 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
                         championship=championship, acting_user=request.user,
                         **pair_form.cleaned_data,
                     )
-                except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
+                except ValueError as exc:  # every service refusal is a ValueError
                     add_service_error(pair_form, exc)
                 else:
                     messages.success(
@@ -329,7 +329,7 @@ def pair_remove(request: HttpRequest, championship: Championship, number: int) -
     pair = get_object_or_404(Pair, championship=championship, number=number)
     try:
         services.pair_remove(pair=pair, acting_user=request.user)
-    except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
+    except ValueError as exc:  # every service refusal is a ValueError
         messages.error(request, str(exc))
     else:
         messages.success(request, _("Parella %(n)s treta.") % {"n": number})
@@ -350,7 +350,7 @@ def rounds_setup(request: HttpRequest, championship: Championship) -> HttpRespon
             services.rounds_setup(
                 championship=championship, acting_user=request.user, **form.cleaned_data
             )
-        except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
+        except ValueError as exc:  # every service refusal is a ValueError
             add_service_error(form, exc)
         else:
             messages.success(request, _("Rondes preparades."))
@@ -367,7 +367,7 @@ def _action(
     championship page (these actions have no field to attach it to)."""
     try:
         call()
-    except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
+    except ValueError as exc:  # every service refusal is a ValueError
         messages.error(request, str(exc))
     else:
         messages.success(request, done)
@@ -436,7 +436,7 @@ def round_draw(request: HttpRequest, championship: Championship, round: int) -> 
                 movement_name=form.cleaned_data.get("movement") or None,
                 accept_rematches=bool(form.cleaned_data.get("accept_rematches")),
             )
-        except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
+        except ValueError as exc:  # every service refusal is a ValueError
             add_service_error(form, exc)
         else:
             messages.success(request, _("Ronda %(n)s sortejada.") % {"n": rnd.number})
@@ -594,7 +594,7 @@ def result_entry(
                 # Re-base on what is stored now so a deliberate second save corrects it.
                 form.data = form.data.copy()
                 form.data["version"] = str(exc.current_version or "")
-            except ValueError as exc:  # every service refusal is a ValueError (STYLE.md)
+            except ValueError as exc:  # every service refusal is a ValueError
                 if getattr(exc, "field", None) == "adjusted":
                     exc.field = "adjusted_ns"
                 add_service_error(form, exc)
