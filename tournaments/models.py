@@ -1,7 +1,7 @@
 """The championship's rows: who plays, where, which boards, and every result.
 
 Writes go through ``tournaments.services`` (atomic, audited); these models only hold the
-data and the invariants the database itself can guarantee (issue 4):
+data and the invariants the database itself can guarantee (docs/architecture.md):
 
 - one result per table and board (``Result``: unique seating + board);
 - points 0..72, recontro needs contro, Sant Vicenç needs recontro, never both an
@@ -33,8 +33,8 @@ from tournaments.fields import NFCCharField
 
 
 class Championship(models.Model):
-    """One duplicate championship with its rules (championship-json.md "rules") and the
-    settings of play (rules.md "Where sources disagree"), with the spec's defaults.
+    """One duplicate championship with its rules (docs/file-format.md "rules") and the
+    settings of play (docs/rules.md "Where sources disagree"), with their defaults.
 
     ``deal_secret`` (hex, 32 bytes) generates every board (``engine.generate_deal``); it is
     never shown until ``deal_secret_published_at`` is set (only once the championship is
@@ -85,7 +85,7 @@ class Championship(models.Model):
         _("estat"), max_length=10, choices=Status.choices, default=Status.DRAFT
     )
 
-    # Scoring rules (championship-json.md "rules").
+    # Scoring rules (docs/file-format.md "rules").
     variant = models.CharField(
         _("variant"), max_length=10, choices=Variant.choices, default=Variant.OBLIGADA
     )
@@ -106,7 +106,7 @@ class Championship(models.Model):
         _("punts per infracció"), max_digits=10, decimal_places=4, default=0
     )
 
-    # Play settings (rules.md "Where sources disagree"; engine.Rules).
+    # Play settings (docs/rules.md "Where sources disagree"; engine.Rules).
     carregar = models.BooleanField(_("carregar"), default=False)
     carregar_scope = models.CharField(
         _("abast de carregar"),
@@ -360,7 +360,7 @@ class Table(models.Model):
 
 
 class Board(models.Model):
-    """A numbered deal played at several tables. ``deal`` is the notation.md JSON form
+    """A numbered deal played at several tables. ``deal`` is the JSON form of a deal
     (``None`` before the boards are generated, or for an imported file without cards).
     ``round`` is the round in which every table plays it (``None`` for an imported board
     that no table played, or that was played in several rounds)."""
@@ -390,7 +390,7 @@ class Board(models.Model):
 
     @property
     def dealer(self) -> Seat:
-        """The dealer follows from the number (notation.md "Boards")."""
+        """The dealer follows from the number (docs/rules.md "Seats, dealer and boards")."""
         return dealer(self.number)
 
     def get_deal(self) -> engine.Deal | None:
@@ -479,7 +479,7 @@ class Bye(models.Model):
 
 
 class Result(models.Model):
-    """One table's outcome on one board (championship-json.md "A result").
+    """One table's outcome on one board (docs/file-format.md "A result").
 
     ``ns_points_taken``: card and trick points NS took, 0..72 (EW took the rest); ``None``
     only for an adjusted result. ``adjusted_ns``/``adjusted_ew``: the director's
@@ -717,7 +717,7 @@ class AuditEntry(models.Model):
 
 
 class PrintJob(models.Model):
-    """One request for a printable document (issue 5), run by a Celery task.
+    """One request for a printable document, run by a Celery task.
 
     ``kind`` is one of ``reports.documents.Kind``; ``round_number`` 0 means "every round"
     (standings, travellers, score cards of the whole championship). ``progress`` 0..100
