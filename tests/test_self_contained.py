@@ -3,8 +3,8 @@
 Code, docstrings, help texts, templates and documents say the rule itself or point into
 docs/ (rules.md, file-format.md, architecture.md, decisions.md); never to a folder shared
 with other projects, to specification files kept elsewhere, to a style guide outside the
-tree, to an issue number or to a task description. Test data (``tests/**/data/``) and this
-file are left out.
+tree, to an issue number or to a task description. Test data (``tests/**/data/``), vendored
+third-party files (``vendor/``) and this file are left out.
 """
 
 from __future__ import annotations
@@ -48,8 +48,9 @@ def tracked_files() -> list[Path]:
 
 
 def is_test_data(path: Path) -> bool:
+    """Test data, and third-party files copied in as they are (``vendor/`` folders)."""
     parts = path.relative_to(ROOT).parts
-    return parts[0] == "tests" and "data" in parts[:-1]
+    return (parts[0] == "tests" and "data" in parts[:-1]) or "vendor" in parts[:-1]
 
 
 def outside_references(text: str, *, in_docs: bool = False) -> list[tuple[int, str, str]]:
