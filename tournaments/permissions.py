@@ -25,7 +25,6 @@ from enum import StrEnum
 from typing import Any
 
 from django.db.models.signals import post_delete, post_save
-from django.dispatch import receiver
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -144,10 +143,14 @@ _generation = 0
 _MEMO = "_championship_roles_memo"
 
 
-@receiver(post_save, sender=Membership, dispatch_uid="permissions_forget_on_save")
-@receiver(post_delete, sender=Membership, dispatch_uid="permissions_forget_on_delete")
 def _membership_changed(**_kwargs: Any) -> None:
     forget_all_roles()
+
+
+post_save.connect(_membership_changed, sender=Membership,
+                  dispatch_uid="permissions_forget_on_save")
+post_delete.connect(_membership_changed, sender=Membership,
+                    dispatch_uid="permissions_forget_on_delete")
 
 
 def forget_all_roles() -> None:
@@ -166,8 +169,10 @@ def roles_of(user: Any, championship: Championship | int) -> frozenset[str]:
         return frozenset()
     if getattr(user, "is_superuser", False):
         return ALL_ROLES
-    championship_id = championship if isinstance(championship, int) else championship.pk
-    memo = getattr(user, _MEMO, None)
+    championship_id: int = (
+        championship if isinstance(championship, int) else championship.pk
+    )
+    memo: tuple[int, dict[int, frozenset[str]]] | None = getattr(user, _MEMO, None)
     if memo is None or memo[0] != _generation:
         memo = (_generation, {})
         setattr(user, _MEMO, memo)
