@@ -75,7 +75,7 @@ def forbidden_hits(names: set[str], forbidden: tuple[str, ...]) -> list[str]:
 RENDERERS = (
     "documents.py", "pdf.py", "render.py", "board_sheets.py", "entry_forms.py",
     "standings.py", "travellers.py", "score_cards.py", "fonts.py", "fitting.py",
-    "pages.py", "tables.py", "formats.py", "labels.py",
+    "pages.py", "tables.py", "formats.py", "labels.py", "guide_cards.py",
 )
 UPPER = (
     "tournaments.views", "tournaments.api", "tournaments.forms", "tournaments.admin",
@@ -111,6 +111,26 @@ def import_cases() -> Iterator[tuple[str, tuple[str, ...]]]:
             yield str(path.relative_to(ROOT)), forbidden
 
 
+#: Imports that break a rule today, by file: that file's test is an expected failure
+#: (strict: it fails as soon as the file is clean, so this list must shrink).
+KNOWN_IMPORTS: dict[str, str] = {
+    "tournaments/reports/guide_cards.py": (
+        "builds its dataclasses from the ORM in the renderer's module "
+        "(imports tournaments.models and tournaments.seating); the build belongs in build.py"
+    ),
+}
+
+
+def import_params() -> list[object]:
+    return [
+        pytest.param(path, forbidden, id=path,
+                     marks=pytest.mark.xfail(reason=KNOWN_IMPORTS[path], strict=True))
+        if path in KNOWN_IMPORTS
+        else pytest.param(path, forbidden, id=path)
+        for path, forbidden in import_cases()
+    ]
+
+
 def test_the_import_rules_reach_the_layers() -> None:
     # A renamed folder must not leave the rules checking nothing.
     checked = {path for path, _ in import_cases()}
@@ -119,8 +139,7 @@ def test_the_import_rules_reach_the_layers() -> None:
     assert any(p.startswith("tournaments/services") for p in checked)
 
 
-@pytest.mark.parametrize(("path", "forbidden"), list(import_cases()),
-                         ids=[p for p, _ in import_cases()])
+@pytest.mark.parametrize(("path", "forbidden"), import_params())
 def test_a_layer_imports_only_the_layers_below_it(path: str, forbidden: tuple[str, ...]) -> None:
     source = (ROOT / path).read_text(encoding="utf-8")
     assert forbidden_hits(imported_modules(source, module_name(ROOT / path)), forbidden) == []
@@ -219,16 +238,17 @@ THIN = (
     "tournaments/management/commands/*.py", "tournaments/admin.py",
     "tournaments/admin/**/*.py", "tournaments/reports/views.py",
     "tournaments/selectors.py", "tournaments/selectors/**/*.py",
-    "tournaments/reports/build.py",
+    "tournaments/reports/build.py", "tournaments/views_*.py", "tournaments/live.py",
+    "tournaments/seating.py", "tournaments/lockouts.py", "tournaments/referee_checks.py",
 )
 
 #: Writes that remain in a thin module, by file: the test for that file is an expected
 #: failure (strict: it fails as soon as the file is clean, so this list must shrink).
 KNOWN_WRITES: dict[str, str] = {
     "tournaments/management/commands/demo.py": (
-        "the demo's users and its reset are written by the command itself: "
-        "existing.delete(), user_model.objects.get_or_create(), user.save(), "
-        "user_permissions.add(), admin.save()"
+        "the demo's users are written by the command itself: "
+        "user_model.objects.get_or_create(), user.save(), user_permissions.add(), "
+        "admin.save()"
     ),
 }
 
