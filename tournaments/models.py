@@ -735,6 +735,7 @@ class PrintJob(models.Model):
         STANDINGS = "standings", _("Classificació")
         TRAVELLERS = "travellers", _("Fulls de recorregut")
         SCORE_CARDS = "score-cards", _("Fulls de puntuació")
+        GUIDE_CARDS = "guide-cards", _("Cartells de taula i de parella")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("En cua")
