@@ -120,7 +120,8 @@ def _field_problems(model: type[models.Model], name: str, value: Any, path: str)
         field.run_validators(value)
     except ValidationError as exc:
         problems.extend(f"{path}: {message}" for message in exc.messages)
-    if isinstance(value, str) and "\x00" in value:
+    if isinstance(value, str) and "\x00" in value and not problems:
+        # (A text field's own validator already names it: tournaments/fields.py.)
         problems.append(f"{path}: holds a NUL character")
     internal = field.get_internal_type()
     if (
