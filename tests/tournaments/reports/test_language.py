@@ -134,3 +134,23 @@ def test_the_file_name_is_in_the_document_language(
 ) -> None:
     with translation.override("es"):  # the caller's language does not matter
         assert download_name(kind, "open", round_number, language) == expected
+
+
+def test_the_api_prints_in_the_request_language_and_names_the_file_in_it(
+    played: Championship, django_capture_on_commit_callbacks,  # type: ignore[no-untyped-def]
+) -> None:
+    from rest_framework.test import APIClient
+
+    client = APIClient(HTTP_ACCEPT_LANGUAGE="es")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/api/v1/c/{played.slug}/prints/", {"kind": "standings"},
+                               format="json")
+    assert response.status_code == 201, response.content
+    job = PrintJob.objects.get(championship=played)
+    assert job.language == "es" and job.status == PrintJob.Status.DONE
+    download = client.get(reverse("api_print_download", args=[played.slug, job.pk]))
+    assert download.status_code == 200
+    assert f'filename="clasificacion-{played.slug}.pdf"' in download["Content-Disposition"]
+    text = " ".join(words(" ".join(
+        page_texts(b"".join(download.streaming_content)))))  # type: ignore[attr-defined]
+    assert "Clasificación Posición Pareja" in text and "Classificació" not in text
