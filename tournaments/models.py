@@ -16,6 +16,7 @@ transaction as the seating or result it mirrors.
 
 from __future__ import annotations
 
+import hashlib
 from fractions import Fraction
 from typing import Any
 
@@ -395,6 +396,56 @@ class Board(models.Model):
 
     def get_deal(self) -> engine.Deal | None:
         return None if self.deal is None else engine.Deal.from_json(self.deal)
+
+
+class BoardAnalysis(models.Model):
+    """A board's double-dummy table (``engine.dd_table``, docs/decisions.md
+    "Double-dummy analysis"), written by ``services.board_analyse``.
+
+    ``table``: NS's points with perfect play, 0..72, for each declaration of the
+    dealer's side: ``{"O": 31, "C": 22, "E": 34, "B": 38, "botifarra": 38}``; EW take
+    72 minus that. ``par``: ``engine.par`` of it, ``{"trump": "E", "ns_points": 34,
+    "score": 2}`` (``score``: the dealer's side's hand score without doubles).
+    ``source``: :meth:`source_of` the deal and play settings it was computed from; a
+    table whose source no longer matches the board (deal dealt again, settings changed)
+    is stale: never shown, computed again. ``seconds``: the solver's time.
+
+    A derived value, not a decision of anyone's: no audit row. Shown only where the deal
+    itself is (``selectors.traveller``, the live traveller, the printed travellers).
+    """
+
+    board = models.OneToOneField(
+        Board, on_delete=models.CASCADE, related_name="analysis", verbose_name=_("tauler")
+    )
+    table = models.JSONField(_("taula a cartes vistes"))
+    par = models.JSONField(_("par"))
+    source = models.CharField(_("origen"), max_length=64)
+    seconds = models.FloatField(_("segons de càlcul"), default=0.0)
+    computed_at = models.DateTimeField(_("calculat el"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("anàlisi a cartes vistes")
+        verbose_name_plural = _("anàlisis a cartes vistes")
+
+    def __str__(self) -> str:
+        return f"{self.board_id}: {self.table}"
+
+    @staticmethod
+    def source_of(deal: dict[str, list[str]] | None, rules: engine.Rules) -> str:
+        """Hex SHA-256 of what the table depends on: the deal (its compact form) and the
+        play settings the solver reads (variant, carregar and its scope); ``""`` for a
+        board without a deal. Raises ``engine.InvalidDealError`` for a bad deal."""
+        if deal is None:
+            return ""
+        text = "|".join((
+            engine.Deal.from_json(deal).to_compact(1), rules.variant.value,
+            str(rules.carregar), rules.carregar_scope.value,
+        ))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def is_current(self, board: Board, rules: engine.Rules) -> bool:
+        """Whether this table was computed from ``board``'s deal under ``rules``."""
+        return bool(self.source) and self.source == self.source_of(board.deal, rules)
 
 
 class Seating(models.Model):
