@@ -12,7 +12,7 @@ How they stay cheap (docs/architecture.md, docs/performance.md):
   language and viewer class (public or staff, who see hidden boards) and kept in
   Django's cache (``CACHES``: local memory, or Redis when ``REDIS_URL`` is set); the
   page around it is rendered per request (it carries the user's name and CSRF token).
-- The fragment polls ``live/<fragment>/?v=<version>`` every 2 s with htmx: while the
+- The fragment polls ``live/<fragment>/?v=<version>`` every second with htmx: while the
   version is the same the answer is ``204 No Content`` (htmx swaps nothing) after one
   query; after a change it is the new fragment, from the cache after its first reader.
   Without JavaScript the pages are plain pages.
@@ -51,8 +51,10 @@ from tournaments.numbers import comparative_out
 #: Seconds a rendered fragment stays in the cache. A change makes the old entries
 #: unreachable at once (the version is in the key); this only frees the memory.
 FRAGMENT_TTL = 15 * 60
-#: How often the live fragments ask whether something changed (htmx ``every``).
-POLL_SECONDS = 2
+#: How often the live fragments ask whether something changed (htmx ``every``), in
+#: seconds: a change shows within about this much plus one request, and a poll of an
+#: unchanged page costs one query (a 204).
+POLL_SECONDS = 1
 #: Decimals shown at most in the standings' totals and averages (the same number down a
 #: column; the exact values are in the API, the export and the printed standings).
 MAX_DECIMALS = 2
@@ -125,6 +127,30 @@ def _live(response: HttpResponse, *, private: bool) -> HttpResponse:
     patch_cache_control(response, no_cache=True, private=private or None)
     patch_vary_headers(response, ["Cookie", "Accept-Language"])
     return response
+
+
+#: Stands for the CSRF token in a page kept whole in the cache (the public's pages):
+#: each request puts its own token in (:func:`_page`).
+CSRF_HOLE = "__live_csrf_token__"
+
+
+def _page(request: HttpRequest, championship: Championship, template: str,
+          context: Callable[[], dict[str, Any]], name: str) -> HttpResponse:
+    """The page for the public is rendered once per version, language and address and
+    kept whole in the cache, with a hole for the CSRF token (the language form's) that
+    each request fills with its own; a logged-in user, or a request with messages to
+    show, gets a page rendered for it."""
+    from django.contrib.messages import get_messages
+    from django.middleware.csrf import get_token
+
+    if request.user.is_authenticated or len(get_messages(request)):
+        return render(request, template, context())
+    key = f"{_stamp(championship)}:{get_language()}:page:{name}:{request.get_full_path()}"
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string(template, {**context(), "csrf_token": CSRF_HOLE}, request)
+        cache.set(key, html, FRAGMENT_TTL)
+    return HttpResponse(html.replace(CSRF_HOLE, get_token(request)))
 
 
 def _shell(request: HttpRequest, championship: Championship, **extra: Any) -> dict[str, Any]:
@@ -686,10 +712,14 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     html, data = standings_fragment(championship, round_only, through)
     if html is None:
         raise Http404("No such round")
-    context = _shell(request, championship, fragment=mark_safe(html),  # noqa: S308
-                     round_only=round_only, through=through, standings=data,
-                     rounds=_rounds(championship, data))
-    response = render(request, "tournaments/standings.html", context)
+
+    def context() -> dict[str, Any]:
+        return _shell(request, championship, fragment=mark_safe(html),  # noqa: S308
+                      round_only=round_only, through=through, standings=data,
+                      rounds=_rounds(championship, data))
+
+    response = _page(request, championship, "tournaments/standings.html", context,
+                     "standings")
     return _live(response, private=request.user.is_authenticated)
 
 
@@ -718,9 +748,12 @@ def traveller(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     html, data = traveller_fragment(championship, number, staff=staff)
     if html is None:
         raise Http404("No such board")
-    context = _shell(request, championship, fragment=mark_safe(html),  # noqa: S308
-                     number=number, traveller=data)
-    response = render(request, "tournaments/traveller.html", context)
+    def context() -> dict[str, Any]:
+        return _shell(request, championship, fragment=mark_safe(html),  # noqa: S308
+                      number=number, traveller=data)
+
+    response = _page(request, championship, "tournaments/traveller.html", context,
+                     "traveller")
     return _live(response, private=request.user.is_authenticated)
 
 
@@ -732,9 +765,11 @@ def pair_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     html, data = card_fragment(championship, number, staff=staff)
     if html is None:
         raise Http404("No such pair")
-    context = _shell(request, championship, fragment=mark_safe(html),  # noqa: S308
-                     number=number, card=data)
-    response = render(request, "tournaments/pair_card.html", context)
+    def context() -> dict[str, Any]:
+        return _shell(request, championship, fragment=mark_safe(html),  # noqa: S308
+                      number=number, card=data)
+
+    response = _page(request, championship, "tournaments/pair_card.html", context, "card")
     return _live(response, private=request.user.is_authenticated)
 
 
@@ -743,9 +778,11 @@ def hall(request: HttpRequest, slug: str) -> HttpResponse:
     """The projector screen: large type, no controls, the whole standings paged by
     itself, the round's progress and the latest complete board."""
     championship = _championship(request, slug)
-    context = {"championship": championship, "poll_seconds": POLL_SECONDS,
-               "fragment": mark_safe(hall_fragment(championship))}  # noqa: S308
-    return _live(render(request, "tournaments/hall.html", context),
+    def context() -> dict[str, Any]:
+        return {"championship": championship, "poll_seconds": POLL_SECONDS,
+                "fragment": mark_safe(hall_fragment(championship))}  # noqa: S308
+
+    return _live(_page(request, championship, "tournaments/hall.html", context, "hall"),
                  private=request.user.is_authenticated)
 
 
