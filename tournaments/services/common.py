@@ -63,9 +63,7 @@ def audit(
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit() must run inside the write's transaction")
     championship_id = championship if isinstance(championship, int) else championship.pk
-    if action.split(".", 1)[0] not in UNPUBLISHED_KINDS:
-        bump_results_version(championship_id)
-    return AuditEntry.objects.create(
+    entry = AuditEntry.objects.create(
         championship_id=championship_id,
         action=action,
         acting_user=_person(acting_user),
@@ -79,6 +77,11 @@ def audit(
         result=result,
         at=at or timezone.now(),
     )
+    # Last, so that the championship's row, which every result of the championship
+    # updates, stays locked only until the commit that follows.
+    if action.split(".", 1)[0] not in UNPUBLISHED_KINDS:
+        bump_results_version(championship_id)
+    return entry
 
 
 def bump_results_version(championship_id: int) -> None:

@@ -155,7 +155,8 @@ def result_record(
         .select_related("round__championship", "table", "ns_pair", "ew_pair")
         .get(pk=seating.pk)
     )
-    board = Board.objects.get(pk=board.pk)
+    # Read again (the caller's copy may be stale), without the deal nobody needs here.
+    board = Board.objects.defer("deal").get(pk=board.pk)
     round = seating.round
     championship = round.championship
     require(acting_user, championship, Capability.ENTER_RESULT)
