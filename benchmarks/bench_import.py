@@ -132,7 +132,7 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the imported championships")
     args = parser.parse_args()
 
-    print(machine())
+    print(f"{machine()}; load average {os.getloadavg()[0]:.1f} (other jobs share the cores)")
     document = build_document(pairs=args.pairs, results=args.results,
                               boards_per_round=args.boards_per_round)
     text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))

@@ -157,7 +157,8 @@ def locust(port: int, plan_path: Path, users: int, duration: int, classes: list[
     command = [
         str(BIN / "locust"), "-f", str(ROOT / "benchmarks" / "locustfile.py"), "--headless",
         "--host", f"http://127.0.0.1:{port}", "-u", str(users), "-r", str(users),
-        "-t", f"{duration}s", "--csv", str(prefix), "--only-summary", "--loglevel", "ERROR",
+        "-t", f"{duration}s", "--stop-timeout", "10", "--csv", str(prefix),
+        "--only-summary", "--loglevel", "ERROR",
         *classes,
     ]
     subprocess.run(command, cwd=ROOT, check=False, capture_output=True,
@@ -261,7 +262,7 @@ def main() -> None:
 
     if connection.vendor != "postgresql":
         sys.exit("bench_load needs PostgreSQL: set DATABASE_URL=postgres://...")
-    print(machine())
+    print(f"{machine()}; load average {os.getloadavg()[0]:.1f} (other jobs share the cores)")
     entry_boards = max(1, int((args.rate or 300) * args.duration * 1.3 / (PAIRS // 2)) + 1)
     mixed_boards = max(1, int(10 * args.duration * 2.4 / (PAIRS // 2)) + 1)
     boards = entry_boards + 2 * mixed_boards + 1
@@ -321,6 +322,7 @@ def main() -> None:
             if "probes" in only:
                 probes(port, plan, boards)
         finally:
+            print(f"load average at the end {os.getloadavg()[0]:.1f}")
             server.terminate()
             server.wait(timeout=30)
 
