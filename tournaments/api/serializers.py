@@ -251,7 +251,8 @@ class PrintJobSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 class PrintRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
     kind = serializers.ChoiceField(
-        choices=["board-sheets", "entry-forms", "standings", "travellers", "score-cards"]
+        choices=["board-sheets", "entry-forms", "standings", "travellers", "score-cards",
+                 "guide-cards"]
     )
     round_number = serializers.IntegerField(min_value=0, max_value=32767, default=0)
     copies = serializers.IntegerField(min_value=1, max_value=500, default=1)

@@ -51,6 +51,7 @@ from tournaments.reports.documents import (
     TravellerRow,
     Travellers,
 )
+from tournaments.reports.guide_cards import GuideCardSet, build_guide_card_set
 
 
 class ReportError(ValueError):
@@ -409,14 +410,15 @@ def build(
     copies: int = 1,
     per_page: int = 1,
     language: str | None = None,
-) -> BoardSheets | EntryForms | Standings | Travellers | ScoreCards:
+) -> BoardSheets | EntryForms | Standings | Travellers | ScoreCards | GuideCardSet:
     """The document of ``kind`` for ``championship`` in ``language`` (``ca``, ``es``,
     ``en``; see :func:`document_language`, the site's default when ``None``): its
     header, rules line, dates and words are built inside ``translation.override`` of it,
     and ``render`` draws it in the same one. ``round_number``: board sheets and entry
     forms print that round (required, 1 or more); standings and score cards count
-    rounds 1..N; travellers show the boards of round N; 0 means every round for the last
-    three. Raises :class:`ReportError` (its message in ``language`` too)."""
+    rounds 1..N; travellers show the boards of round N; guide cards the seating of round
+    N; 0 means every round for these four. Raises :class:`ReportError` (its message in
+    ``language`` too)."""
     with translation.override(document_language(language)):
         return _build(championship, kind, round_number=round_number, copies=copies,
                       per_page=per_page)
@@ -424,7 +426,7 @@ def build(
 
 def _build(
     championship: Championship, kind: Kind, *, round_number: int, copies: int, per_page: int
-) -> BoardSheets | EntryForms | Standings | Travellers | ScoreCards:
+) -> BoardSheets | EntryForms | Standings | Travellers | ScoreCards | GuideCardSet:
     if kind.needs_round and round_number < 1:
         raise ReportError(_("%(kind)s: cal dir quina ronda.") % {"kind": kind.label})
     if kind is Kind.BOARD_SHEETS:
@@ -436,4 +438,7 @@ def _build(
         return standings(championship, through_round=round_number)
     if kind is Kind.TRAVELLERS:
         return travellers(championship, round_number=round_number)
+    if kind is Kind.GUIDE_CARDS:
+        return build_guide_card_set(championship, round_number=round_number,
+                                    header=header(championship))
     return score_cards(championship, through_round=round_number)

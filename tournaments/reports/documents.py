@@ -24,13 +24,14 @@ from engine.seats import Seat
 
 
 class Kind(enum.Enum):
-    """The five kinds of document, spelled as on the command line."""
+    """The six kinds of document, spelled as on the command line."""
 
     BOARD_SHEETS = "board-sheets"
     ENTRY_FORMS = "entry-forms"
     STANDINGS = "standings"
     TRAVELLERS = "travellers"
     SCORE_CARDS = "score-cards"
+    GUIDE_CARDS = "guide-cards"
 
     @property
     def reveals_deals(self) -> bool:
@@ -44,6 +45,14 @@ class Kind(enum.Enum):
         return self.reveals_deals
 
     @property
+    def follows_results(self) -> bool:
+        """Standings, travellers and score cards show results: a done one is reused
+        while the results are as they were (``reports.services.results_state``). Guide
+        cards show the seating, which changes without a result (a draw, an edit in the
+        admin), and board sheets and entry forms the deals: built anew each time."""
+        return self in (Kind.STANDINGS, Kind.TRAVELLERS, Kind.SCORE_CARDS)
+
+    @property
     def label(self) -> str:
         """The kind's name in the active language (the msgids of ``PrintJob.Kind``)."""
         return {
@@ -52,6 +61,7 @@ class Kind(enum.Enum):
             Kind.STANDINGS: _("Classificació"),
             Kind.TRAVELLERS: _("Fulls de recorregut"),
             Kind.SCORE_CARDS: _("Fulls de puntuació"),
+            Kind.GUIDE_CARDS: _("Cartells de taula i de parella"),
         }[self]
 
 

@@ -4,12 +4,15 @@ table and direction each round, "descansa" for a bye, to hand to the players).
 
 The documents are plain frozen dataclasses built by :func:`build_guide_cards` from
 ``tournaments.seating.guide`` (the only ORM read); the renderer never touches the ORM.
-Several cards share an A4 page, each a framed box with its own small table.
+Several cards share an A4 page, each a framed box with its own small table. The print
+job ``guide-cards`` (``documents.Kind.GUIDE_CARDS``) prints both sets in one PDF, the
+table cards first (:class:`GuideCardSet`, :func:`build_guide_card_set`).
 """
 
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
@@ -29,7 +32,7 @@ from tournaments.reports.pages import (
     new_canvas,
     page_counter,
 )
-from tournaments.seating import guide
+from tournaments.seating import Guide, guide
 
 #: Cards per A4 page (two columns).
 CARDS_PER_PAGE = 6
@@ -56,49 +59,112 @@ class GuideCards:
     cards: tuple[GuideCard, ...]
 
 
-def build_guide_cards(championship: Championship, *, by: str) -> GuideCards:
-    """The guide cards of every drawn round, per table (``by="table"``) or per pair
-    (``"pair"``), labels in the active language. Raises ``ValueError`` for another
-    ``by``."""
+@dataclass(frozen=True, slots=True)
+class GuideCardSet:
+    """The ``guide-cards`` print job: the table cards, then the pair cards, one PDF."""
+
+    header: Header
+    tables: GuideCards
+    pairs: GuideCards
+
+
+def build_guide_cards(
+    championship: Championship, *, by: str, round_number: int = 0,
+    header: Header | None = None, seen: Guide | None = None,
+) -> GuideCards:
+    """The guide cards of every drawn round (only round ``round_number`` when not 0),
+    per table (``by="table"``) or per pair (``"pair"``), labels in the active language.
+    ``header``: the page heading (``build.header``, which carries the document's
+    language); a plain one in Catalan when ``None``. ``seen``: the seating already read
+    (``seating.guide``), else read here (three queries). Raises ``ValueError`` for
+    another ``by``."""
     if by not in ("table", "pair"):
         raise ValueError(f"guide cards are by table or by pair, not {by!r}")
-    seen = guide(championship)
-    header = Header(
-        championship=championship.name,
-        date=championship.date.isoformat() if championship.date else "",
-        venue=championship.venue,
-    )
+    if seen is None:
+        seen = guide(championship)
+    if header is None:
+        header = Header(
+            championship=championship.name,
+            date=championship.date.isoformat() if championship.date else "",
+            venue=championship.venue,
+        )
     cards: list[GuideCard] = []
     if by == "table":
         for table, rows in seen.tables.items():
-            cards.append(GuideCard(
-                _("Taula %(n)s") % {"n": table}, "",
-                (_("Ronda"), _("Parella NS"), _("Parella EO")),
-                tuple((str(r), str(ns), str(ew)) for r, ns, ew in rows),
-            ))
+            lines = tuple((str(r), str(ns), str(ew)) for r, ns, ew in rows
+                          if not round_number or r == round_number)
+            if lines:
+                cards.append(GuideCard(
+                    _("Taula %(n)s") % {"n": table}, "",
+                    (_("Ronda"), _("Parella NS"), _("Parella EO")), lines,
+                ))
     else:
         for pair, seats in seen.pairs.items():
-            cards.append(GuideCard(
-                _("Parella %(n)s") % {"n": pair}, seen.names.get(pair, ""),
-                (_("Ronda"), _("Taula"), _("Línia")),
-                tuple(
-                    (str(s.round), "—", _("descansa")) if s.bye
-                    else (str(s.round), str(s.table), labels.side(s.direction or ""))
-                    for s in seats
-                ),
-            ))
+            lines = tuple(
+                (str(s.round), "—", _("descansa")) if s.bye
+                else (str(s.round), str(s.table), labels.side(s.direction or ""))
+                for s in seats
+                if not round_number or s.round == round_number
+            )
+            if lines:
+                cards.append(GuideCard(
+                    _("Parella %(n)s") % {"n": pair}, seen.names.get(pair, ""),
+                    (_("Ronda"), _("Taula"), _("Línia")), lines,
+                ))
     return GuideCards(header=header, by=by, cards=tuple(cards))
+
+
+def build_guide_card_set(
+    championship: Championship, *, round_number: int = 0, header: Header | None = None
+) -> GuideCardSet:
+    """Table cards and pair cards of every drawn round (of round ``round_number`` only
+    when not 0), from one read of the seating (three queries)."""
+    seen = guide(championship)
+    tables = build_guide_cards(championship, by="table", round_number=round_number,
+                               header=header, seen=seen)
+    pairs = build_guide_cards(championship, by="pair", round_number=round_number,
+                              header=tables.header, seen=seen)
+    return GuideCardSet(header=tables.header, tables=tables, pairs=pairs)
+
+
+def _title(document: GuideCards) -> str:
+    return _("Cartells de taula") if document.by == "table" else _("Cartells de parella")
+
+
+def _pages(document: GuideCards) -> int:
+    return max(1, -(-len(document.cards) // CARDS_PER_PAGE))
 
 
 def render_guide_cards(document: GuideCards, on_page: OnPage | None = None) -> bytes:
     """The PDF of the guide cards, :data:`CARDS_PER_PAGE` to an A4 page, in the active
     language. ``on_page(done, estimated_total)`` after each page."""
-    title = _("Cartells de taula") if document.by == "table" else _("Cartells de parella")
+    title = _title(document)
     buffer = io.BytesIO()
     c = new_canvas(buffer, title=f"{document.header.championship} · {title}", numbered=True,
                    footer=document.header.championship)
-    pages = max(1, -(-len(document.cards) // CARDS_PER_PAGE))
-    page_done = page_counter(on_page, pages)
+    _draw(c, document, page_counter(on_page, _pages(document)))
+    c.save()
+    return buffer.getvalue()
+
+
+def render_guide_card_set(document: GuideCardSet, on_page: OnPage | None = None) -> bytes:
+    """The PDF of the ``guide-cards`` print job: the table cards, then the pair cards
+    from a new page, in the active language (``render.render`` sets the document's).
+    ``on_page(done, total)`` after each page."""
+    buffer = io.BytesIO()
+    title = _("Cartells de taula i de parella")
+    c = new_canvas(buffer, title=f"{document.header.championship} · {title}", numbered=True,
+                   footer=document.header.championship)
+    page_done = page_counter(on_page, _pages(document.tables) + _pages(document.pairs))
+    _draw(c, document.tables, page_done)
+    _draw(c, document.pairs, page_done)
+    c.save()
+    return buffer.getvalue()
+
+
+def _draw(c: canvas.Canvas, document: GuideCards, page_done: Callable[[], None]) -> None:
+    """Draw ``document``'s pages on ``c`` (a page saying so when it has no card)."""
+    title = _title(document)
     if not document.cards:
         heading(c, title, document.header.championship)
         c.drawString(MARGIN, PAGE_HEIGHT / 2, clean(_("Encara no hi ha cap ronda sortejada.")))
@@ -110,8 +176,6 @@ def render_guide_cards(document: GuideCards, on_page: OnPage | None = None) -> b
             _card(c, card, k, top)
         c.showPage()
         page_done()
-    c.save()
-    return buffer.getvalue()
 
 
 def _card(c: canvas.Canvas, card: GuideCard, k: int, top: float) -> None:

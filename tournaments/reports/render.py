@@ -24,6 +24,7 @@ from tournaments.reports.documents import (
     Travellers,
 )
 from tournaments.reports.entry_forms import render_entry_forms
+from tournaments.reports.guide_cards import GuideCardSet, render_guide_card_set
 from tournaments.reports.pages import OnPage
 from tournaments.reports.score_cards import render_score_cards
 from tournaments.reports.standings import render_standings
@@ -35,14 +36,15 @@ RENDERERS: dict[type, Callable[[Any, OnPage | None], bytes]] = {
     Standings: render_standings,
     Travellers: render_travellers,
     ScoreCards: render_score_cards,
+    GuideCardSet: render_guide_card_set,
 }
 
 
-def render(document: Document, on_page: OnPage | None = None) -> bytes:
+def render(document: Document | GuideCardSet, on_page: OnPage | None = None) -> bytes:
     """The PDF bytes of ``document`` in its header's language (``ca``, ``es`` or
     ``en``); ``on_page(done, total)`` after each page drawn.
 
-    Raises ``TypeError`` for an object that is not one of the five documents.
+    Raises ``TypeError`` for an object that is not one of the six documents.
     """
     try:
         renderer = RENDERERS[type(document)]

@@ -126,7 +126,8 @@ class JobSuperseded(Exception):
 
 def can_print(user: Any, championship: Championship, kind: Kind) -> bool:
     """Board sheets and entry forms reveal the deals: organiser or head referee of this
-    championship only. Standings, travellers and score cards: anyone.
+    championship only. Standings, travellers, score cards and guide cards (the seating
+    is public once drawn): anyone.
     ``user=None`` is the system (the command line) and may print anything."""
     if not kind.reveals_deals or user is None:
         return True
@@ -207,7 +208,7 @@ def is_out_of_date(job: PrintJob, current_state: str) -> bool:
     """Whether a done document was built before the latest change that affects it:
     its results version differs from ``current_state`` (:func:`results_state`). Board
     sheets and entry forms show deals, not results: they never go out of date."""
-    if job.status != PrintJob.Status.DONE or Kind(job.kind).reveals_deals:
+    if job.status != PrintJob.Status.DONE or not Kind(job.kind).follows_results:
         return False
     return job.results_state != current_state
 
@@ -273,7 +274,7 @@ def print_job_request(
         "per_page": per_page,
         "language": build.document_language(language),
     }
-    if not kind.reveals_deals:
+    if kind.follows_results:
         done = _reusable_done_job(request, results_state(championship))
         if done is not None:
             return done, False

@@ -18,6 +18,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonRe
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
@@ -35,6 +36,10 @@ PUBLIC_ROUND_HELP = _(
     "Classificació i fulls de puntuació: fins a aquesta ronda; fulls de recorregut: els "
     "taulers d'aquesta ronda; 0 = totes les rondes."
 )
+GUIDE_ROUND_HELP = _(
+    "Cartells de taula i de parella: la distribució d'aquesta ronda; 0 = totes les "
+    "rondes sortejades."
+)
 
 
 class PrintRequestForm(forms.Form):
@@ -46,7 +51,8 @@ class PrintRequestForm(forms.Form):
 
     kind = forms.ChoiceField(label=_("Document"), choices=PrintJob.Kind.choices)
     round_number = forms.IntegerField(
-        label=_("Ronda"), min_value=0, initial=1, required=False, help_text=ROUND_HELP,
+        label=_("Ronda"), min_value=0, initial=1, required=False,
+        help_text=format_lazy("{} {}", ROUND_HELP, GUIDE_ROUND_HELP),
     )
     copies = forms.IntegerField(
         label=_("Còpies (una per taula)"), min_value=1, max_value=500, initial=1,
@@ -74,7 +80,9 @@ class PrintRequestForm(forms.Form):
             del self.fields["copies"]
             del self.fields["per_page"]
             self.fields["round_number"].initial = 0
-            self.fields["round_number"].help_text = PUBLIC_ROUND_HELP
+            self.fields["round_number"].help_text = format_lazy(
+                "{} {}", PUBLIC_ROUND_HELP, GUIDE_ROUND_HELP
+            )
 
 
 def _allowed_kinds(user: object, championship: Championship) -> list[str]:

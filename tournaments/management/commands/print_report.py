@@ -62,14 +62,16 @@ def quiet_eager_celery() -> Iterator[None]:
 
 
 class Command(BaseCommand):
-    help = "Print a report (board sheets, entry forms, standings, travellers, score cards)."
+    help = ("Print a report (board sheets, entry forms, standings, travellers, score cards, "
+            "guide cards).")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("kind", choices=[k.value for k in Kind])
         parser.add_argument("slug", help="the championship's slug")
         parser.add_argument("--round", type=int, default=0, dest="round_number",
                             help="board sheets and entry forms: the round (required); "
-                                 "standings: after that round; travellers: its boards")
+                                 "standings: after that round; travellers: its boards; "
+                                 "guide cards: its seating")
         parser.add_argument("--copies", type=int, default=1, help="board sheets: copies")
         parser.add_argument("--per-page", type=int, default=1, choices=[1, 4],
                             help="board sheets: boards per page")
