@@ -1,9 +1,9 @@
-"""Board sheets: the four hands of each board, to make up the physical deals (issue 5).
+"""Board sheets: the four hands of each board, to make up the physical deals.
 
 Each board is a compass diagram: North at the top, South at the bottom, West on the left,
-East on the right; every hand lists its suits in O C E B order (notation.md), each suit
+East on the right; every hand lists its suits in O C E B order (docs/file-format.md), each suit
 by name and colour, the ranks high to low (the engine's display order). The dealer and
-the first leader (the dealer's right-hand player, notation.md "Seats and sides") are
+the first leader (the dealer's right-hand player, docs/rules.md "Seats, dealer and boards") are
 marked on their hands and in the centre. Cards are printed at 22 pt on a one-board page
 and 11 pt on a four-board page, so a seat's cards read at arm's length; a suit too long
 for its line shrinks by its length alone (:func:`suit_size`), so two suits of one length
@@ -165,7 +165,7 @@ def draw_deal(
 ) -> None:
     """The compass diagram of ``deal`` inside ``box`` (x, y of the lower-left corner,
     width, height in points): N top, S bottom, W left, E right, the board number in a
-    centre square, the dealer and first leader of ``board`` marked (notation.md)."""
+    centre square, the dealer and first leader of ``board`` marked (docs/rules.md)."""
     x0, y0, w, h = box
     marks = (dealer(board), first_leader(board))
     band = h / 3
