@@ -11,6 +11,9 @@ visibility timeout, then finds the job done and does nothing. Transient faults (
 broker connection, timeouts) are retried with exponential backoff; after the last retry,
 or on the soft time limit, the job is marked failed with the reason (in the active
 language, Catalan msgids: the page shows it as it is).
+
+``board_analysis_task`` computes one board's double-dummy table
+(``services.board_analyse``); closing a round queues one per board.
 """
 
 from __future__ import annotations
@@ -82,6 +85,34 @@ def print_job_task(self: Any, job_id: int) -> str:
             )
             return "failed"
         return "skipped" if job is None else job.status
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
+def board_analysis_task(self: Any, board_id: int) -> str:
+    """Compute and store board ``board_id``'s double-dummy table
+    (``services.board_analyse``); returns ``done``, ``skipped`` (no such board, no deal,
+    or the deal changed meanwhile) or ``failed``.
+
+    Queued per board when a round closes. On a worker a transient fault sends it again
+    after :func:`backoff` seconds; in-process (no broker) it is only logged, as is any
+    other failure: nothing is stored, and ``manage.py analyse_boards`` fills the gap.
+    """
+    from tournaments.services.analysis import board_analyse
+
+    try:
+        analysis = board_analyse(board_id=board_id)
+    except SoftTimeLimitExceeded:
+        log.error("board %s: double-dummy analysis over the time limit", board_id)
+        return "failed"
+    except TRANSIENT as exc:
+        if self.request.is_eager or self.request.retries >= MAX_RETRIES:
+            log.error("board %s: double-dummy analysis abandoned: %s", board_id, exc)
+            return "failed"
+        raise self.retry(exc=exc, countdown=backoff(self.request.retries)) from exc
+    except Exception:
+        log.exception("board %s: double-dummy analysis crashed", board_id)
+        return "failed"
+    return "skipped" if analysis is None else "done"
 
 
 @worker_ready.connect

@@ -13,6 +13,12 @@ Django i18n), and ``field`` names the form field the error belongs to when there
 so a form can show it next to that field.
 """
 
+from tournaments.services.analysis import (
+    AnalysisRun,
+    board_analyse,
+    boards_analyse,
+    round_analysis_enqueue,
+)
 from tournaments.services.boards import boards_generate
 from tournaments.services.championships import (
     CREATE_PERMISSION,
@@ -72,6 +78,7 @@ __all__ = [
     "PLAYER_NAME_MAX",
     "RULE_FIELDS",
     "WITHDRAWAL_REASON_MAX",
+    "AnalysisRun",
     "BoardsError",
     "ChampionshipStateError",
     "DeletionSummary",
@@ -85,6 +92,8 @@ __all__ = [
     "ResultError",
     "SeatingCheck",
     "TournamentError",
+    "board_analyse",
+    "boards_analyse",
     "boards_generate",
     "championship_create",
     "championship_delete",
@@ -103,6 +112,7 @@ __all__ = [
     "result_correct",
     "result_delete",
     "result_record",
+    "round_analysis_enqueue",
     "round_check",
     "round_close",
     "round_draw",

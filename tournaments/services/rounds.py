@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -24,6 +26,7 @@ from tournaments.models import (
     Seating,
     Table,
 )
+from tournaments.services.analysis import round_analysis_enqueue
 from tournaments.services.common import (
     Capability,
     User,
@@ -320,7 +323,9 @@ def round_close(
     the round's boards, unless ``allow_missing`` is passed and the acting user may close
     a round with results missing (``CLOSE_ROUND_WITH_MISSING``: the organiser;
     docs/decisions.md 17); a table that did not play a board then simply has no result.
-    The audit row lists the missing "table/board".
+    The audit row lists the missing "table/board". Once committed, the double-dummy
+    tables of the round's boards are queued (``settings.BOARD_ANALYSIS_ON_CLOSE``;
+    :mod:`tournaments.services.analysis`).
 
     Raises :class:`ChampionshipStateError` (already closed; missing results without
     ``allow_missing``: the message lists up to 10 missing "table/board"),
@@ -349,6 +354,12 @@ def round_close(
         after={"closed_at": round.closed_at, "missing": missing},
         at=round.closed_at,
     )
+    if settings.BOARD_ANALYSIS_ON_CLOSE:
+        # After the commit, so a worker reads the closed round; robust: a task or broker
+        # that fails never turns the close into an error (services.analysis).
+        transaction.on_commit(
+            functools.partial(round_analysis_enqueue, round_id=round.pk), robust=True
+        )
     return round
 
 
