@@ -400,6 +400,8 @@ class LiveTraveller:
     tables_missing: list[int]
     previous: int | None
     next: int | None
+    # The stored double-dummy table, shown where the deal is (None: hidden or none yet).
+    double_dummy: selectors.DoubleDummy | None = None
 
     @property
     def deal(self) -> dict[str, HandView] | None:
@@ -423,7 +425,8 @@ def live_traveller(championship: Championship, number: int, *, for_public: bool
     rounds = scored.visibility.board_rounds
     if number not in rounds:
         return None
-    board = Board.objects.filter(championship=championship, number=number).first()
+    board = (Board.objects.filter(championship=championship, number=number)
+             .select_related("analysis").first())
     if board is None:
         return None
     public = scored.visibility.is_public(number)
@@ -451,6 +454,8 @@ def live_traveller(championship: Championship, number: int, *, for_public: bool
         tables_missing=[t for t in due if t not in played],
         previous=numbers[at - 1] if at > 0 else None,
         next=numbers[at + 1] if at + 1 < len(numbers) else None,
+        double_dummy=None if hide else selectors.double_dummy(
+            board, championship.engine_rules()),
     )
 
 

@@ -26,6 +26,7 @@ from scoring.visibility import board_is_complete, count_by, public_boards
 from tournaments import permissions
 from tournaments.models import (
     Board,
+    BoardAnalysis,
     Championship,
     Membership,
     Pair,
@@ -464,6 +465,84 @@ def standings_after_each_round(
     return {n: _rows(rows, pairs) for n, rows in scored.score.progressive_standings().items()}
 
 
+# --------------------------------------------------------------------------- double dummy
+
+
+#: The five declarations in the order of a table, keyed as a result's ``trump``.
+DD_DECLARATIONS = ("O", "C", "E", "B", "botifarra")
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleDummyLine:
+    """One declaration of a double-dummy table: ``trump`` as a result's (``O`` ...
+    ``botifarra``), the points each side takes with perfect play (72 together), and
+    whether it is par."""
+
+    trump: str
+    ns_points: int
+    is_par: bool
+
+    @property
+    def ew_points(self) -> int:
+        return 72 - self.ns_points
+
+
+@dataclass(frozen=True)
+class DoubleDummy:
+    """A board's stored double-dummy table as the traveller shows it
+    (:class:`tournaments.models.BoardAnalysis`, docs/decisions.md "Double-dummy
+    analysis"): ``lines`` in the order O, C, E, B, botifarra; ``declarer``, the dealer's
+    side, which names trump; ``par_score``, that side's hand score at par without
+    doubles."""
+
+    lines: tuple[DoubleDummyLine, ...]
+    declarer: Side
+    par_score: int
+
+    @property
+    def par(self) -> DoubleDummyLine:
+        return next(line for line in self.lines if line.is_par)
+
+    def ns_points(self, trump: str | None) -> int | None:
+        """NS's double-dummy points for a result's ``trump`` (``None``: no such line)."""
+        return next((line.ns_points for line in self.lines if line.trump == trump), None)
+
+    def difference(self, result: ResultValues) -> int | None:
+        """NS's points taken minus the double-dummy value of the declaration played:
+        above 0, NS took more than perfect play gives them. ``None`` (no mark) for an
+        adjusted score, an infraction, or a result without trump or points."""
+        if result.is_adjusted or result.infraction or result.ns_points_taken is None:
+            return None
+        value = self.ns_points(result.trump)
+        return None if value is None else result.ns_points_taken - value
+
+
+def double_dummy(board: Board, rules: Any = None) -> DoubleDummy | None:
+    """``board``'s stored double-dummy table, or ``None`` when none is stored or it is
+    stale (computed from another deal or other play settings). No query when the board
+    was loaded with ``select_related("analysis")``, else one. ``rules``: the
+    championship's ``engine_rules()`` (read from ``board.championship`` when not given).
+
+    The caller decides who may see it: only where the deal itself is shown."""
+    try:
+        analysis = board.analysis
+    except BoardAnalysis.DoesNotExist:
+        return None
+    if rules is None:
+        rules = board.championship.engine_rules()
+    if not analysis.is_current(board, rules):
+        return None
+    par = analysis.par.get("trump")
+    return DoubleDummy(
+        lines=tuple(
+            DoubleDummyLine(trump, int(analysis.table[trump]), trump == par)
+            for trump in DD_DECLARATIONS
+        ),
+        declarer=board.dealer.side,
+        par_score=int(analysis.par.get("score", 0)),
+    )
+
+
 # --------------------------------------------------------------------------- traveller
 
 
@@ -484,8 +563,10 @@ class Traveller:
     """Every table's result on one board, the deal and its dealer.
 
     ``public``: whether the public may see it; when the caller asked ``for_public=True``
-    and it is not, ``rows`` is empty and ``deal`` is ``None``. ``tables_due``: tables
-    seated in the board's round; ``tables_missing``: those of them without a result yet.
+    and it is not, ``rows`` is empty and ``deal`` and ``double_dummy`` are ``None``.
+    ``tables_due``: tables seated in the board's round; ``tables_missing``: those of
+    them without a result yet. ``double_dummy``: the stored table (:func:`double_dummy`),
+    shown where the deal is.
     """
 
     board: Board
@@ -495,6 +576,7 @@ class Traveller:
     public: bool
     tables_due: list[int] = field(default_factory=list)
     tables_missing: list[int] = field(default_factory=list)
+    double_dummy: DoubleDummy | None = None
 
 
 def traveller_rows(
@@ -521,8 +603,9 @@ def traveller(board: Board, *, for_public: bool = False) -> Traveller:
     is scored, since matchpoints compare with the busiest board).
 
     ``for_public=True`` (the public, a plain referee): a hidden board comes back with no
-    rows and no deal, and a public one is scored from the public boards alone, as the
-    public standings are (:func:`scored_championship`)."""
+    rows, no deal and no double-dummy table, and a public one is scored from the public
+    boards alone, as the public standings are (:func:`scored_championship`). The table
+    costs one query unless ``board`` was loaded with ``select_related("analysis")``."""
     championship = board.championship
     scored = scored_championship(championship, public_only=for_public)
     played = {r.table for r in scored.all_results if r.board == board.number}
@@ -543,6 +626,7 @@ def traveller(board: Board, *, for_public: bool = False) -> Traveller:
         public=public,
         tables_due=due,
         tables_missing=missing,
+        double_dummy=None if hide else double_dummy(board, championship.engine_rules()),
     )
 
 
