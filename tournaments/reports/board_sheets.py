@@ -5,9 +5,10 @@ East on the right; every hand lists its suits in O C E B order (docs/file-format
 by name and colour, the ranks high to low (the engine's display order). The dealer and
 the first leader (the dealer's right-hand player, docs/rules.md "Seats, dealer and boards") are
 marked on their hands and in the centre. Cards are printed at 22 pt on a one-board page
-and 11 pt on a four-board page, so a seat's cards read at arm's length; a suit too long
-for its line shrinks by its length alone (:func:`suit_size`), so two suits of one length
-always print at one size.
+and 11 pt on a four-board page, so a seat's cards read at arm's length; every suit of
+the deal prints at that one size, and a suit too long for its line wraps onto the next
+(:func:`wrap_ranks`); only a deal whose wrapped hands would not fit their space prints
+a little smaller, all four hands alike (:func:`deal_card_size`).
 
 Copies (one per table) are grouped by board: all copies of board 1, then board 2...,
 so the person making up the deals handles one board at a time. (Spec question: the
@@ -179,6 +180,7 @@ def draw_deal(
         Seat.E: (x0 + side_w + centre_w, y0 + band, side_w, band),
         Seat.S: (x0 + (w - hand_w) / 2, y0, hand_w, band),
     }
+    card_size = deal_card_size(deal, card_size, hand_w, band)
     for seat, hand_box in positions.items():
         _draw_hand(c, marks, seat, deal[seat], hand_box, card_size)
     _draw_centre(c, board, marks, (x0 + side_w, y0 + band, centre_w, band), large)
@@ -207,7 +209,13 @@ def _draw_hand(
     x, y, w, h = box
     line_h = card_size * 1.45
     seat_size = card_size * 0.8
-    block_h = seat_size * 1.8 + 4 * line_h
+    label_w = _label_width(card_size)
+    wrapped = {
+        suit: wrap_ranks([str(card.rank) for card in cards if card.suit is suit],
+                         card_size, w - label_w - 4)
+        for suit in SUIT_ORDER
+    }
+    block_h = seat_size * 1.8 + sum(max(1, len(lines)) for lines in wrapped.values()) * line_h
     top = y + (h + block_h) / 2
 
     # Seat name with the dealer / first-leader badges.
@@ -222,23 +230,61 @@ def _draw_hand(
         _badge(c, _("Sortida"), bx, top - seat_size, badge_size, dark=False)
 
     label_size = card_size * 0.62
-    label_w = max(width(labels.suit_name(s), FONT_BOLD, label_size) for s in SUIT_ORDER)
-    label_w += card_size * 0.5
     y_line = top - seat_size * 1.8
     for suit in SUIT_ORDER:
-        ranks = " ".join(str(card.rank) for card in cards if card.suit is suit) or "—"
         baseline = y_line - card_size
         c.setFillColor(SUIT_COLOURS[suit])
         c.setFont(FONT_BOLD, label_size)
         c.drawString(x + 2, baseline + (card_size - label_size) * 0.35, labels.suit_name(suit))
         c.setFillColor(black)
-        # A card is never cut or wrapped away: a long suit shrinks as much as it must,
-        # by its length alone so that two suits of one length look alike.
-        count = sum(1 for card in cards if card.suit is suit)
-        size = suit_size(count, card_size, w - label_w - 4)
-        c.setFont(FONT_BOLD, size)
-        c.drawString(x + 2 + label_w, baseline, ranks)
-        y_line -= line_h
+        # Every card at the deal's one size: a long suit wraps, it never shrinks.
+        c.setFont(FONT_BOLD, card_size)
+        for line in wrapped[suit] or ["—"]:
+            c.drawString(x + 2 + label_w, y_line - card_size, line)
+            y_line -= line_h
+
+
+def _label_width(card_size: float) -> float:
+    """Width of the suit-name column of a hand at ``card_size``."""
+    label_size = card_size * 0.62
+    return max(width(labels.suit_name(s), FONT_BOLD, label_size) for s in SUIT_ORDER) \
+        + card_size * 0.5
+
+
+def wrap_ranks(ranks: list[str], size: float, available: float) -> list[str]:
+    """The ranks of one suit as lines of at most ``available`` points at ``size`` (bold),
+    in order, split between cards (a rank is never cut); ``[]`` for a void suit, and a
+    rank wider than the line alone on its line."""
+    lines: list[str] = []
+    for rank in ranks:
+        candidate = f"{lines[-1]} {rank}" if lines else rank
+        if lines and width(candidate, FONT_BOLD, size) <= available:
+            lines[-1] = candidate
+        else:
+            lines.append(rank)
+    return lines
+
+
+def deal_card_size(deal: Deal, card_size: float, hand_w: float, hand_h: float) -> float:
+    """The one card size of a deal's four hands: ``card_size`` when every hand, its long
+    suits wrapped (:func:`wrap_ranks`), fits its ``hand_w`` x ``hand_h`` box, else the
+    largest size (in 5 % steps, at least 60 % of ``card_size``) at which they all do."""
+    size = card_size
+    while size > card_size * 0.6:
+        line_h = size * 1.45
+        available = hand_w - _label_width(size) - 4
+        fits = all(
+            size * 0.8 * 1.8 + line_h * sum(
+                max(1, len(wrap_ranks([str(c.rank) for c in deal[seat] if c.suit is suit],
+                                      size, available)))
+                for suit in SUIT_ORDER
+            ) <= hand_h
+            for seat in Seat
+        )
+        if fits:
+            return size
+        size *= 0.95
+    return size
 
 
 def _widest_ranks(count: int) -> str:

@@ -39,8 +39,8 @@ def test_board_sheets_print_every_hand_by_suit_high_to_low_one_board_per_page() 
         for seat in Seat:
             for suit in SUIT_ORDER:
                 ranks = _suit_line(sheet.deal[seat], suit)
-                if ranks:
-                    assert ranks in text, (seat, suit, ranks)
+                if ranks:  # a long suit may wrap onto the next line
+                    assert ranks in " ".join(text.split()), (seat, suit, ranks)
         assert "NORD" in text and "SUD" in text and "OEST" in text and "EST" in text
         assert "Reparteix" in text and "Sortida" in text
 
@@ -220,7 +220,7 @@ def test_a_twelve_card_suit_is_printed_whole_and_inside_the_page() -> None:
                                per_page=per_page)
         data = render(document)
         text = page_texts(data)[0]
-        assert text.count("9 1 12 11 10 8 7 6 5 4 3 2") >= 4
+        assert " ".join(text.split()).count("9 1 12 11 10 8 7 6 5 4 3 2") >= 4
         assert text_outside_page(data) == []
 
 
@@ -254,7 +254,8 @@ def _digit_line_sizes(data: bytes, page: int = 0) -> dict[str, float]:
 
 
 def test_two_suits_of_one_length_print_at_one_size_whatever_the_cards() -> None:
-    """South's 6 oros with the three two-digit ranks and West's 6 low oros: one size."""
+    """South's 6 oros with the three two-digit ranks and West's 6 low oros: one size,
+    and so is every other suit of the deal (a long suit wraps, it never shrinks)."""
     from engine.cards import Card, Suit
     from engine.deal import Deal
     from engine.seats import dealer, first_leader
@@ -280,9 +281,9 @@ def test_two_suits_of_one_length_print_at_one_size_whatever_the_cards() -> None:
     for document in documents:
         data = render(document)
         sizes = _digit_line_sizes(data)
-        assert sizes[south] == pytest.approx(sizes[west]), (type(document).__name__, sizes)
-        # A short suit keeps the full size: only lengths that may not fit shrink.
-        assert max(sizes.values()) > sizes[south]
+        sizes.pop("20", None)  # the board number in the centre
+        assert max(sizes.values()) == pytest.approx(min(sizes.values())), (
+            type(document).__name__, sizes)
         assert text_outside_page(data) == []
     save_png(render(documents[0]), "sample-board-sheets-same-length")
     save_png(render(documents[2]), "sample-traveller-board-20")
