@@ -1,0 +1,237 @@
+"""The live public pages under load: a 200-pair championship (4 rounds x 10 boards, 100
+tables, 4,000 results) on PostgreSQL, served by gunicorn on loopback, asked by 8
+concurrent clients (a bounded threaded ``http.client`` loop per client process).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/botifarra_live \\
+        .venv/bin/python benchmarks/bench_live_pages.py [--seconds 10] [--rebuild]
+
+It prints, for the same server and load: the login page's throughput (the reference),
+the cached standings page's, a traveller's, a conditional GET of an unchanged standings
+page (304), the poll of an unchanged fragment (204); and in-process, the time to read the
+championship's result rows as tuples against the time of a page that must be recomputed
+(the first request after a change). Goals (docs/performance.md): cached standings at
+least 80 % of the login page's requests per second; a recomputed page under 3x the time
+to read its rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import multiprocessing
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/botifarra_live"
+os.environ.setdefault("DATABASE_URL", DEFAULT_DB)
+SLUG = "bench-live"
+
+from benchmarks.common import machine  # noqa: E402
+
+
+def ensure_database(url: str) -> None:
+    """Create the benchmark's database when it does not exist (trust auth on loopback)."""
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def setup(rebuild: bool) -> None:
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from tournaments.models import Championship
+
+    existing = Championship.objects.filter(slug=SLUG).first()
+    if existing is not None and not rebuild:
+        return
+    if existing is not None:
+        from tournaments import services
+
+        services.championship_delete(championship=existing, acting_user=None)
+    from tests.factories import build_championship
+
+    start = time.perf_counter()
+    championship = build_championship(pairs=200, rounds=4, boards_per_round=10,
+                                      drawn_rounds=4, played_rounds=4)
+    Championship.objects.filter(pk=championship.pk).update(slug=SLUG)
+    print(f"(set-up: 200 pairs, 4,000 results in {time.perf_counter() - start:.0f} s)")
+
+
+def in_process(repeat: int = 7) -> None:
+    """Rows read as tuples vs a page computed from scratch (the first after a change)."""
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments import live, selectors
+    from tournaments.models import Championship, Result
+
+    championship = Championship.objects.get(slug=SLUG)
+    results = Result.objects.filter(board__championship=championship).count()
+
+    def best(action) -> float:
+        runs = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            action()
+            runs.append(time.perf_counter() - start)
+        return statistics.median(runs)
+
+    read = best(lambda: selectors.load_results(championship))
+
+    def standings() -> None:
+        cache.clear()
+        live.standings_fragment(championship, None, None)
+
+    def traveller() -> None:
+        cache.clear()
+        live.traveller_fragment(championship, 1, staff=False)
+
+    page = best(standings)
+    trav = best(traveller)
+    with CaptureQueriesContext(connection) as queries:
+        standings()
+    load_avg = os.getloadavg()[0]
+    print(f"results: {results}; load average {load_avg:.1f} (other jobs share the machine)")
+    print(f"read the rows as tuples (load_results):     {read * 1000:7.1f} ms (median of {repeat})")
+    print(f"standings fragment recomputed + rendered:  {page * 1000:7.1f} ms = "
+          f"{page / read:.1f}x the read, {len(queries)} queries")
+    print(f"traveller fragment recomputed + rendered:  {trav * 1000:7.1f} ms = "
+          f"{trav / read:.1f}x the read")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _client(port: int, path: str, headers: dict[str, str], seconds: float, queue) -> None:
+    """One client: requests in a loop on one keep-alive connection for ``seconds``."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    times: list[float] = []
+    statuses: dict[int, int] = {}
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        start = time.perf_counter()
+        try:
+            conn.request("GET", path, headers=headers)
+            response = conn.getresponse()
+            response.read()
+        except (OSError, http.client.HTTPException):
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            continue
+        times.append(time.perf_counter() - start)
+        statuses[response.status] = statuses.get(response.status, 0) + 1
+    queue.put((times, statuses))
+
+
+def load(port: int, path: str, seconds: float, clients: int = 8,
+         headers: dict[str, str] | None = None) -> tuple[float, float, dict[int, int]]:
+    """Requests per second, median latency (s) and status counts of ``clients``
+    concurrent clients for ``seconds``."""
+    queue: multiprocessing.Queue = multiprocessing.Queue()
+    procs = [multiprocessing.Process(target=_client,
+                                     args=(port, path, headers or {}, seconds, queue))
+             for _ in range(clients)]
+    for p in procs:
+        p.start()
+    all_times: list[float] = []
+    statuses: dict[int, int] = {}
+    for _ in procs:
+        times, counts = queue.get(timeout=seconds + 60)
+        all_times += times
+        for k, v in counts.items():
+            statuses[k] = statuses.get(k, 0) + v
+    for p in procs:
+        p.join()
+    return len(all_times) / seconds, statistics.median(all_times) if all_times else 0, statuses
+
+
+def served(seconds: float, workers: int) -> None:
+    port = free_port()
+    env = dict(os.environ, DJANGO_SECRET_KEY="bench-" + "x" * 40, DEBUG="false",
+               ALLOWED_HOSTS="127.0.0.1", LOG_LEVEL="WARNING",
+               SESSION_COOKIE_SECURE="false", CSRF_COOKIE_SECURE="false",
+               STATIC_ROOT="/tmp/botifarra_live_static")
+    # DEBUG off serves hashed static names: the manifest must exist, as in production.
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+                   cwd=ROOT, env=env, check=True)
+    server = subprocess.Popen(
+        [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-b", f"127.0.0.1:{port}",
+         "-w", str(workers), "--log-level", "warning"],
+        cwd=ROOT, env=env, start_new_session=True,
+    )
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        standings = f"/c/{SLUG}/standings/"
+        for path in (standings, f"/c/{SLUG}/boards/1/", "/accounts/login/"):
+            for _ in range(workers * 3):  # every worker renders (and caches) once
+                conn.request("GET", path)
+                conn.getresponse().read()
+        conn.request("GET", standings)
+        response = conn.getresponse()
+        etag = response.getheader("ETag") or ""
+        response.read()
+        conn.request("GET", f"/c/{SLUG}/live/version/")
+        version = re.search(rb'"version": (\d+)', conn.getresponse().read())
+        v = version.group(1).decode() if version else "0"
+        print(f"gunicorn {workers} sync workers, 8 client processes, {seconds:.0f} s each")
+        figures = {}
+        for label, path, headers in (
+            ("login page", "/accounts/login/", {}),
+            ("standings (cached)", standings, {}),
+            ("traveller board 1 (cached)", f"/c/{SLUG}/boards/1/", {}),
+            ("standings, If-None-Match (304)", standings, {"If-None-Match": etag}),
+            ("poll of unchanged fragment (204)", f"/c/{SLUG}/live/standings/?v={v}", {}),
+        ):
+            rate, median, statuses = load(port, path, seconds, headers=headers)
+            figures[label] = rate
+            print(f"{label:34s} {rate:8.0f} req/s  median {median * 1000:6.1f} ms  {statuses}")
+        ratio = figures["standings (cached)"] / figures["login page"]
+        print(f"standings / login throughput: {ratio:.0%} (goal: at least 80 %)")
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--rebuild", action="store_true")
+    args = parser.parse_args()
+    print(machine())
+    ensure_database(os.environ["DATABASE_URL"])
+    setup(args.rebuild)
+    in_process()
+    served(args.seconds, args.workers)
+
+
+if __name__ == "__main__":
+    main()
