@@ -35,3 +35,32 @@ def fake_solver(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
     monkeypatch.setattr("tournaments.services.analysis.dd_table", solve)
     return calls
+
+
+#: FAKE_TABLE as stored (``BoardAnalysis.table``), keyed as a result's trump.
+STORED_TABLE = {"O": 30, "C": 41, "E": 52, "B": 20, "botifarra": 36}
+
+
+@pytest.fixture
+def analysed(db: None, fake_solver: list[Any]) -> Any:
+    """8 pairs (4 tables), 2 rounds of 2 boards: round 1 played (boards 1-2, public),
+    round 2 drawn and not played (boards 3-4, hidden). At board 1, table 1 has an
+    adjusted score and table 2 an infraction; boards 1 and 3 have their (stand-in)
+    double-dummy tables stored. Returns the championship."""
+    from tests.factories import build_championship
+    from tournaments import services
+    from tournaments.models import Board, Result
+
+    championship = build_championship(pairs=8, rounds=2, boards_per_round=2,
+                                      drawn_rounds=2, played_rounds=1)
+    board1 = Board.objects.get(championship=championship, number=1)
+    at_board1 = Result.objects.filter(board=board1)
+    at_board1.filter(seating__table__number=1).update(
+        trump=None, ns_points_taken=None, contro=False, adjusted_ns="average_plus",
+        adjusted_ew="average_minus")
+    at_board1.filter(seating__table__number=2).update(infraction="NS")
+    for number in (1, 3):
+        services.board_analyse(
+            board_id=Board.objects.get(championship=championship, number=number).pk)
+    championship.refresh_from_db()
+    return championship

@@ -1,0 +1,48 @@
+"""Template filters for the double-dummy table on the traveller
+(``selectors.DoubleDummy``)."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from tournaments.selectors import DoubleDummy, ResultValues
+
+register = template.Library()
+
+
+@register.filter
+def dd_mark(result: ResultValues, dd: DoubleDummy | None) -> SafeString | str:
+    """A result's mark against the double-dummy value of its declaration, in NS's
+    points: ``+4`` (NS took more than perfect play gives them), ``−3`` (fewer), ``=``
+    (the same), with a title saying it in words. Empty without a table, and for an
+    adjusted score, an infraction or a result without trump (``DoubleDummy.difference``).
+    """
+    if dd is None:
+        return ""
+    difference = dd.difference(result)
+    if difference is None:
+        return ""
+    if difference == 0:
+        kind, text = "equal", "="
+        title = _("NS han fet els mateixos punts que a l'anàlisi a cartes vistes")
+    elif difference > 0:
+        kind, text = "above", f"+{difference}"
+        title = ngettext(
+            "NS han fet %(n)s punt més que a l'anàlisi a cartes vistes",
+            "NS han fet %(n)s punts més que a l'anàlisi a cartes vistes", difference,
+        ) % {"n": difference}
+    else:
+        kind, text = "below", f"\u2212{-difference}"
+        title = ngettext(
+            "NS han fet %(n)s punt menys que a l'anàlisi a cartes vistes",
+            "NS han fet %(n)s punts menys que a l'anàlisi a cartes vistes", -difference,
+        ) % {"n": -difference}
+    return format_html(
+        '<span class="dd-mark dd-{}" title="{}"><span aria-hidden="true">{}</span>'
+        '<span class="sr-only">{}</span></span>',
+        kind, title, text, title,
+    )
