@@ -16,11 +16,13 @@ from tournaments.models import (
     Championship,
     PairBoard,
     Result,
+    Round,
     Seating,
 )
 from tournaments.result_messages import normalise_side, result_problems
 from tournaments.services.common import Capability, User, _person, audit, require
 from tournaments.services.errors import ChampionshipStateError, ResultConflict, ResultError
+from tournaments.services.movements import round_check
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +115,26 @@ def _audit(
     )
 
 
+def _check_seating_before_first_result(round: Round) -> None:
+    """Every draw, also one typed in or edited by hand in the admin, is checked before
+    the round starts, i.e. before its first result (docs/decisions.md): a pair seated
+    twice or both sitting out and seated, a table with the same pair on both sides, a
+    table listed twice, a pair that does not play the round (``round_check``). Rematches
+    are no problem here: the draw refuses them unless the organiser accepts them, and a
+    seating set by hand is the organiser's own choice. One query once the round has a
+    result; a few more (``round_check``) for its first.
+
+    Raises :class:`ChampionshipStateError` listing the problems."""
+    if Result.objects.filter(seating__round=round).exists():
+        return
+    problems = round_check(round).problems
+    if problems:
+        raise ChampionshipStateError(
+            _("La distribució de la ronda %(n)s té problemes; corregiu-la abans d'entrar-hi "
+              "resultats: %(problems)s") % {"n": round.number, "problems": " ".join(problems)}
+        )
+
+
 @transaction.atomic
 def result_record(
     *,
@@ -148,7 +170,9 @@ def result_record(
     score, put or replaced),
     :class:`ChampionshipStateError` (championship finished),
     :class:`ResultError` (rules, see :func:`validate_result`; a board of another round;
-    a pair that already played the board), :class:`ResultConflict`.
+    a pair that already played the board), :class:`ResultConflict`. The round's first
+    result is refused with :class:`ChampionshipStateError` naming the problems while its
+    seating has any (:func:`_check_seating_before_first_result`).
     """
     seating = (
         Seating.objects.select_for_update(of=("self",))
@@ -224,6 +248,7 @@ def result_record(
         )
     now = timezone.now()
     if current is None:
+        _check_seating_before_first_result(round)
         played = list(
             PairBoard.objects.filter(
                 board=board, pair_id__in=(seating.ns_pair_id, seating.ew_pair_id)
