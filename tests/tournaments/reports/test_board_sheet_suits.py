@@ -36,11 +36,11 @@ def test_ordinary_deals_print_at_the_full_size_on_a_four_board_page() -> None:
 
 def test_a_seven_card_suit_keeps_the_deal_size_and_wraps() -> None:
     # North holds seven oros; the rest dealt in order.
-    deck = [Card.parse(t) for t in (
+    deck = list(Card.parse_many(
         "9O 1O 12O 11O 10O 8O 7O 9C 1C 12C 11C 10C "
         "6O 5O 4O 3O 2O 8C 7C 6C 5C 4C 3C 2C "
         "9E 1E 12E 11E 10E 8E 7E 6E 5E 4E 3E 2E "
-        "9B 1B 12B 11B 10B 8B 7B 6B 5B 4B 3B 2B").split()]
+        "9B 1B 12B 11B 10B 8B 7B 6B 5B 4B 3B 2B"))
     deal = Deal.from_hands({Seat.N: deck[0:12], Seat.E: deck[12:24], Seat.S: deck[24:36],
                  Seat.W: deck[36:48]})
     assert deal_card_size(deal, 11.0, HAND_W, HAND_H) == 11.0
