@@ -79,11 +79,31 @@ class TravellerSerializer(serializers.Serializer):  # type: ignore[type-arg]
 # --------------------------------------------------------------------------- API v1
 
 
+class DoubleDummyLineSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    trump = serializers.CharField(help_text="O, C, E, B or botifarra")
+    ns_points = serializers.IntegerField(help_text="NS's points with perfect play, 0..72")
+    ew_points = serializers.IntegerField(help_text="72 - ns_points")
+    par = serializers.BooleanField()
+
+
+class DoubleDummySerializer(serializers.Serializer):  # type: ignore[type-arg]
+    declarer = serializers.CharField(help_text="the dealer's side (NS or EW), which names "
+                                     "trump; the dealer's right-hand player leads")
+    declarations = DoubleDummyLineSerializer(many=True, help_text="O, C, E, B, botifarra")
+    par = DoubleDummyLineSerializer()
+    par_score = serializers.IntegerField(
+        help_text="the declarer's hand score at par, without doubles")
+
+
 class TravellerBoardSerializer(TravellerSerializer):
     """A board with its traveller: the deal and results only when the reader may see
-    them (``selectors.traveller``)."""
+    them (``selectors.traveller``), and then its double-dummy table when computed."""
 
     round = serializers.IntegerField(allow_null=True)
+    double_dummy = DoubleDummySerializer(
+        allow_null=True,
+        help_text="null until computed, and wherever the deal is not shown",
+    )
 
 
 class ChampionshipSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -105,6 +125,12 @@ class PairSerializer(serializers.Serializer):  # type: ignore[type-arg]
     names = serializers.CharField()
     player1 = serializers.CharField()
     player2 = serializers.CharField()
+    joined_round = serializers.IntegerField(
+        help_text="the first round the pair plays: 1, or a later one for a pair "
+                  "registered late")
+    withdrawn_after_round = serializers.IntegerField(
+        allow_null=True,
+        help_text="the pair plays no round after this one (withdrawn); null while in play")
 
 
 class SeatingSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -116,8 +142,14 @@ class SeatingSerializer(serializers.Serializer):  # type: ignore[type-arg]
 class RoundSerializer(serializers.Serializer):  # type: ignore[type-arg]
     number = serializers.IntegerField()
     closed = serializers.BooleanField()
+    movement = serializers.CharField(
+        help_text="how the round was drawn: random, swiss or round-robin; empty before "
+                  "the draw or for a seating typed in")
     boards = serializers.ListField(child=serializers.IntegerField())
     seatings = SeatingSerializer(many=True)
+    byes = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="the pairs sitting out the round (a bye), by number")
 
 
 class BoardListItemSerializer(serializers.Serializer):  # type: ignore[type-arg]

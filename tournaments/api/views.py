@@ -32,7 +32,7 @@ from tournaments.api.serializers import (
     StandingsSerializer,
     TravellerBoardSerializer,
 )
-from tournaments.models import Board, Championship, Pair, Round, Seating
+from tournaments.models import Board, Bye, Championship, Pair, Round, Seating
 from tournaments.numbers import average_out, comparative_out
 
 #: ASCII digits only: ``str.isdigit()`` accepts "²", which ``int()`` refuses (a 500).
@@ -108,26 +108,32 @@ class PairListApi(APIView):
         pairs = selectors.pairs_by_number(championship)
         data = [
             {"number": n, "names": p.names, "player1": p.player1.name,
-             "player2": p.player2.name}
+             "player2": p.player2.name, "joined_round": p.joined_round,
+             "withdrawn_after_round": p.withdrawn_after_round}
             for n, p in sorted(pairs.items())
         ]
         return Response(PairSerializer(data, many=True).data)
 
 
-def _round_data(round: Round, seatings: list[Seating], boards: list[int]) -> dict[str, Any]:
+def _round_data(
+    round: Round, seatings: list[Seating], boards: list[int], byes: list[int]
+) -> dict[str, Any]:
     return {
         "number": round.number,
         "closed": round.is_closed,
+        "movement": round.movement,
         "boards": boards,
         "seatings": [
             {"table": s.table.number, "ns": s.ns_pair.number, "ew": s.ew_pair.number}
             for s in seatings
         ],
+        "byes": byes,
     }
 
 
 class RoundListApi(APIView):
-    """Every round with its boards and seatings (who sits NS and EW at each table)."""
+    """Every round with its movement, boards, seatings (who sits NS and EW at each
+    table) and byes (who sits out)."""
 
     permission_classes = [AllowAny]
 
@@ -144,12 +150,17 @@ class RoundListApi(APIView):
                                  .exclude(round=None).order_by("number")
                                  .values_list("round_id", "number")):
             boards.setdefault(round_id, []).append(number)
-        data = [_round_data(r, seatings.get(r.pk, []), boards.get(r.pk, [])) for r in rounds]
+        byes: dict[int, list[int]] = {}
+        for round_id, pair in (Bye.objects.filter(round__championship=championship)
+                               .order_by("pair__number").values_list("round_id", "pair__number")):
+            byes.setdefault(round_id, []).append(pair)
+        data = [_round_data(r, seatings.get(r.pk, []), boards.get(r.pk, []), byes.get(r.pk, []))
+                for r in rounds]
         return Response(RoundSerializer(data, many=True).data)
 
 
 class RoundApi(APIView):
-    """One round with its boards and seatings."""
+    """One round with its movement, boards, seatings and byes."""
 
     permission_classes = [AllowAny]
 
@@ -161,7 +172,9 @@ class RoundApi(APIView):
                         .select_related("table", "ns_pair", "ew_pair").order_by("table__number"))
         boards = list(Board.objects.filter(round=row).order_by("number")
                       .values_list("number", flat=True))
-        return Response(RoundSerializer(_round_data(row, seatings, boards)).data)
+        byes = list(Bye.objects.filter(round=row).order_by("pair__number")
+                    .values_list("pair__number", flat=True))
+        return Response(RoundSerializer(_round_data(row, seatings, boards, byes)).data)
 
 
 class BoardListApi(APIView):
@@ -262,6 +275,22 @@ def _traveller_result(row: selectors.TravellerRow, rules: Any) -> dict[str, Any]
     }
 
 
+def _double_dummy(dd: selectors.DoubleDummy | None) -> dict[str, Any] | None:
+    if dd is None:
+        return None
+
+    def line(line: selectors.DoubleDummyLine) -> dict[str, Any]:
+        return {"trump": line.trump, "ns_points": line.ns_points,
+                "ew_points": line.ew_points, "par": line.is_par}
+
+    return {
+        "declarer": dd.declarer.value,
+        "declarations": [line(x) for x in dd.lines],
+        "par": line(dd.par),
+        "par_score": dd.par_score,
+    }
+
+
 class TravellerApi(APIView):
     """A board and its traveller; hidden boards (some table still to play) come back
     with ``public: false``, no deal and no results unless the user is the championship's
@@ -273,7 +302,8 @@ class TravellerApi(APIView):
     def get(self, request: Request, slug: str, number: int) -> Response:
         championship = championship_of(slug)
         board = get_object_or_404(
-            Board.objects.select_related("round"), championship=championship, number=number
+            Board.objects.select_related("round", "analysis"), championship=championship,
+            number=number,
         )
         board.championship = championship
         sheet = selectors.traveller(board, for_public=not sees_hidden(request, championship))
@@ -286,6 +316,7 @@ class TravellerApi(APIView):
             "deal": sheet.deal.to_json() if sheet.deal is not None else None,
             "tables_missing": sheet.tables_missing,
             "results": [_traveller_result(row, rules) for row in sheet.rows],
+            "double_dummy": _double_dummy(sheet.double_dummy),
         }
         return Response(TravellerBoardSerializer(data).data)
 
