@@ -36,6 +36,7 @@ from tournaments.reports import labels
 from tournaments.reports.documents import (
     BoardSheet,
     BoardSheets,
+    DoubleDummyTable,
     EntryForm,
     EntryFormBoard,
     EntryForms,
@@ -283,14 +284,17 @@ def _note(result: selectors.ResultValues) -> str:
 
 def travellers(championship: Championship, *, round_number: int = 0) -> Travellers:
     """Travellers of every public board (of ``round_number`` when not 0), in board order:
-    each table's result with hand scores and comparative points and the deal. Boards
-    still hidden from the public are left out, whoever asks. Constant query count."""
+    each table's result with hand scores and comparative points, the deal and its
+    double-dummy table when computed. Boards still hidden from the public are left out,
+    whoever asks. Constant query count."""
     scored = selectors.scored_championship(championship, public_only=True)
     rules = championship.scoring_rules()
     public = scored.visibility.public
-    boards = Board.objects.filter(championship=championship).select_related("round")
+    boards = Board.objects.filter(championship=championship).select_related(
+        "round", "analysis")
     if round_number:
         boards = boards.filter(round__number=round_number)
+    engine_rules = championship.engine_rules()
     by_board: dict[int, list[selectors.ResultValues]] = defaultdict(list)
     for result in scored.results:
         by_board[result.board_id].append(result)
@@ -325,9 +329,20 @@ def travellers(championship: Championship, *, round_number: int = 0) -> Travelle
                 dealer=dealer(board.number),
                 deal=Deal.from_json(board.deal) if board.deal else None,
                 rows=tuple(rows),
+                double_dummy=_double_dummy(selectors.double_dummy(board, engine_rules)),
             )
         )
     return Travellers(header=header(championship), travellers=tuple(out))
+
+
+def _double_dummy(dd: selectors.DoubleDummy | None) -> DoubleDummyTable | None:
+    if dd is None:
+        return None
+    return DoubleDummyTable(
+        lines=tuple((line.trump, line.ns_points, line.is_par) for line in dd.lines),
+        declarer=dd.declarer.value,
+        par_score=dd.par_score,
+    )
 
 
 def result_text(result: selectors.ResultValues) -> str:

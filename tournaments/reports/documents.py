@@ -215,12 +215,28 @@ class TravellerRow:
 
 
 @dataclass(frozen=True, slots=True)
+class DoubleDummyTable:
+    """A board's double-dummy table as printed under its deal: ``lines`` are
+    ``(trump, ns_points, is_par)`` in the order O, C, E, B, botifarra (``trump`` as a
+    row's; EW take 72 - ns_points); ``declarer`` ``NS`` or ``EW`` (the dealer's side,
+    which names trump); ``par_score`` that side's hand score at par, without doubles."""
+
+    lines: tuple[tuple[str, int, bool], ...]
+    declarer: str
+    par_score: int
+
+
+@dataclass(frozen=True, slots=True)
 class Traveller:
+    """``double_dummy``: the board's table when computed (only boards whose deal is
+    printed get one)."""
+
     board: int
     round: int
     dealer: Seat
     deal: Deal | None
     rows: tuple[TravellerRow, ...]
+    double_dummy: DoubleDummyTable | None = None
 
 
 @dataclass(frozen=True, slots=True)

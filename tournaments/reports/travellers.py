@@ -11,15 +11,21 @@ from __future__ import annotations
 import io
 
 from django.utils.translation import gettext as _
+from reportlab.lib.colors import black
 from reportlab.pdfgen import canvas
 
+from engine.cards import Suit
 from tournaments.reports import labels
 from tournaments.reports.board_sheets import draw_deal
-from tournaments.reports.documents import Traveller, Travellers
+from tournaments.reports.documents import DoubleDummyTable, Traveller, Travellers
+from tournaments.reports.fonts import FONT, FONT_BOLD, clean
 from tournaments.reports.formats import fmt_points, fmt_score
 from tournaments.reports.pages import (
+    GREY,
+    LIGHT,
     MARGIN,
     PAGE_WIDTH,
+    SUIT_COLOURS,
     OnPage,
     heading,
     new_canvas,
@@ -28,6 +34,9 @@ from tournaments.reports.pages import (
 from tournaments.reports.tables import Column, TableWriter
 
 DEAL_HEIGHT = 230.0
+#: The double-dummy table under the deal: width, and the height of each of its lines.
+DD_WIDTH = 380.0
+DD_LINE = 14.0
 
 
 def render_travellers(document: Travellers, on_page: OnPage | None = None) -> bytes:
@@ -67,7 +76,10 @@ def _traveller(
             draw_deal(cv, traveller.deal, traveller.board,
                       (MARGIN + 40, y - DEAL_HEIGHT, PAGE_WIDTH - 2 * MARGIN - 80, DEAL_HEIGHT),
                       card_size=10.5)
-            return y - DEAL_HEIGHT - 10
+            y -= DEAL_HEIGHT + 10
+            if traveller.double_dummy is not None:
+                y = draw_double_dummy(cv, traveller.double_dummy, DD_WIDTH, y)
+            return y
         first = False
         return y
 
@@ -117,3 +129,51 @@ def _traveller(
             shade=i % 2 == 1,
         )
     writer.finish_page()
+
+
+def draw_double_dummy(c: canvas.Canvas, dd: DoubleDummyTable, w: float, top: float) -> float:
+    """The double-dummy table, centred on the page below ``top``: a title, the five
+    declarations with NS's and EW's points (par shaded, in bold) and the par line.
+    Returns the ``y`` below it."""
+    x0 = (PAGE_WIDTH - w) / 2
+    label_w = 50.0
+    col_w = (w - label_w) / len(dd.lines)
+    y = top - 11
+    c.setFont(FONT_BOLD, 10)
+    c.drawString(x0, y, clean(_("Anàlisi a cartes vistes")))
+    header_y = y - DD_LINE
+    for i, (_trump, _ns, is_par) in enumerate(dd.lines):
+        if is_par:
+            c.setFillColor(LIGHT)
+            c.rect(x0 + label_w + i * col_w, header_y - 2 * DD_LINE - 4, col_w,
+                   3 * DD_LINE, stroke=0, fill=1)
+    ns_side, ew_side = labels.side("NS"), labels.side("EW")
+    rows = [
+        ("", [labels.trump(trump) for trump, _ns, _par in dd.lines], GREY),
+        (ns_side, [str(ns) for _t, ns, _par in dd.lines], black),
+        (ew_side, [str(72 - ns) for _t, ns, _par in dd.lines], black),
+    ]
+    for r, (label, cells, colour) in enumerate(rows):
+        line_y = header_y - r * DD_LINE
+        c.setFillColor(black)
+        c.setFont(FONT_BOLD, 9)
+        c.drawString(x0, line_y, clean(label))
+        for i, text in enumerate(cells):
+            trump, _ns, is_par = dd.lines[i]
+            suit_colour = SUIT_COLOURS.get(Suit(trump)) if trump in ("O", "C", "E", "B") else None
+            c.setFillColor((suit_colour or black) if r == 0 else colour)
+            c.setFont(FONT_BOLD if is_par or r == 0 else FONT, 9)
+            c.drawCentredString(x0 + label_w + (i + 0.5) * col_w, line_y, clean(text))
+    c.setFillColor(black)
+    trump, ns, _par = next(line for line in dd.lines if line[2])
+    par_line = _(
+        "Par: %(trump)s (%(ns_side)s %(ns)s, %(ew_side)s %(ew)s), %(score)s per a "
+        "%(side)s sense contro."
+    ) % {
+        "trump": labels.trump(trump), "ns_side": ns_side, "ns": ns, "ew_side": ew_side,
+        "ew": 72 - ns, "score": fmt_score(dd.par_score), "side": labels.side(dd.declarer),
+    }
+    y = header_y - 3 * DD_LINE - 2
+    c.setFont(FONT, 9)
+    c.drawString(x0, y, clean(par_line))
+    return y - 12
