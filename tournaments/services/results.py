@@ -117,7 +117,7 @@ def _audit(
 
 def _check_seating_before_first_result(round: Round) -> None:
     """Every draw, also one typed in or edited by hand in the admin, is checked before
-    the round starts, i.e. before its first result (docs/decisions.md): a pair seated
+    the round starts, i.e. before its first result (docs/decisions.md 41): a pair seated
     twice or both sitting out and seated, a table with the same pair on both sides, a
     table listed twice, a pair that does not play the round (``round_check``). Rematches
     are no problem here: the draw refuses them unless the organiser accepts them, and a
