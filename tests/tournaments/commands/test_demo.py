@@ -9,10 +9,26 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from tests.tournaments.dd_helpers import fake_solver  # noqa: F401
 from tournaments import selectors
-from tournaments.models import AuditEntry, Board, Championship, Pair, Result, Round, Seating
+from tournaments.models import (
+    AuditEntry,
+    Board,
+    BoardAnalysis,
+    Championship,
+    Pair,
+    Result,
+    Round,
+    Seating,
+)
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _stand_in_solver(fake_solver):  # type: ignore[no-untyped-def]  # noqa: F811
+    """The demo analyses its closed rounds' boards: about 10 s each with the real solver."""
+    return fake_solver
 
 
 def run_demo(*args):
@@ -69,3 +85,21 @@ def test_demo_twice_says_it_exists_and_reset_rebuilds_it():
     assert rebuilt.pk != first.pk
     assert Championship.objects.count() == 1
     assert Result.objects.count() == 252
+
+
+def test_demo_stores_the_double_dummy_tables_of_the_closed_rounds(fake_solver) -> None:  # noqa: F811
+    out = run_demo()
+    c = Championship.objects.get(slug="demo")
+    analysed = sorted(BoardAnalysis.objects.filter(board__championship=c)
+                      .values_list("board__number", flat=True))
+    assert analysed == list(range(1, 19))  # rounds 1-3; round 4 is not closed
+    assert len(fake_solver) == 18
+    assert "Anàlisi a cartes vistes: 18 taulers" in out
+
+
+def test_demo_without_analysis_budget_stores_none_and_a_second_run_fills_the_gap() -> None:
+    out = run_demo("--analysis-budget", "0")
+    assert not BoardAnalysis.objects.exists() and "cartes vistes" not in out
+    out = run_demo()
+    assert "ja existeix" in out and "Anàlisi a cartes vistes: 18 taulers" in out
+    assert BoardAnalysis.objects.count() == 18

@@ -15,12 +15,21 @@ and closed); a withdrawal happens right after the round it names. Without
 
 Idempotent: run twice, it says the demo exists (``--reset`` rebuilds it). Prints the URLs
 and the demo logins.
+
+The travellers of the closed rounds show their double-dummy tables: once the demo is
+stored, the boards of the closed rounds are analysed in-process through the same service
+as the job queued when a round closes (``services.boards_analyse``), board by board until
+``--analysis-budget`` seconds (default 60; 0: none) are spent. The compiled solver takes
+about 10 s a board, a minute at worst, so the 18 boards of the closed rounds take a few
+minutes: the demo prints which boards are left, and running it again (or
+``manage.py analyse_boards demo``) goes on.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime
+import time
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -39,6 +48,8 @@ PAIRS = 24
 ROUNDS = 4
 BOARDS_PER_ROUND = 6
 DRAW_SEED = 2026
+#: Seconds the demo spends on double-dummy tables at most (a board started is finished).
+ANALYSIS_BUDGET = 60.0
 
 #: Demo logins (demo only: printed on purpose).
 USERS = {
@@ -89,16 +100,23 @@ class Command(BaseCommand):
                             "rounds 1 to R-1 and half of round R)")
         parser.add_argument("--withdraw", action="append", default=[], metavar="PAIR@ROUND",
                             help="withdraw pair PAIR after round ROUND (repeatable)")
+        parser.add_argument("--analysis-budget", type=float, default=ANALYSIS_BUDGET,
+                            help="seconds spent on the closed rounds' double-dummy tables "
+                            f"(default {ANALYSIS_BUDGET:g}; 0: none)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         self.shape = _shape(options)
         slug = self.shape["slug"]
         existing = Championship.objects.filter(slug=slug).first()
+        budget = options["analysis_budget"]
+        if budget < 0:
+            raise CommandError("--analysis-budget must be 0 or more seconds")
         if existing is not None and not options["reset"]:
             self.stdout.write(
                 f"La demo ja existeix ({existing.name}); "
                 "`python manage.py demo --reset` la torna a crear."
             )
+            self._analyse(existing, budget)
             self._print_access(existing)
             return
         with transaction.atomic():
@@ -109,7 +127,35 @@ class Command(BaseCommand):
             championship = self._build()
         self.stdout.write(self.style.SUCCESS(f"Demo creada: {championship.name}"))
         self._print_summary(championship)
+        # After the commit: the solver is slow, and no transaction should wait on it.
+        self._analyse(championship, budget)
         self._print_access(championship)
+
+    def _analyse(self, championship: Championship, budget: float) -> None:
+        """The double-dummy tables of the closed rounds' boards, in board order, until
+        ``budget`` seconds are spent (a board started is finished)."""
+        if budget <= 0:
+            return
+        started = time.perf_counter()
+        done: list[int] = []
+        left: list[int] = []
+        for number in championship.rounds.filter(closed_at__isnull=False).order_by(
+            "number"
+        ).values_list("number", flat=True):
+            remaining = max(0.0, budget - (time.perf_counter() - started))
+            run = services.boards_analyse(
+                championship=championship, round_number=number, budget=remaining
+            )
+            done += run.computed
+            left += run.left
+        if not done and not left:
+            return
+        self.stdout.write(
+            f"  Anàlisi a cartes vistes: {len(done)} taulers en "
+            f"{time.perf_counter() - started:.0f} s"
+            + (f"; en falten {len(left)} (`python manage.py analyse_boards "
+               f"{championship.slug}`, o la demo un altre cop)" if left else "")
+        )
 
     # -- building -----------------------------------------------------------------------
 
