@@ -46,7 +46,10 @@ def test_perfect_bots_finish_an_ending_on_its_double_dummy_value(
 
 
 @pytest.mark.skipif(not core_available(), reason="engine._ddcore is not built")
-def test_play_board_with_perfect_bots_is_deterministic_and_totals_72() -> None:
+def test_play_board_with_perfect_bots_is_deterministic_and_totals_72(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("BOTIFARRA_DD_BACKEND", "c")  # a whole hand: the core, always
     deal = shuffled_deal(3)
     first = play_board(deal, 1, seed=1, bot="perfect")
     assert play_board(deal, 1, seed=1, bot="perfect") == first
