@@ -7,7 +7,6 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from tournaments.selectors import DoubleDummy, ResultValues
 
@@ -28,19 +27,12 @@ def dd_mark(result: ResultValues, dd: DoubleDummy | None) -> SafeString | str:
         return ""
     if difference == 0:
         kind, text = "equal", "="
-        title = _("NS han fet els mateixos punts que a l'anàlisi a cartes vistes")
     elif difference > 0:
         kind, text = "above", f"+{difference}"
-        title = ngettext(
-            "NS han fet %(n)s punt més que a l'anàlisi a cartes vistes",
-            "NS han fet %(n)s punts més que a l'anàlisi a cartes vistes", difference,
-        ) % {"n": difference}
     else:
         kind, text = "below", f"\u2212{-difference}"
-        title = ngettext(
-            "NS han fet %(n)s punt menys que a l'anàlisi a cartes vistes",
-            "NS han fet %(n)s punts menys que a l'anàlisi a cartes vistes", -difference,
-        ) % {"n": -difference}
+    title = _("Punts NS respecte a l'anàlisi a cartes vistes: %(difference)s") % {
+        "difference": "0" if difference == 0 else text}
     return format_html(
         '<span class="dd-mark dd-{}" title="{}"><span aria-hidden="true">{}</span>'
         '<span class="sr-only">{}</span></span>',
