@@ -112,3 +112,24 @@ def test_no_tracked_file_points_outside_the_repository() -> None:
             for line, what, content in outside_references(text, in_docs=in_docs)
         )
     assert problems == []
+
+
+DOC_REFERENCE = re.compile(r"\bdocs/([\w-]+\.md)")
+
+
+def test_every_document_of_docs_that_a_file_names_exists() -> None:
+    missing = []
+    for path in tracked_files():
+        if path.resolve() == THIS or is_test_data(path):
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        for number, line in enumerate(text.splitlines(), start=1):
+            missing.extend(
+                f"{path.relative_to(ROOT)}:{number}: docs/{name}"
+                for name in DOC_REFERENCE.findall(line)
+                if not (ROOT / "docs" / name).is_file()
+            )
+    assert missing == []
