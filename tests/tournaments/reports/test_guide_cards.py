@@ -133,3 +133,34 @@ def test_a_new_draw_is_not_answered_with_the_old_guide_cards(
         again, created = jobs.print_job_request(championship=c, kind="guide-cards",
                                                 acting_user=None)
     assert created and again.pk != first.pk
+
+
+def test_anyone_may_ask_for_guide_cards_on_the_prints_page(
+    client, media, django_capture_on_commit_callbacks  # type: ignore[no-untyped-def]
+):
+    from django.urls import reverse
+
+    from tournaments.models import PrintJob
+
+    c = build_championship(pairs=4, rounds=2, boards_per_round=1, drawn_rounds=1)
+    url = reverse("print_jobs", args=[c.slug])
+    page = client.get(url).content.decode()
+    assert 'value="guide-cards"' in page and 'value="board-sheets"' not in page
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {"kind": "guide-cards", "round_number": "1"})
+    assert response.status_code == 302
+    job = PrintJob.objects.get()
+    assert (job.kind, job.round_number, job.status) == ("guide-cards", 1, PrintJob.Status.DONE)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_print_report_writes_the_guide_cards(tmp_path, settings):  # type: ignore[no-untyped-def]
+    from django.core.management import call_command
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    c = build_championship(pairs=4, rounds=2, boards_per_round=1, drawn_rounds=2)
+    out = tmp_path / "cartells.pdf"
+    call_command("print_report", "guide-cards", c.slug, "--language", "es", "-o", str(out),
+                 stdout=io.StringIO(), stderr=io.StringIO())
+    text = text_of(out.read_bytes())
+    assert "Mesa 1" in text and "Pareja 4" in text, text
