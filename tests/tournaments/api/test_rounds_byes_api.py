@@ -49,3 +49,15 @@ def test_the_schema_describes_byes_movement_and_the_pairs_rounds(client, db) -> 
     text = client.get(reverse("schema")).content.decode()
     for name in ("byes", "movement", "joined_round", "withdrawn_after_round"):
         assert name in text, name
+
+
+def test_a_put_result_on_a_seating_with_a_pair_twice_is_refused_409_naming_it(api) -> None:  # type: ignore[no-untyped-def]
+    from tests.tournaments.api.conftest import body
+    from tournaments.models import Result
+
+    first, second = api.small.seatings
+    Seating.objects.filter(pk=second.pk).update(ew_pair=first.ew_pair)  # edited by hand
+    response = api.token_client(api.small.referee).put(api.url(), body(40), format="json")
+    assert response.status_code == 409, response.content
+    assert f"La parella {first.ew_pair.number} seu dues vegades" in response.content.decode()
+    assert not Result.objects.exists()
