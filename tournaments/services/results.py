@@ -206,6 +206,7 @@ def result_record(
     current = (
         Result.objects.select_for_update(of=("self",))
         .filter(seating=seating, board=board)
+        .order_by("pk")  # at most one row: no joins for Result's default ordering
         .first()
     )
     where = _("taula %(table)s, tauler %(board)s") % {
