@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def test_the_table_is_printed_under_the_deal_of_each_analysed_board(
     analysed  # noqa: F811
 ) -> None:
-    document = build.travellers(analysed)
+    document = build.build(analysed, Kind.TRAVELLERS, language="ca")
     assert [t.board for t in document.travellers] == [1, 2]  # 3 and 4 are hidden
     first, second = document.travellers
     assert first.double_dummy == DoubleDummyTable(
