@@ -73,7 +73,7 @@ def render_board_sheets(document: BoardSheets, on_page: OnPage | None = None) ->
         f"{document.header.championship} · {_('Fulls de mans')} · "
         f"{_('Ronda')} {document.round}"
     )
-    c = new_canvas(buffer, title=title, numbered=False)
+    c = new_canvas(buffer, title=title, numbered=False, footer=document.header.footer)
     total = page_count(document)
     items = list(_sheets(document))
     done = 0

@@ -23,7 +23,7 @@ from fractions import Fraction
 
 from django.conf import settings
 from django.db.models import Count
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 import scoring
@@ -75,9 +75,10 @@ def document_language(code: str | None) -> str:
     return translation.get_supported_language_variant(settings.LANGUAGE_CODE)
 
 
-def header(championship: Championship) -> Header:
+def header(championship: Championship, *, missing: str = "") -> Header:
     """The heading every page repeats: name, date, venue, the active language (``build``
-    sets the document's) and a rules line written in it."""
+    sets the document's), a rules line written in it, when it is made (local time, now)
+    and from which ``results_version``, and ``missing`` (:func:`missing_boards`)."""
     language = document_language(translation.get_language())
     scale = f"{_num(championship.scale_bottom)}-{_num(championship.scale_top)}"
     summary = " · ".join(
@@ -94,7 +95,63 @@ def header(championship: Championship) -> Header:
         venue=championship.venue,
         language=language,
         rules_summary=str(summary),
+        made_at=_made_at(language),
+        results_version=championship.results_version,
+        missing=missing,
     )
+
+
+def _made_at(language: str) -> str:
+    """Now, local time, as the language writes it: ``30/11/2026 19:05``."""
+    pattern = "%Y-%m-%d %H:%M" if language.startswith("en") else "%d/%m/%Y %H:%M"
+    return timezone.localtime().strftime(pattern)
+
+
+def board_list(numbers: list[int]) -> str:
+    """Board numbers as printed: ``13, 14``; runs of three or more joined, ``13-16, 20``."""
+    parts: list[str] = []
+    run: list[int] = []
+    for number in [*sorted(set(numbers)), 0]:
+        if run and number == run[-1] + 1:
+            run.append(number)
+            continue
+        if len(run) >= 3:
+            parts.append(f"{run[0]}-{run[-1]}")
+        else:
+            parts.extend(str(n) for n in run)
+        run = [number]
+    return ", ".join(parts)
+
+
+def missing_boards(
+    scored: selectors.ScoredChampionship, *, round_number: int = 0, through_round: int = 0
+) -> str:
+    """Which boards a results document leaves out and why, in the active language:
+    "Falten els taulers 13, 14 (encara no s'han jugat a totes les taules)", or ``""``.
+
+    A board is named when it has results that the document does not show because the
+    board is still hidden from the public (some table of its round has not played it,
+    ``scoring.visibility``). A board nobody has played yet is not named: nothing of it
+    is withheld (docs/decisions.md). ``round_number`` keeps the boards of that round
+    only (travellers of one round); ``through_round`` those of rounds 1..N (standings
+    and score cards after round N). No query."""
+    public = scored.visibility.public
+    hidden = []
+    for result in scored.all_results:
+        if result.board in public:
+            continue
+        if round_number and result.round != round_number:
+            continue
+        if through_round and result.round > through_round:
+            continue
+        hidden.append(result.board)
+    if not hidden:
+        return ""
+    if len(set(hidden)) == 1:
+        text = _("Falta el tauler %(boards)s (encara no s'ha jugat a totes les taules)")
+    else:
+        text = _("Falten els taulers %(boards)s (encara no s'han jugat a totes les taules)")
+    return text % {"boards": board_list(hidden)}
 
 
 def _date(championship: Championship, language: str) -> str:
@@ -249,7 +306,8 @@ def standings(championship: Championship, *, through_round: int = 0) -> Standing
     if through_round:
         rows_after = scored.score.standings(through_round=through_round)
         return Standings(
-            header=header(championship),
+            header=header(championship, missing=missing_boards(
+                scored, through_round=through_round)),
             tables=(StandingsTable(title="", through_round=through_round,
                                    rows=rows(rows_after)),),
             progress=_progress(championship),
@@ -259,7 +317,8 @@ def standings(championship: Championship, *, through_round: int = 0) -> Standing
         tables += [
             StandingsTable(title="", through_round=n, rows=rows(after[n])) for n in sorted(after)
         ]
-    return Standings(header=header(championship), tables=tuple(tables),
+    return Standings(header=header(championship, missing=missing_boards(scored)),
+                     tables=tuple(tables),
                      progress=_progress(championship))
 
 
@@ -332,7 +391,10 @@ def travellers(championship: Championship, *, round_number: int = 0) -> Travelle
                 double_dummy=_double_dummy(selectors.double_dummy(board, engine_rules)),
             )
         )
-    return Travellers(header=header(championship), travellers=tuple(out))
+    return Travellers(
+        header=header(championship, missing=missing_boards(scored, round_number=round_number)),
+        travellers=tuple(out),
+    )
 
 
 def _double_dummy(dd: selectors.DoubleDummy | None) -> DoubleDummyTable | None:
@@ -413,7 +475,9 @@ def score_cards(
     if pair_number and not cards:
         raise ReportError(_("%(championship)s: no hi ha cap parella %(pair)s.")
                           % {"championship": championship.slug, "pair": pair_number})
-    return ScoreCards(header=header(championship), cards=tuple(cards),
+    return ScoreCards(
+        header=header(championship, missing=missing_boards(scored, through_round=through_round)),
+        cards=tuple(cards),
                       through_round=through_round)
 
 

@@ -72,6 +72,11 @@ class Header:
     ``language``: ``ca``, ``es`` or ``en``, the document's one language (the
     requester's; ``render`` draws every label in it, ``build`` wrote the rest in it).
     ``rules_summary``: one line, e.g. "obligada · duplicate · proportional 1-2".
+    ``made_at``: when the document was built, local time as the language writes it
+    (``30/11/2026 19:05``); ``results_version``: ``Championship.results_version`` it was
+    built from (``None`` for a document made outside a championship, as in tests).
+    ``missing``: which boards a results document leaves out and why (one line, empty
+    when none), see ``build.missing_boards``.
     """
 
     championship: str
@@ -79,6 +84,25 @@ class Header:
     venue: str = ""
     language: str = "ca"
     rules_summary: str = ""
+    made_at: str = ""
+    results_version: int | None = None
+    missing: str = ""
+
+    @property
+    def stamp(self) -> str:
+        """"Fet el 30/11/2026 19:05 · versió dels resultats 7" in the active language;
+        empty when neither is known."""
+        if not self.made_at and self.results_version is None:
+            return ""
+        return _("Fet el %(when)s · versió dels resultats %(version)s") % {
+            "when": self.made_at or "?",
+            "version": "?" if self.results_version is None else self.results_version,
+        }
+
+    @property
+    def footer(self) -> str:
+        """The line at the foot of every page: the stamp, then the championship."""
+        return " · ".join(part for part in (self.stamp, self.championship) if part)
 
 
 def download_name(kind: Kind, championship_slug: str, round_number: int, language: str) -> str:

@@ -19,8 +19,8 @@ from engine.cards import SUIT_ORDER
 from tournaments.reports import labels
 from tournaments.reports.documents import EntryForm, EntryForms
 from tournaments.reports.fitting import draw_fitted
-from tournaments.reports.fonts import FONT, FONT_BOLD, clean, register_fonts
-from tournaments.reports.pages import GREY, LIGHT, MARGIN, SUIT_COLOURS, OnPage
+from tournaments.reports.fonts import FONT, FONT_BOLD, clean
+from tournaments.reports.pages import GREY, LIGHT, MARGIN, SUIT_COLOURS, OnPage, new_canvas
 
 WIDTH, HEIGHT = landscape(A4)
 
@@ -28,11 +28,9 @@ WIDTH, HEIGHT = landscape(A4)
 def render_entry_forms(document: EntryForms, on_page: OnPage | None = None) -> bytes:
     """The PDF of the entry forms, one page per table, labels in the active language
     (``render.render`` sets the document's). ``on_page(done, total)``."""
-    register_fonts()
     buffer = io.BytesIO()
-    c = canvas.Canvas(buffer, pagesize=landscape(A4), pageCompression=1,
-                      initialFontName=FONT)
-    c.setTitle(clean(f"{document.header.championship} · {_('Acta de taula')}"))
+    c = new_canvas(buffer, title=f"{document.header.championship} · {_('Acta de taula')}",
+                   numbered=False, footer=document.header.footer, pagesize=landscape(A4))
     total = len(document.forms)
     for done, form in enumerate(document.forms, start=1):
         _draw_form(c, document, form)

@@ -141,7 +141,7 @@ def render_guide_cards(document: GuideCards, on_page: OnPage | None = None) -> b
     title = _title(document)
     buffer = io.BytesIO()
     c = new_canvas(buffer, title=f"{document.header.championship} · {title}", numbered=True,
-                   footer=document.header.championship)
+                   footer=document.header.footer)
     _draw(c, document, page_counter(on_page, _pages(document)))
     c.save()
     return buffer.getvalue()
@@ -154,7 +154,7 @@ def render_guide_card_set(document: GuideCardSet, on_page: OnPage | None = None)
     buffer = io.BytesIO()
     title = _("Cartells de taula i de parella")
     c = new_canvas(buffer, title=f"{document.header.championship} · {title}", numbered=True,
-                   footer=document.header.championship)
+                   footer=document.header.footer)
     page_done = page_counter(on_page, _pages(document.tables) + _pages(document.pairs))
     _draw(c, document.tables, page_done)
     _draw(c, document.pairs, page_done)

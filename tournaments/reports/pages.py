@@ -33,14 +33,41 @@ GREY = HexColor("#666666")
 LIGHT = HexColor("#e8e8e8")
 
 
+def draw_footer(c: canvas.Canvas, footer: str, note: str) -> None:
+    """``footer`` (``Header.footer``: when made, results version, championship) on the
+    left of the page's foot and ``note`` (``Header.missing``) on a line above it."""
+    c.setFont(FONT, 8)
+    c.setFillColor(GREY)
+    if footer:
+        c.drawString(MARGIN, MARGIN / 2, clean(footer)[:120])
+    if note:
+        c.drawString(MARGIN, MARGIN / 2 + 10, clean(note)[:160])
+    c.setFillColor(black)
+
+
+class StampedCanvas(canvas.Canvas):
+    """A canvas that writes ``footer`` and ``note`` (see :func:`draw_footer`) at the foot
+    of every page, for documents without page numbers."""
+
+    def __init__(self, *args: Any, footer: str = "", note: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._footer = footer
+        self._note = note
+
+    def showPage(self) -> None:  # reportlab's name
+        draw_footer(self, self._footer, self._note)
+        super().showPage()
+
+
 class NumberedCanvas(canvas.Canvas):
     """A canvas that writes "Pàgina x de y" (in the active language) at the foot of
-    every page once y is known, and ``footer`` on the left."""
+    every page once y is known, and ``footer`` on the left (``note`` above it)."""
 
-    def __init__(self, *args: Any, footer: str = "", **kwargs: Any) -> None:
+    def __init__(self, *args: Any, footer: str = "", note: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._pages: list[dict[str, Any]] = []
         self._footer = footer
+        self._note = note
 
     def showPage(self) -> None:  # reportlab's name
         self._pages.append(dict(self.__dict__))
@@ -55,23 +82,23 @@ class NumberedCanvas(canvas.Canvas):
             self.drawRightString(
                 PAGE_WIDTH - MARGIN, MARGIN / 2, page_of(self._pageNumber, total)
             )
-            if self._footer:
-                self.drawString(MARGIN, MARGIN / 2, clean(self._footer)[:120])
-            self.setFillColor(black)
+            draw_footer(self, self._footer, self._note)
             super().showPage()
         super().save()
 
 
-def new_canvas(buffer: io.BytesIO, *, title: str, numbered: bool, footer: str = ""
-               ) -> canvas.Canvas:
-    """An A4 canvas with the fonts registered and the document's title set."""
+def new_canvas(buffer: io.BytesIO, *, title: str, numbered: bool, footer: str = "",
+               note: str = "", pagesize: tuple[float, float] = A4) -> canvas.Canvas:
+    """A canvas (A4 unless ``pagesize``) with the fonts registered and the document's
+    title set; ``footer`` and ``note`` at the foot of every page (:func:`draw_footer`)."""
     register_fonts()
     c: canvas.Canvas
     if numbered:
-        c = NumberedCanvas(buffer, pagesize=A4, footer=footer, pageCompression=1,
-                           initialFontName=FONT)
+        c = NumberedCanvas(buffer, pagesize=pagesize, footer=footer, note=note,
+                           pageCompression=1, initialFontName=FONT)
     else:
-        c = canvas.Canvas(buffer, pagesize=A4, pageCompression=1, initialFontName=FONT)
+        c = StampedCanvas(buffer, pagesize=pagesize, footer=footer, note=note,
+                          pageCompression=1, initialFontName=FONT)
     c.setTitle(clean(title))
     c.setAuthor("Botifarra Duplicate")
     c.setCreator("Botifarra Duplicate")

@@ -24,7 +24,7 @@ def render_score_cards(document: ScoreCards, on_page: OnPage | None = None) -> b
     header = document.header
     buffer = io.BytesIO()
     c = new_canvas(buffer, title=f"{header.championship} · {_('Full de puntuació')}",
-                   numbered=True, footer=header.championship)
+                   numbered=True, footer=header.footer, note=header.missing)
     page_done = page_counter(on_page, max(1, len(document.cards)))
 
     if not document.cards:

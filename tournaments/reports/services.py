@@ -544,6 +544,7 @@ def print_job_run(*, job_id: int) -> PrintJob | None:
             # Read before the document: a result saved in between gives a newer PDF
             # under an older state, which only means the next request builds again.
             state = results_state(job.championship)
+            job.championship.results_version = int(state)  # the version the PDF prints
             document = build.build(
                 job.championship,
                 Kind(job.kind),

@@ -29,7 +29,7 @@ def render_standings(document: Standings, on_page: OnPage | None = None) -> byte
     header = document.header
     buffer = io.BytesIO()
     c = new_canvas(buffer, title=f"{header.championship} · {_('Classificació')}",
-                   numbered=True, footer=header.championship)
+                   numbered=True, footer=header.footer, note=header.missing)
     pages = sum(-(-max(len(t.rows), 1) // ROWS_PER_PAGE) for t in document.tables)
     page_done = page_counter(on_page, max(1, pages))
 

@@ -45,7 +45,7 @@ def render_travellers(document: Travellers, on_page: OnPage | None = None) -> by
     header = document.header
     buffer = io.BytesIO()
     c = new_canvas(buffer, title=f"{header.championship} · {_('Full de recorregut')}",
-                   numbered=True, footer=header.championship)
+                   numbered=True, footer=header.footer, note=header.missing)
     page_done = page_counter(on_page, max(1, len(document.travellers)))
 
     if not document.travellers:
