@@ -1,0 +1,148 @@
+"""Standings: overall, per round, after each round, with the progress of results in / expected."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+import scoring
+from scoring.visibility import count_by
+from tournaments.models import (
+    Championship,
+    Pair,
+)
+from tournaments.selectors.results import scored_championship
+
+# --------------------------------------------------------------------------- standings
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Results in / results expected (tables seated x boards of their round)."""
+
+    results_in: int
+    results_expected: int
+
+    @property
+    def complete(self) -> bool:
+        return self.results_expected > 0 and self.results_in >= self.results_expected
+
+    @property
+    def percent(self) -> int:
+        if not self.results_expected:
+            return 0
+        return min(100, 100 * self.results_in // self.results_expected)
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One line of the standings; ``total``/``average`` in comparative points (Fraction)."""
+
+    rank: int
+    pair: Pair
+    total: Fraction
+    boards: int
+    average: Fraction
+    missed: int = 0  # boards scored as average (A) under that missed-board rule
+    withdrawn: bool = False
+
+    @property
+    def number(self) -> int:
+        return self.pair.number
+
+
+@dataclass(frozen=True)
+class StandingsView:
+    """Standings of a championship: ``rows`` ranked, ``progress`` of the results in scope,
+    ``rounds``: round numbers that have tables (for per-round links)."""
+
+    championship: Championship
+    rows: list[StandingRow]
+    progress: Progress
+    rounds: list[int]
+    through_round: int | None = None
+    round_only: int | None = None
+
+
+def _rows(standings: Iterable[scoring.Standing], pairs: dict[int, Pair]) -> list[StandingRow]:
+    return [
+        StandingRow(s.rank, pairs[s.pair], s.total, s.boards, s.average, s.missed, s.withdrawn)
+        for s in standings
+        if s.pair in pairs
+    ]
+
+
+def _pairs(championship: Championship) -> dict[int, Pair]:
+    return {
+        p.number: p
+        for p in Pair.objects.filter(championship=championship).select_related(
+            "player1", "player2"
+        )
+    }
+
+
+def standings(
+    championship: Championship,
+    *,
+    through_round: int | None = None,
+    round_only: int | None = None,
+    for_public: bool = False,
+) -> StandingsView:
+    """Overall standings, standings after round ``through_round`` (rounds 1..n) or of
+    ``round_only`` alone, with progress (results in / expected in that scope).
+
+    ``for_public=True`` (the public, a plain referee, printed standings): the rows count
+    only the boards public now (:func:`scored_championship`), so saving a result on a
+    hidden board changes no public total, board count, average or rank; the progress
+    still counts every result (it says how many are in, not what they are).
+
+    Four queries, whatever the size: results, boards, tables per round, pairs.
+    Comparative points are those of the whole championship
+    (``scoring.ChampionshipScore.standings``). Raises ``ValueError`` when both are given.
+    """
+    scored = scored_championship(championship, public_only=for_public)
+    pairs = _pairs(championship)
+    rows = _rows(
+        scored.score.standings(through_round=through_round, round_only=round_only), pairs
+    )
+    seen = scored.visibility
+    boards_of_round = count_by(r for r in seen.board_rounds.values() if r is not None)
+
+    def in_scope(number: int) -> bool:
+        if round_only is not None:
+            return number == round_only
+        if through_round is not None:
+            return number <= through_round
+        return True
+
+    expected = sum(
+        tables * boards_of_round.get(number, 0)
+        for number, tables in seen.tables_due.items()
+        if in_scope(number)
+    )
+    results_in = 0
+    for result in scored.all_results:
+        if not in_scope(result.round):
+            continue
+        results_in += 1
+        if result.board_round is None:
+            expected += 1  # an imported board with no single round: due where played
+    return StandingsView(
+        championship=championship,
+        rows=rows,
+        progress=Progress(results_in, expected),
+        rounds=sorted(seen.tables_due),
+        through_round=through_round,
+        round_only=round_only,
+    )
+
+
+def standings_after_each_round(
+    championship: Championship, *, for_public: bool = False
+) -> dict[int, list[StandingRow]]:
+    """``{round: standings over rounds 1..round}`` for every round with results (four
+    queries; ``for_public`` counts only the public boards, as :func:`standings` does)."""
+    scored = scored_championship(championship, public_only=for_public)
+    pairs = _pairs(championship)
+    return {n: _rows(rows, pairs) for n, rows in scored.score.progressive_standings().items()}
