@@ -361,6 +361,7 @@ def travellers(championship: Championship, *, round_number: int = 0) -> Travelle
     for board in boards.order_by("number"):
         if board.number not in public:
             continue
+        dd = selectors.double_dummy(board, engine_rules)
         rows = []
         for r in sorted(by_board.get(board.pk, []), key=lambda r: (r.round, r.table)):
             score = scored.score_of(r)
@@ -378,6 +379,7 @@ def travellers(championship: Championship, *, round_number: int = 0) -> Travelle
                     ns_comparative=comparative_out(score.ns_comparative, rules),
                     ew_comparative=comparative_out(score.ew_comparative, rules),
                     note=_note(r),
+                    dd_difference=None if dd is None else dd.difference(r),
                 )
             )
         played_round = rows and by_board[board.pk][0].round
@@ -388,7 +390,7 @@ def travellers(championship: Championship, *, round_number: int = 0) -> Travelle
                 dealer=dealer(board.number),
                 deal=Deal.from_json(board.deal) if board.deal else None,
                 rows=tuple(rows),
-                double_dummy=_double_dummy(selectors.double_dummy(board, engine_rules)),
+                double_dummy=_double_dummy(dd),
             )
         )
     return Travellers(

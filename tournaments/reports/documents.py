@@ -232,6 +232,9 @@ class TravellerRow:
     ns_comparative: float
     ew_comparative: float
     note: str = ""
+    #: NS's points taken minus the double-dummy value of the trump played; ``None``
+    #: without a table, and for an adjusted score or an infraction.
+    dd_difference: int | None = None
 
     @property
     def ew_points_taken(self) -> int | None:

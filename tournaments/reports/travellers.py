@@ -18,6 +18,7 @@ from engine.cards import Suit
 from tournaments.reports import labels
 from tournaments.reports.board_sheets import draw_deal
 from tournaments.reports.documents import DoubleDummyTable, Traveller, Travellers
+from tournaments.reports.fitting import fit
 from tournaments.reports.fonts import FONT, FONT_BOLD, clean
 from tournaments.reports.formats import fmt_points, fmt_score
 from tournaments.reports.pages import (
@@ -83,6 +84,7 @@ def _traveller(
         first = False
         return y
 
+    dd = traveller.double_dummy
     ns, ew = labels.side("NS"), labels.side("EW")
     points, score, comparative = _("Punts"), _("Resultat"), _("Comparatiu")
     writer = TableWriter(
@@ -99,6 +101,7 @@ def _traveller(
             Column(f"{score} {ew}", 0.9, "right"),
             Column(f"{comparative} {ns}", 1.1, "right"),
             Column(f"{comparative} {ew}", 1.1, "right"),
+            *([Column(_("Cartes vistes"), 0.8, "right")] if dd else []),
             Column("", 1.2, "left", lines=2),
         ],
         page_top=page_top,
@@ -124,11 +127,22 @@ def _traveller(
                 fmt_score(row.ew_score),
                 fmt_points(row.ns_comparative),
                 fmt_points(row.ew_comparative),
+                *([dd_mark(row.dd_difference)] if dd else []),
                 row.note,
             ],
             shade=i % 2 == 1,
         )
     writer.finish_page()
+
+
+def dd_mark(difference: int | None) -> str:
+    """A row's mark against the double-dummy table, in NS's points: ``+4``, ``−3``,
+    ``=``; blank without one."""
+    if difference is None:
+        return ""
+    if difference == 0:
+        return "="
+    return f"+{difference}" if difference > 0 else f"\u2212{-difference}"
 
 
 def draw_double_dummy(c: canvas.Canvas, dd: DoubleDummyTable, w: float, top: float) -> float:
@@ -176,4 +190,13 @@ def draw_double_dummy(c: canvas.Canvas, dd: DoubleDummyTable, w: float, top: flo
     y = header_y - 3 * DD_LINE - 2
     c.setFont(FONT, 9)
     c.drawString(x0, y, clean(par_line))
+    legend = _("+/−: punts que NS han fet de més o de menys que a l'anàlisi a cartes "
+               "vistes amb el mateix trumfo; =: els mateixos.")
+    lines, size = fit(legend, FONT, 8, w, max_lines=2, min_size=7.5)
+    c.setFont(FONT, size)
+    c.setFillColor(GREY)
+    for line in lines:
+        y -= size * 1.25
+        c.drawString(x0, y, line)
+    c.setFillColor(black)
     return y - 12

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournaments.dd_helpers import analysed, fake_solver  # noqa: F401
+from tests.tournaments.dd_helpers import STORED_TABLE, analysed, fake_solver  # noqa: F401
 from tests.tournaments.reports.pdfcheck import page_texts, save_png, text_outside_page, words
+from tournaments.models import Result
 from tournaments.reports import build
 from tournaments.reports.documents import DoubleDummyTable, Kind
 from tournaments.reports.render import render
@@ -35,6 +36,19 @@ def test_the_table_is_printed_under_the_deal_of_each_analysed_board(
     assert "Par: Espases (NS 52, EO 20), +16 per a NS sense contro." in one
     # Under the deal: the last card of South's hand comes before the table.
     assert one.index("Anàlisi a cartes vistes") < one.index("Taula")
+    # Each played row marked in NS's points against the table; incidents unmarked.
+    marks = {row.table: row.dd_difference for row in first.rows}
+    expected = {}
+    for result in Result.objects.filter(board__championship=analysed, board__number=1):
+        if result.seating.table.number > 2:
+            expected[result.seating.table.number] = (
+                result.ns_points_taken - STORED_TABLE[result.trump])
+    assert marks == {1: None, 2: None, **expected}
+    for table, difference in expected.items():
+        mark = f"+{difference}" if difference > 0 else (
+            f"\u2212{-difference}" if difference < 0 else "=")
+        assert f" {mark} " in one, (table, mark)
+    assert "Cartes vistes" in one and "+/−: punts que NS han fet de més o de menys" in one
     two = " ".join(words(texts[1]))
     assert "Tauler 2" in two and "cartes vistes" not in two
     assert text_outside_page(data) == []
