@@ -247,6 +247,18 @@ def championship_create(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/championship_form.html", {"form": form})
 
 
+def _closed(refusal: Exception | None, *forms: Any) -> str:
+    """A form that can no longer be used (``refusal``: the service's own reason, from its
+    ``*_refusal`` function) is shown read-only: every field disabled, the template
+    leaves out the submit button and shows the returned reason. ``""`` when open."""
+    if refusal is None:
+        return ""
+    for form in forms:
+        for field in form.fields.values():
+            field.disabled = True
+    return str(refusal)
+
+
 @capability_required(Capability.EDIT_RULES)
 def rules_edit(request: HttpRequest, championship: Championship) -> HttpResponse:
     """Change the rules while no result exists (``services.championship_update_rules``)."""
@@ -264,8 +276,10 @@ def rules_edit(request: HttpRequest, championship: Championship) -> HttpResponse
         else:
             messages.success(request, _("Regles desades."))
             return redirect("championship", championship.slug)
+    closed = _closed(services.rules_edit_refusal(championship), form)
     return render(
-        request, "tournaments/rules_edit.html", _context(request, championship, form=form)
+        request, "tournaments/rules_edit.html",
+        _context(request, championship, form=form, closed=closed),
     )
 
 
@@ -313,11 +327,12 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
         championship.status != Championship.Status.FINISHED
         and not Seating.objects.filter(round__championship=championship).exists()
     )
+    closed = _closed(services.registration_refusal(championship), pair_form, csv_form)
     return render(
         request,
         "tournaments/pairs_register.html",
         _context(request, championship, pair_form=pair_form, csv_form=csv_form, pairs=pairs,
-                 can_remove=can_remove),
+                 can_remove=can_remove, closed=closed),
     )
 
 
@@ -355,8 +370,10 @@ def rounds_setup(request: HttpRequest, championship: Championship) -> HttpRespon
         else:
             messages.success(request, _("Rondes preparades."))
             return redirect("championship", championship.slug)
+    closed = _closed(services.rounds_setup_refusal(championship), form)
     return render(
-        request, "tournaments/rounds_setup.html", _context(request, championship, form=form)
+        request, "tournaments/rounds_setup.html",
+        _context(request, championship, form=form, closed=closed),
     )
 
 

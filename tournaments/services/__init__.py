@@ -28,6 +28,7 @@ from tournaments.services.championships import (
     championship_update_rules,
     deal_secret_publish,
     membership_grant,
+    rules_edit_refusal,
 )
 from tournaments.services.deletion import (
     DeletionSummary,
@@ -56,6 +57,7 @@ from tournaments.services.pairs import (
     pair_withdraw,
     pairs_import_csv,
     parse_pairs_csv,
+    registration_refusal,
 )
 from tournaments.services.results import (
     ResultData,
@@ -69,6 +71,7 @@ from tournaments.services.rounds import (
     round_draw,
     round_reopen,
     rounds_setup,
+    rounds_setup_refusal,
     seating_set,
 )
 
@@ -109,6 +112,7 @@ __all__ = [
     "pair_withdraw",
     "pairs_import_csv",
     "parse_pairs_csv",
+    "registration_refusal",
     "result_correct",
     "result_delete",
     "result_record",
@@ -118,6 +122,8 @@ __all__ = [
     "round_draw",
     "round_reopen",
     "rounds_setup",
+    "rounds_setup_refusal",
+    "rules_edit_refusal",
     "seating_set",
     "validate_result",
 ]

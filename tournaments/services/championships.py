@@ -204,6 +204,18 @@ def championship_create(
     return championship
 
 
+def rules_edit_refusal(championship: Championship) -> ChampionshipStateError | None:
+    """Why :func:`championship_update_rules` would refuse any change of ``championship``'s
+    rules now, whoever asks, as the error it raises; ``None`` while they can change (no
+    result yet: results are scored under the rules they were entered with). The
+    organiser's page shows the form read-only with this message. One query."""
+    if Result.objects.filter(board__championship=championship).exists():
+        return ChampionshipStateError(
+            _("Ja hi ha resultats: les regles ja no es poden canviar.")
+        )
+    return None
+
+
 @transaction.atomic
 def championship_update_rules(
     *, championship: Championship, acting_user: User | None, **rules: Any
@@ -212,10 +224,9 @@ def championship_update_rules(
     entered with). Raises :class:`ChampionshipStateError`, :class:`RegistrationError`."""
     championship = Championship.objects.select_for_update().get(pk=championship.pk)
     require(acting_user, championship, Capability.EDIT_RULES)
-    if Result.objects.filter(board__championship=championship).exists():
-        raise ChampionshipStateError(
-            _("Ja hi ha resultats: les regles ja no es poden canviar.")
-        )
+    refusal = rules_edit_refusal(championship)
+    if refusal is not None:
+        raise refusal
     clean = _clean_rules(rules)
     before = _settings_of(championship, clean)
     for name, value in clean.items():

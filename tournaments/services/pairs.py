@@ -77,6 +77,19 @@ def _check_registration_open(championship: Championship) -> int:
     return last_drawn + 1
 
 
+def registration_refusal(championship: Championship) -> ChampionshipStateError | None:
+    """Why :func:`pair_register` and :func:`pairs_import_csv` would refuse any pair of
+    ``championship`` now, whoever asks, as the error they raise (the championship is
+    finished, or its last round is drawn); ``None`` while pairs can register (late pairs
+    too). The organiser's page shows the forms read-only with this message. Two
+    queries."""
+    try:
+        _check_registration_open(championship)
+    except ChampionshipStateError as exc:
+        return exc
+    return None
+
+
 def _pair_number_problem(text: str) -> str | None:
     """Why ``text`` is not a pair number (1..PAIR_NUMBER_MAX, ASCII digits), or None."""
     # Leading zeros stripped before int(): Python refuses to convert over 4,300 digits.

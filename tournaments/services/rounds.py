@@ -48,6 +48,23 @@ def _has_results(championship: Championship) -> bool:
     return Result.objects.filter(board__championship=championship).exists()
 
 
+def rounds_setup_refusal(championship: Championship) -> ChampionshipStateError | DrawError | None:
+    """Why :func:`rounds_setup` would refuse any setup of ``championship`` now, whatever
+    the numbers and whoever asks, as the error it raises; ``None`` while it can be used.
+    The championship is finished (:class:`ChampionshipStateError`), or a table is drawn
+    (:class:`DrawError`, field ``rounds``). The organiser's page shows the form
+    read-only with this message. One query."""
+    try:
+        _check_not_finished(championship)
+    except ChampionshipStateError as exc:
+        return exc
+    if Seating.objects.filter(round__championship=championship).exists():
+        return DrawError(
+            _("Ja s'han sortejat taules: les rondes ja no es poden canviar."), field="rounds"
+        )
+    return None
+
+
 @transaction.atomic
 def rounds_setup(
     *, championship: Championship, rounds: int, boards_per_round: int,
@@ -63,17 +80,15 @@ def rounds_setup(
     """
     championship = Championship.objects.select_for_update().get(pk=championship.pk)
     require(acting_user, championship, Capability.SET_UP_ROUNDS)
-    _check_not_finished(championship)
+    refusal = rounds_setup_refusal(championship)
+    if refusal is not None:
+        raise refusal
     for value, name in ((rounds, "rounds"), (boards_per_round, "boards_per_round")):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
             raise DrawError(
                 _("«%(value)s» ha de ser un enter entre 1 i 100.") % {"value": value},
                 field=name,
             )
-    if Seating.objects.filter(round__championship=championship).exists():
-        raise DrawError(
-            _("Ja s'han sortejat taules: les rondes ja no es poden canviar."), field="rounds"
-        )
     before = {
         "rounds": Round.objects.filter(championship=championship).count(),
         "boards_per_round": championship.boards_per_round,
