@@ -130,8 +130,8 @@ typedef struct {
     uint8_t age;    /* the search that last used it (replace older entries first) */
 } Entry;
 
-#define TT_BITS 20
-#define TT_SIZE (1u << TT_BITS)
+#define TT_BITS 22
+#define TT_SIZE (1u << TT_BITS)  /* 4 M entries of 40 bytes; 1 M searched ~13% more nodes */
 static Entry *table = NULL;
 static uint8_t current_age = 0;
 
@@ -407,11 +407,11 @@ static int gen_moves(const State *st, int player, Move *moves, int tt_best, int 
             }
         }
         moves[n].bit = bit;
-        /* The history of cutoffs first (it learns across searches what the fixed rules
-           above miss), the fixed rules to break ties; the table's best lead before all. */
+        /* The table's best lead before all, then the fixed rules above, the history of
+           cutoffs to break ties (history first searched ~10% more nodes). */
         if (use_history)
-            score = (bit == tt_best ? 1 << 30 : 0) +
-                    (int)(history[st->trump][player][st->ntrick][bit] >> 4) * 1024 + score;
+            score = (bit == tt_best ? 1 << 30 : 0) + score * 65536 +
+                    (int)((history[st->trump][player][st->ntrick][bit] >> 4) & 0xFFFF);
         moves[n].score = score;
         n++;
     }
