@@ -13,9 +13,10 @@ from django.urls import reverse
 from tests.factories import build_championship
 from tests.tournaments.conftest import Small
 from tests.tournaments.views.helpers import entry_url, form_data, fresh_get, record
-from tournaments import live, selectors, services
+from tournaments import selectors, services
 from tournaments.models import Championship, PrintJob, Result
 from tournaments.reports import services as jobs
+from tournaments.selectors import live as live_reads
 
 pytestmark = pytest.mark.django_db
 
@@ -140,9 +141,9 @@ def test_column_keeps_the_same_decimals_and_rounds_half_up() -> None:
     from scoring.model import ScoringRules
 
     with translation.override("ca"):
-        assert live.column([Fraction(1, 3), Fraction(2), Fraction(5, 4)], ScoringRules()) == [
+        assert live_reads.column([Fraction(1, 3), Fraction(2), Fraction(5, 4)], ScoringRules()) == [
             "0,33", "2,00", "1,25"]
-        assert live.column([Fraction(2), Fraction(3)], ScoringRules()) == ["2", "3"]
+        assert live_reads.column([Fraction(2), Fraction(3)], ScoringRules()) == ["2", "3"]
 
 
 def test_traveller_is_a_compass_with_dealer_leader_and_neighbours(client) -> None:
