@@ -95,3 +95,26 @@ def test_board_list_joins_runs() -> None:
     assert build.board_list([14, 13]) == "13, 14"
     assert build.board_list([13, 14, 15, 16, 20, 13]) == "13-16, 20"
     assert build.board_list([]) == ""
+
+
+@pytest.fixture
+def media(tmp_path, settings):  # type: ignore[no-untyped-def]
+    settings.MEDIA_ROOT = tmp_path
+    return tmp_path
+
+
+def test_a_print_job_prints_the_results_version_it_stores(played, media) -> None:  # type: ignore[no-untyped-def]
+    from django.core.files.storage import default_storage
+
+    from tournaments.reports import services as jobs
+    from tournaments.services.common import bump_results_version
+
+    stale = played.results_version
+    bump_results_version(played.pk)  # the object in hand is now out of date
+    job, _created = jobs.print_job_request(championship=played, kind="standings",
+                                           acting_user=None)
+    job = jobs.print_job_run(job_id=job.pk)
+    assert job is not None and job.status == job.Status.DONE
+    assert job.results_state == jobs.results_state(played) != str(stale)
+    text = _text(default_storage.open(job.file.name).read())
+    assert f"versió dels resultats {job.results_state}" in text
