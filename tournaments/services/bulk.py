@@ -7,9 +7,9 @@ that point at them can be written the same way; elsewhere (SQLite) through
 constraint either way (COPY fires the same checks, unique indexes and foreign keys), and
 a refused row raises Django's ``IntegrityError``/``DataError`` like ``bulk_create`` does.
 
-An import of 200,000 results went from 110 s to a few seconds this way (Django's
-``bulk_create`` builds a model instance per row and quotes every value on the client;
-docs/performance.md "Import").
+An import of 200,000 results went from 110 s and 936 MB to 62 s and 384 MB this way on a
+busy 2-core machine (Django's ``bulk_create`` builds a model instance per row and quotes
+every value on the client; docs/performance.md "Import").
 """
 
 from __future__ import annotations
