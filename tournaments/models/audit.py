@@ -1,0 +1,97 @@
+"""The audit log: one row for every write of the services."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.fields import NFCCharField
+from tournaments.models.championships import Championship
+from tournaments.models.results import Result
+
+
+class AuditEntry(models.Model):
+    """One row for every write of a championship (``services.common.audit``, in the
+    write's own transaction): who (``acting_user``; ``None`` is the system), when, what
+    (``action``, e.g. ``result.create``; ``target``, a short text such as "ronda 2"),
+    ``before`` and ``after`` (JSON, ``None`` when there is nothing: ``before`` on a
+    creation, ``after`` on a deletion) and the ``reason`` given. A result's rows also
+    carry its round, table and board numbers (kept when the result is deleted) and the
+    result itself while it exists. Never holds a deal or the deal secret."""
+
+    class Action(models.TextChoices):
+        CHAMPIONSHIP_CREATE = "championship.create", _("Campionat creat")
+        CHAMPIONSHIP_IMPORT = "championship.import", _("Campionat importat")
+        RULES_EDIT = "championship.rules", _("Regles canviades")
+        CHAMPIONSHIP_FINISH = "championship.finish", _("Campionat acabat")
+        SECRET_PUBLISH = "championship.publish_secret", _("Llavor publicada")
+        ROLE_GRANT = "role.grant", _("Rol donat")
+        PAIR_REGISTER = "pair.register", _("Parella inscrita")
+        PAIRS_IMPORT = "pair.import", _("Llista de parelles inscrita")
+        PAIR_REMOVE = "pair.remove", _("Parella treta")
+        PAIR_WITHDRAW = "pair.withdraw", _("Parella retirada")
+        ROUNDS_SETUP = "round.setup", _("Rondes preparades")
+        ROUND_DRAW = "round.draw", _("Ronda sortejada")
+        ROUND_SEAT = "round.seat", _("Taula assignada a mà")
+        ROUND_CLOSE = "round.close", _("Ronda tancada")
+        ROUND_REOPEN = "round.reopen", _("Ronda reoberta")
+        BOARDS_GENERATE = "boards.generate", _("Taulers generats")
+        RESULT_CREATE = "result.create", _("Resultat entrat")
+        RESULT_UPDATE = "result.update", _("Resultat corregit")
+        RESULT_DELETE = "result.delete", _("Resultat esborrat")
+        PRINT_RETRY = "print.retry", _("Treball d'impressió repetit")
+        PRINT_CANCEL = "print.cancel", _("Treball d'impressió cancel·lat")
+
+    #: The kinds of action (the part of ``action`` before the dot), for the log's filter.
+    KINDS = {
+        "championship": _("Campionat"),
+        "role": _("Rols"),
+        "pair": _("Parelles"),
+        "round": _("Rondes"),
+        "boards": _("Taulers"),
+        "result": _("Resultats"),
+        "print": _("Impressió"),
+    }
+    RESULT_ACTIONS = (Action.RESULT_CREATE, Action.RESULT_UPDATE, Action.RESULT_DELETE)
+
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="audit_entries",
+        verbose_name=_("campionat"),
+    )
+    at = models.DateTimeField(_("moment"), default=timezone.now)
+    acting_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+", verbose_name=_("fet per"),
+    )
+    action = models.CharField(_("acció"), max_length=40, choices=Action.choices)
+    target = models.CharField(_("objecte"), max_length=200, blank=True)
+    round_number = models.PositiveSmallIntegerField(_("ronda"), null=True, blank=True)
+    table_number = models.PositiveSmallIntegerField(_("taula"), null=True, blank=True)
+    board_number = models.PositiveSmallIntegerField(_("tauler"), null=True, blank=True)
+    result = models.ForeignKey(
+        Result, on_delete=models.SET_NULL, null=True, blank=True, related_name="audits",
+        verbose_name=_("resultat"),
+    )
+    before = models.JSONField(_("abans"), null=True, blank=True, encoder=DjangoJSONEncoder)
+    after = models.JSONField(_("després"), null=True, blank=True, encoder=DjangoJSONEncoder)
+    reason = NFCCharField(_("motiu"), max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+        verbose_name = _("entrada del registre")
+        verbose_name_plural = _("registre de canvis")
+        indexes = [
+            models.Index(fields=["championship", "-at", "-id"], name="audit_newest_first"),
+            models.Index(fields=["championship", "action"], name="audit_by_action"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} {self.target} {self.at:%Y-%m-%d %H:%M}".strip()
+
+    @property
+    def kind(self) -> str:
+        """The part of ``action`` before the dot (``result``, ``round``...)."""
+        return self.action.split(".", 1)[0]

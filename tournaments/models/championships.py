@@ -1,0 +1,287 @@
+"""Championships, the roles people hold in them, players and pairs."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+import engine
+from scoring.model import Doubling, Method, MissedBoards, Rounding, ScoringRules
+from tournaments.fields import NFCCharField
+
+
+class Championship(models.Model):
+    """One duplicate championship with its rules (docs/file-format.md "rules") and the
+    settings of play (docs/rules.md "Where sources disagree"), with their defaults.
+
+    ``deal_secret`` (hex, 32 bytes) generates every board (``engine.generate_deal``); it is
+    never shown until ``deal_secret_published_at`` is set (only once the championship is
+    finished). ``deal_commitment`` is its SHA-256 (hex), public from the moment the boards
+    are generated.
+    """
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Esborrany")
+        RUNNING = "running", _("En joc")
+        FINISHED = "finished", _("Acabat")
+
+    class Variant(models.TextChoices):
+        OBLIGADA = "obligada", _("Obligada")
+        LLIURE = "lliure", _("Lliure")
+
+    class Doubling(models.TextChoices):
+        DUPLICATE = "duplicate", _("Duplicat")
+        CLASSIC = "classic", _("Clàssic")
+
+    class Method(models.TextChoices):
+        PROPORTIONAL = "proportional", _("Proporcional")
+        MATCHPOINTS = "matchpoints", _("Matchpoints")
+
+    class Rounding(models.TextChoices):
+        NONE = "none", _("Sense arrodonir")
+        FLOOR = "floor", _("Arrodonit avall")
+
+    class CarregarScope(models.TextChoices):
+        VOID_ONLY = "void_only", _("Només sense el pal")
+        ALWAYS = "always", _("Sempre")
+
+    class Movement(models.TextChoices):
+        RANDOM = "random", _("Sorteig a l'atzar")
+        SWISS = "swiss", _("Sistema suís")
+        ROUND_ROBIN = "round-robin", _("Lliga (tots contra tots)")
+
+    class MissedBoards(models.TextChoices):
+        PER_BOARD = "per_board", _("Mitjana per tauler jugat")
+        AVERAGE = "average", _("Mitjana (A) als taulers no jugats")
+
+    name = NFCCharField(_("nom"), max_length=200)
+    slug = models.SlugField(_("identificador"), max_length=100, unique=True)
+    date = models.DateField(_("data"), null=True, blank=True)
+    end_date = models.DateField(_("data de fi"), null=True, blank=True)
+    venue = NFCCharField(_("lloc"), max_length=200, blank=True)
+    status = models.CharField(
+        _("estat"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+
+    # Scoring rules (docs/file-format.md "rules").
+    variant = models.CharField(
+        _("variant"), max_length=10, choices=Variant.choices, default=Variant.OBLIGADA
+    )
+    doubling = models.CharField(
+        _("doblatge"), max_length=10, choices=Doubling.choices, default=Doubling.DUPLICATE
+    )
+    method = models.CharField(
+        _("mètode"), max_length=15, choices=Method.choices, default=Method.PROPORTIONAL
+    )
+    scale_bottom = models.DecimalField(
+        _("escala: mínim"), max_digits=10, decimal_places=4, default=1
+    )
+    scale_top = models.DecimalField(_("escala: màxim"), max_digits=10, decimal_places=4, default=2)
+    rounding = models.CharField(
+        _("arrodoniment"), max_length=10, choices=Rounding.choices, default=Rounding.NONE
+    )
+    infraction_score = models.DecimalField(
+        _("punts per infracció"), max_digits=10, decimal_places=4, default=0
+    )
+
+    # Play settings (docs/rules.md "Where sources disagree"; engine.Rules).
+    carregar = models.BooleanField(_("carregar"), default=False)
+    carregar_scope = models.CharField(
+        _("abast de carregar"),
+        max_length=10,
+        choices=CarregarScope.choices,
+        default=CarregarScope.VOID_ONLY,
+    )
+    sant_vicenc = models.BooleanField(_("Sant Vicenç permès"), default=True)
+    sant_vicenc_on_botifarra = models.BooleanField(
+        _("Sant Vicenç en botifarra"), default=False
+    )
+    barraca = models.BooleanField(_("barraca"), default=False)
+
+    boards_per_round = models.PositiveSmallIntegerField(_("taulers per ronda"), default=0)
+    # How the next round is drawn (each round keeps the method it was drawn by), and how
+    # a pair that played fewer boards (a bye, a late entry) ranks (scoring.championship).
+    movement = models.CharField(
+        _("moviment"), max_length=12, choices=Movement.choices, default=Movement.RANDOM
+    )
+    missed_boards = models.CharField(
+        _("taulers no jugats"), max_length=10, choices=MissedBoards.choices,
+        default=MissedBoards.PER_BOARD,
+    )
+
+    deal_secret = models.CharField(_("llavor secreta"), max_length=64, blank=True, editable=False)
+    deal_commitment = models.CharField(_("compromís SHA-256"), max_length=64, blank=True)
+    deal_secret_published_at = models.DateTimeField(
+        _("llavor publicada el"), null=True, blank=True
+    )
+
+    created_at = models.DateTimeField(_("creat el"), auto_now_add=True)
+
+    # Bumped (``F() + 1``) in the transaction of every accepted change that can alter a
+    # public page (``services.common.bump_results_version``): the live pages' ETags, the
+    # cache of their rendered fragments and the prints' "out of date" all read it.
+    results_version = models.PositiveIntegerField(
+        _("versió dels resultats"), default=0, editable=False
+    )
+    results_changed_at = models.DateTimeField(
+        _("resultats canviats el"), null=True, blank=True, editable=False
+    )
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("campionat")
+        verbose_name_plural = _("campionats")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(scale_top__gt=models.F("scale_bottom")),
+                name="championship_scale_top_above_bottom",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def deal_secret_published(self) -> bool:
+        return self.deal_secret_published_at is not None
+
+    @property
+    def public_deal_secret(self) -> str:
+        """The hex secret once published, else ``""`` (never leak it before)."""
+        return self.deal_secret if self.deal_secret_published else ""
+
+    def scoring_rules(self) -> ScoringRules:
+        """The rules as ``scoring`` takes them (exact Fractions from the decimals)."""
+        return ScoringRules(
+            doubling=Doubling(self.doubling),
+            method=Method(self.method),
+            bottom=Fraction(str(self.scale_bottom)),
+            top=Fraction(str(self.scale_top)),
+            rounding=Rounding(self.rounding),
+            infraction_score=Fraction(str(self.infraction_score)),
+            missed_boards=MissedBoards(self.missed_boards),
+        )
+
+    def engine_rules(self) -> engine.Rules:
+        """The play settings as ``engine.Rules``."""
+        return engine.Rules(
+            variant=self.variant,
+            carregar=self.carregar,
+            carregar_scope=self.carregar_scope,
+            sant_vicenc=self.sant_vicenc,
+            sant_vicenc_on_botifarra=self.sant_vicenc_on_botifarra,
+            barraca=self.barraca,
+        )
+
+
+class Membership(models.Model):
+    """Who may do what in one championship: a referee of one championship cannot touch
+    another. The organiser may do everything a referee may."""
+
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", _("Organitzador")
+        REFEREE = "referee", _("Àrbitre")
+        HEAD_REFEREE = "head_referee", _("Àrbitre principal")
+
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="memberships",
+        verbose_name=_("campionat"),
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="championship_roles",
+        verbose_name=_("usuari"),
+    )
+    role = models.CharField(_("rol"), max_length=15, choices=Role.choices)
+
+    class Meta:
+        verbose_name = _("rol")
+        verbose_name_plural = _("rols")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["championship", "user", "role"], name="membership_unique_role"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.get_role_display()} · {self.championship}"
+
+
+class Player(models.Model):
+    """A person playing in one championship. ``code`` is the interchange ``players[].id``."""
+
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="players",
+        verbose_name=_("campionat"),
+    )
+    code = NFCCharField(_("codi"), max_length=50)
+    name = NFCCharField(_("nom"), max_length=200)
+
+    class Meta:
+        ordering = ["championship", "id"]
+        verbose_name = _("jugador")
+        verbose_name_plural = _("jugadors")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["championship", "code"], name="player_unique_code"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Pair(models.Model):
+    """A numbered pair of two players."""
+
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="pairs", verbose_name=_("campionat")
+    )
+    number = models.PositiveIntegerField(_("número"))
+    player1 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("jugador 1")
+    )
+    player2 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("jugador 2")
+    )
+    # The first round the pair may be drawn in: 1, or the next round drawn for a pair
+    # registered late (services.pair_register).
+    joined_round = models.PositiveSmallIntegerField(_("entra a la ronda"), default=1)
+    # Set by services.pair_withdraw: the pair plays no round after this one.
+    withdrawn_after_round = models.PositiveSmallIntegerField(
+        _("retirada després de la ronda"), null=True, blank=True
+    )
+    withdrawal_reason = NFCCharField(_("motiu de la retirada"), max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["championship", "number"]
+        verbose_name = _("parella")
+        verbose_name_plural = _("parelles")
+        constraints = [
+            models.UniqueConstraint(fields=["championship", "number"], name="pair_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="pair_number_positive"),
+            models.CheckConstraint(
+                condition=~Q(player1=models.F("player2")), name="pair_two_different_players"
+            ),
+            models.CheckConstraint(condition=Q(joined_round__gte=1), name="pair_joined_round_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}"
+
+    @property
+    def names(self) -> str:
+        return f"{self.player1.name} – {self.player2.name}"
+
+    @property
+    def is_withdrawn(self) -> bool:
+        return self.withdrawn_after_round is not None
+
+    def plays_round(self, number: int) -> bool:
+        """Whether the pair belongs to the field of round ``number``."""
+        return self.joined_round <= number and (
+            self.withdrawn_after_round is None or number <= self.withdrawn_after_round
+        )
