@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import live, referee_checks, views, views_movements
+from tournaments import live, referee_checks, views, views_audit, views_movements, views_referee
 
 C = "c/<slug:slug>/"
 TABLE = C + "referee/rounds/<int:round>/tables/<int:table>/"
@@ -40,11 +40,11 @@ urlpatterns = [
     path(C + "organise/rounds/<int:round>/close/", views.round_close, name="round_close"),
     path(C + "organise/finish/", views.championship_finish, name="championship_finish"),
     path(C + "organise/publish-secret/", views.deal_secret_publish, name="deal_secret_publish"),
-    path(C + "log/", views.audit_log, name="audit_log"),
+    path(C + "log/", views_audit.audit_log, name="audit_log"),
     # Referee
-    path(C + "referee/", views.referee_tables, name="referee_tables"),
-    path(TABLE, views.referee_table, name="referee_table"),
-    path(TABLE + "boards/<int:board>/", views.result_entry, name="result_entry"),
+    path(C + "referee/", views_referee.referee_tables, name="referee_tables"),
+    path(TABLE, views_referee.referee_table, name="referee_table"),
+    path(TABLE + "boards/<int:board>/", views_referee.result_entry, name="result_entry"),
     path(TABLE + "boards/<int:board>/score/",
          views.role_required(views.REFEREES)(referee_checks.hand_score_view),
          name="result_hand_score"),

@@ -17,7 +17,6 @@ everything (``Capability.SEE_HIDDEN_BOARDS``).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from functools import wraps
@@ -25,30 +24,26 @@ from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import FieldDoesNotExist, PermissionDenied
-from django.core.paginator import Paginator
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournaments import referee_checks, selectors, services
+from tournaments import selectors, services
 from tournaments.forms import (
     ChampionshipForm,
     ConfirmForm,
     DrawForm,
     PairForm,
     PairsCsvForm,
-    ResultForm,
     RoundCloseForm,
     RoundsSetupForm,
     RulesForm,
     add_service_error,
 )
 from tournaments.models import (
-    AuditEntry,
     Board,
     Championship,
     Membership,
@@ -529,259 +524,3 @@ def deal_secret_publish(request: HttpRequest, championship: Championship) -> Htt
                                              acting_user=request.user),
         _("Llavor publicada."),
     )
-
-
-# --------------------------------------------------------------------------- referee
-
-
-@capability_required(Capability.ENTER_RESULT)
-def referee_tables(request: HttpRequest, championship: Championship) -> HttpResponse:
-    """Pick a table: the current round (or ``?round=N``) with each table's progress."""
-    number = _int_param(request, "round")
-    rnd = (
-        _round(championship, number) if number is not None
-        else selectors.current_round(championship)
-    )
-    sheets = selectors.referee_round(rnd) if rnd is not None else []
-    rounds = list(Round.objects.filter(championship=championship).order_by("number"))
-    context = _context(request, championship, round=rnd, sheets=sheets, rounds=rounds)
-    context["can_close"] = Capability.CLOSE_ROUND in context["caps"]
-    return render(request, "tournaments/referee_tables.html", context)
-
-
-@capability_required(Capability.ENTER_RESULT)
-def referee_table(
-    request: HttpRequest, championship: Championship, round: int, table: int
-) -> HttpResponse:
-    """One table: the boards of the round with the dealer of each and its result so far."""
-    seating = _seating(_round(championship, round), table)
-    sheet = selectors.referee_table(seating)
-    context = _context(request, championship, sheet=sheet, seating=seating)
-    # May correct a closed round.
-    context["can_adjust"] = Capability.CHANGE_CLOSED_ROUND in context["caps"]
-    return render(request, "tournaments/referee_table.html", context)
-
-
-@capability_required(Capability.ENTER_RESULT)
-def result_entry(
-    request: HttpRequest, championship: Championship, round: int, table: int, board: int
-) -> HttpResponse:
-    """Enter or correct one table's result on one board (phone-sized form).
-
-    The version the referee saw travels as a hidden field: when another referee saved in
-    between, ``services.result_record`` raises ``ResultConflict`` and the page shows what
-    the other referee saved, with the form re-based on that version (nothing is lost
-    silently: saving again is a deliberate correction).
-    """
-    seating = _seating(_round(championship, round), table)
-    board_row = get_object_or_404(
-        Board, championship=championship, number=board, round_id=seating.round_id
-    )
-    current = Result.objects.filter(seating=seating, board=board_row).first()
-    conflict: Result | None = None
-    unusual: list[tuple[str, str]] = []
-    roles = roles_of(request.user, championship)
-    can_adjust = allows(roles, Capability.ADJUST_SCORE)
-    # A closed round's results, and an adjusted score, change only by the head referee or
-    # the organiser (docs/decisions.md 17; services.result_record refuses anyone else): a
-    # plain referee sees them read-only, with no save button.
-    can_save = (
-        allows(roles, Capability.CHANGE_CLOSED_ROUND) or not seating.round.is_closed
-    ) and (can_adjust or current is None or not current.is_adjusted)
-    if request.method == "POST":
-        form = ResultForm(request.POST, championship=championship, can_adjust=can_adjust)
-        if form.is_valid():
-            data = dict(form.cleaned_data)
-            version = data.pop("version")
-            # Legal but unusual (referee_checks): asked once before it is saved.
-            unusual = referee_checks.unusual_for_form(seating, board_row, data, current)
-            if unusual and request.POST.get("confirm_unusual") != "1":
-                form.add_error(None, _("Comproveu-ho abans de desar."))
-            else:
-                unusual = []
-        if form.is_valid() and not unusual:
-            try:
-                saved = services.result_record(
-                    seating=seating, board=board_row, expected_version=version,
-                    acting_user=request.user, **data,
-                )
-            except services.ResultConflict as exc:
-                form.add_error(None, str(exc))
-                conflict = exc.current
-                # Re-base on what is stored now so a deliberate second save corrects it.
-                form.data = form.data.copy()
-                form.data["version"] = str(exc.current_version or "")
-            except ValueError as exc:  # every service refusal is a ValueError
-                if getattr(exc, "field", None) == "adjusted":
-                    exc.field = "adjusted_ns"
-                add_service_error(form, exc)
-            else:
-                # The same values again (a retry after a lost response) is no conflict:
-                # the stored result stays as it was (services.result_record).
-                messages.success(
-                    request,
-                    _("Aquest resultat ja estava desat.")
-                    if getattr(saved, "outcome", "") == "unchanged" else _("Resultat desat."),
-                )
-                return redirect(
-                    "result_entry", championship.slug, round, table, board
-                )
-    else:
-        form = ResultForm(
-            championship=championship, can_adjust=can_adjust, initial=_initial(current)
-        )
-    return render(
-        request,
-        "tournaments/result_form.html",
-        _context(
-            request, championship, seating=seating, board=board_row, form=form,
-            current=current, conflict=conflict, can_save=can_save,
-            score=selectors.result_hand_score(championship, current) if current else None,
-            conflict_score=(
-                selectors.result_hand_score(championship, conflict) if conflict else None
-            ),
-            dealer=board_row.dealer,
-            next_board=Board.objects.filter(round_id=seating.round_id, number__gt=board)
-            .order_by("number").values_list("number", flat=True).first(),
-            ew_points=_ew_points(form), unusual=unusual,
-            history=selectors.result_history(current) if current else [],
-        ),
-    )
-
-
-def _ew_points(form: ResultForm) -> int | None:
-    """72 minus the NS points in the form, for the page without JS."""
-    raw = form["ns_points_taken"].value()
-    try:
-        value = int(raw)
-    except (TypeError, ValueError):
-        return None
-    return 72 - value if 0 <= value <= 72 else None
-
-
-def _initial(result: Result | None) -> dict[str, Any]:
-    if result is None:
-        return {}
-    return {
-        "trump": result.trump,
-        "delegated": result.delegated,
-        "contro": result.contro,
-        "recontro": result.recontro,
-        "sant_vicenc": result.sant_vicenc,
-        "ns_points_taken": result.ns_points_taken,
-        "infraction": result.infraction or "",
-        "note": result.note,
-        "adjusted_ns": result.adjusted_ns or "",
-        "adjusted_ew": result.adjusted_ew or "",
-        "version": result.version,
-    }
-
-
-# --------------------------------------------------------------------------- audit log
-
-#: Rows per page of the championship's log.
-AUDIT_PAGE_SIZE = 50
-#: At most this many characters of one value in the log (a draw's tables, a pairs list).
-AUDIT_VALUE_MAX = 300
-
-#: Labels of the audit rows' JSON keys that are not a field of ``Championship``.
-_AUDIT_LABELS = {
-    "board": gettext_lazy("tauler"),
-    "trump": gettext_lazy("trumfo"),
-    "delegated": gettext_lazy("delegat"),
-    "contro": gettext_lazy("contro"),
-    "recontro": gettext_lazy("recontro"),
-    "sant_vicenc": gettext_lazy("Sant Vicenç"),
-    "ns_points_taken": gettext_lazy("punts NS"),
-    "infraction": gettext_lazy("infracció"),
-    "adjusted": gettext_lazy("ajustat"),
-    "note": gettext_lazy("nota"),
-    "version": gettext_lazy("versió"),
-    "rounds": gettext_lazy("rondes"),
-    "tables": gettext_lazy("taules"),
-    "byes": gettext_lazy("descansos"),
-    "seed": gettext_lazy("llavor del sorteig"),
-    "rematches": gettext_lazy("repeticions"),
-    "closed_at": gettext_lazy("tancada"),
-    "missing": gettext_lazy("resultats que falten"),
-    "pairs": gettext_lazy("parelles"),
-    "number": gettext_lazy("número"),
-    "player1": gettext_lazy("jugador 1"),
-    "player2": gettext_lazy("jugador 2"),
-    "joined_round": gettext_lazy("entra a la ronda"),
-    "withdrawn_after_round": gettext_lazy("retirada després de la ronda"),
-    "draws_undone": gettext_lazy("sortejos desfets"),
-    "user": gettext_lazy("usuari"),
-    "role": gettext_lazy("rol"),
-    "ns_pair": gettext_lazy("parella NS"),
-    "ew_pair": gettext_lazy("parella EO"),
-    "rounds_closed": gettext_lazy("rondes tancades"),
-    "published_at": gettext_lazy("publicada"),
-    "results": gettext_lazy("resultats"),
-    "boards": gettext_lazy("taulers"),
-}
-
-
-def _audit_label(key: str) -> str:
-    if key in _AUDIT_LABELS:
-        return str(_AUDIT_LABELS[key])
-    try:
-        return str(Championship._meta.get_field(key).verbose_name)
-    except FieldDoesNotExist:
-        return key
-
-
-def _audit_value(value: Any) -> str:
-    """One value of an audit row as short text: "—" for nothing, sí/no, JSON for lists."""
-    if value is None or value == "":
-        return "—"
-    if isinstance(value, bool):
-        return _("sí") if value else _("no")
-    text = (
-        value if isinstance(value, str)
-        else json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    )
-    return text if len(text) <= AUDIT_VALUE_MAX else text[: AUDIT_VALUE_MAX - 1] + "…"
-
-
-def _audit_changes(before: Any, after: Any) -> list[tuple[str, str, str]]:
-    """``[(label, before, after)]`` of an audit row: the keys whose value changed (every
-    key when only one side exists), in the order the row lists them."""
-    if not isinstance(before, dict) and not isinstance(after, dict):
-        if before is None and after is None:
-            return []
-        return [("", _audit_value(before), _audit_value(after))]
-    old = before if isinstance(before, dict) else {}
-    new = after if isinstance(after, dict) else {}
-    keys = list(new) + [key for key in old if key not in new]
-    both = isinstance(before, dict) and isinstance(after, dict)
-    return [
-        (_audit_label(key), _audit_value(old.get(key)), _audit_value(new.get(key)))
-        for key in keys
-        if not both or old.get(key) != new.get(key)
-    ]
-
-
-@capability_required(Capability.VIEW_AUDIT_LOG)
-def audit_log(request: HttpRequest, championship: Championship) -> HttpResponse:
-    """The championship's log (``AuditEntry``): who, when, what, before -> after, reason,
-    newest first, :data:`AUDIT_PAGE_SIZE` rows a page (``?page=N``; past the end: the last
-    page), ``?kind=`` one kind of action (``result``, ``round``...; unknown: all).
-    Organiser and head referee (``Capability.VIEW_AUDIT_LOG``). Four queries."""
-    kind = request.GET.get("kind", "")
-    if kind not in AuditEntry.KINDS:
-        kind = ""
-    entries = (
-        AuditEntry.objects.filter(championship=championship)
-        .select_related("acting_user").order_by("-at", "-id")
-    )
-    if kind:
-        entries = entries.filter(action__startswith=kind + ".")
-    page = Paginator(entries, AUDIT_PAGE_SIZE).get_page(request.GET.get("page"))
-    rows = [(entry, _audit_changes(entry.before, entry.after)) for entry in page]
-    return render(
-        request, "tournaments/audit_log.html",
-        _context(request, championship, page=page, rows=rows, kind=kind,
-                 kinds=list(AuditEntry.KINDS.items())),
-    )
-

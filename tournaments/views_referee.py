@@ -1,0 +1,173 @@
+"""Referee pages: the round's tables, one table's sheet, and the phone-sized result form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from tournaments import referee_checks, selectors, services
+from tournaments.forms import (
+    ResultForm,
+    add_service_error,
+)
+from tournaments.models import (
+    Board,
+    Championship,
+    Result,
+    Round,
+)
+from tournaments.permissions import (
+    Capability,
+    allows,
+    roles_of,
+)
+from tournaments.views import _context, _int_param, _round, _seating, capability_required
+
+# --------------------------------------------------------------------------- referee
+
+
+@capability_required(Capability.ENTER_RESULT)
+def referee_tables(request: HttpRequest, championship: Championship) -> HttpResponse:
+    """Pick a table: the current round (or ``?round=N``) with each table's progress."""
+    number = _int_param(request, "round")
+    rnd = (
+        _round(championship, number) if number is not None
+        else selectors.current_round(championship)
+    )
+    sheets = selectors.referee_round(rnd) if rnd is not None else []
+    rounds = list(Round.objects.filter(championship=championship).order_by("number"))
+    context = _context(request, championship, round=rnd, sheets=sheets, rounds=rounds)
+    context["can_close"] = Capability.CLOSE_ROUND in context["caps"]
+    return render(request, "tournaments/referee_tables.html", context)
+
+
+@capability_required(Capability.ENTER_RESULT)
+def referee_table(
+    request: HttpRequest, championship: Championship, round: int, table: int
+) -> HttpResponse:
+    """One table: the boards of the round with the dealer of each and its result so far."""
+    seating = _seating(_round(championship, round), table)
+    sheet = selectors.referee_table(seating)
+    context = _context(request, championship, sheet=sheet, seating=seating)
+    # May correct a closed round.
+    context["can_adjust"] = Capability.CHANGE_CLOSED_ROUND in context["caps"]
+    return render(request, "tournaments/referee_table.html", context)
+
+
+@capability_required(Capability.ENTER_RESULT)
+def result_entry(
+    request: HttpRequest, championship: Championship, round: int, table: int, board: int
+) -> HttpResponse:
+    """Enter or correct one table's result on one board (phone-sized form).
+
+    The version the referee saw travels as a hidden field: when another referee saved in
+    between, ``services.result_record`` raises ``ResultConflict`` and the page shows what
+    the other referee saved, with the form re-based on that version (nothing is lost
+    silently: saving again is a deliberate correction).
+    """
+    seating = _seating(_round(championship, round), table)
+    board_row = get_object_or_404(
+        Board, championship=championship, number=board, round_id=seating.round_id
+    )
+    current = Result.objects.filter(seating=seating, board=board_row).first()
+    conflict: Result | None = None
+    unusual: list[tuple[str, str]] = []
+    roles = roles_of(request.user, championship)
+    can_adjust = allows(roles, Capability.ADJUST_SCORE)
+    # A closed round's results, and an adjusted score, change only by the head referee or
+    # the organiser (docs/decisions.md 17; services.result_record refuses anyone else): a
+    # plain referee sees them read-only, with no save button.
+    can_save = (
+        allows(roles, Capability.CHANGE_CLOSED_ROUND) or not seating.round.is_closed
+    ) and (can_adjust or current is None or not current.is_adjusted)
+    if request.method == "POST":
+        form = ResultForm(request.POST, championship=championship, can_adjust=can_adjust)
+        if form.is_valid():
+            data = dict(form.cleaned_data)
+            version = data.pop("version")
+            # Legal but unusual (referee_checks): asked once before it is saved.
+            unusual = referee_checks.unusual_for_form(seating, board_row, data, current)
+            if unusual and request.POST.get("confirm_unusual") != "1":
+                form.add_error(None, _("Comproveu-ho abans de desar."))
+            else:
+                unusual = []
+        if form.is_valid() and not unusual:
+            try:
+                saved = services.result_record(
+                    seating=seating, board=board_row, expected_version=version,
+                    acting_user=request.user, **data,
+                )
+            except services.ResultConflict as exc:
+                form.add_error(None, str(exc))
+                conflict = exc.current
+                # Re-base on what is stored now so a deliberate second save corrects it.
+                form.data = form.data.copy()
+                form.data["version"] = str(exc.current_version or "")
+            except ValueError as exc:  # every service refusal is a ValueError
+                if getattr(exc, "field", None) == "adjusted":
+                    exc.field = "adjusted_ns"
+                add_service_error(form, exc)
+            else:
+                # The same values again (a retry after a lost response) is no conflict:
+                # the stored result stays as it was (services.result_record).
+                messages.success(
+                    request,
+                    _("Aquest resultat ja estava desat.")
+                    if getattr(saved, "outcome", "") == "unchanged" else _("Resultat desat."),
+                )
+                return redirect(
+                    "result_entry", championship.slug, round, table, board
+                )
+    else:
+        form = ResultForm(
+            championship=championship, can_adjust=can_adjust, initial=_initial(current)
+        )
+    return render(
+        request,
+        "tournaments/result_form.html",
+        _context(
+            request, championship, seating=seating, board=board_row, form=form,
+            current=current, conflict=conflict, can_save=can_save,
+            score=selectors.result_hand_score(championship, current) if current else None,
+            conflict_score=(
+                selectors.result_hand_score(championship, conflict) if conflict else None
+            ),
+            dealer=board_row.dealer,
+            next_board=Board.objects.filter(round_id=seating.round_id, number__gt=board)
+            .order_by("number").values_list("number", flat=True).first(),
+            ew_points=_ew_points(form), unusual=unusual,
+            history=selectors.result_history(current) if current else [],
+        ),
+    )
+
+
+def _ew_points(form: ResultForm) -> int | None:
+    """72 minus the NS points in the form, for the page without JS."""
+    raw = form["ns_points_taken"].value()
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        return None
+    return 72 - value if 0 <= value <= 72 else None
+
+
+def _initial(result: Result | None) -> dict[str, Any]:
+    if result is None:
+        return {}
+    return {
+        "trump": result.trump,
+        "delegated": result.delegated,
+        "contro": result.contro,
+        "recontro": result.recontro,
+        "sant_vicenc": result.sant_vicenc,
+        "ns_points_taken": result.ns_points_taken,
+        "infraction": result.infraction or "",
+        "note": result.note,
+        "adjusted_ns": result.adjusted_ns or "",
+        "adjusted_ew": result.adjusted_ew or "",
+        "version": result.version,
+    }
