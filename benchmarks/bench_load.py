@@ -80,20 +80,25 @@ def cpu_seconds(pids: list[int]) -> float:
 
 
 def processes(server: subprocess.Popen[bytes]) -> tuple[list[int], list[int]]:
-    """(gunicorn's master and workers, every PostgreSQL process on this machine)."""
-    app, database = [server.pid], []
+    """(gunicorn's master and workers, the PostgreSQL backends connected to this
+    benchmark's database, this process's own excepted)."""
+    from django.db import connection
+
+    app = [server.pid]
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            stat = (entry / "stat").read_text()
+            rest = (entry / "stat").read_text().rsplit(")", 1)[1]
         except OSError:
             continue
-        name, rest = stat.split("(", 1)[1].rsplit(")", 1)
         if int(rest.split()[1]) == server.pid:
             app.append(int(entry.name))
-        elif name.startswith("postgres"):
-            database.append(int(entry.name))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+                       " AND pid <> pg_backend_pid()")
+        database = [row[0] for row in cursor.fetchall()]
+    connection.close()
     return app, database
 
 
@@ -189,7 +194,7 @@ def locust(port: int, plan_path: Path, users: int, duration: int, classes: list[
     """Run locust headless; returns its figures per request name (and "Aggregated"),
     with the CPU milliseconds gunicorn and PostgreSQL spent per request ("cpu")."""
     app, database = processes(SERVER[0])
-    before = cpu_seconds(app), cpu_seconds(database)
+    before = cpu_seconds(app), {pid: cpu_seconds([pid]) for pid in database}
     prefix = out / "_".join(classes).lower()
     command = [
         str(BIN / "locust"), "-f", str(ROOT / "benchmarks" / "locustfile.py"), "--headless",
@@ -200,7 +205,12 @@ def locust(port: int, plan_path: Path, users: int, duration: int, classes: list[
     ]
     subprocess.run(command, cwd=ROOT, check=False, capture_output=True,
                    env=dict(os.environ, BENCH_PLAN=str(plan_path), **env))
-    spent = cpu_seconds(app) - before[0], cpu_seconds(database) - before[1]
+    # A worker's connection may open during the phase: it counts from zero.
+    app_after, database_after = processes(SERVER[0])
+    spent = (
+        cpu_seconds(app_after) - before[0],
+        sum(cpu_seconds([pid]) - before[1].get(pid, 0.0) for pid in set(database_after)),
+    )
     figures: dict[str, dict[str, float]] = {}
     with open(f"{prefix}_stats.csv", encoding="utf-8") as stats:
         for row in csv.DictReader(stats):
