@@ -10,6 +10,7 @@ from fractions import Fraction
 from math import isfinite
 from typing import Any, TypeVar
 
+from scoring.interchange.document import PairDoc, RoundDoc
 from scoring.interchange.limits import (
     MAX_NAME_LENGTH,
     MAX_NUMBER,
@@ -159,3 +160,39 @@ class Reader:
         choices = ", ".join(str(m.value) for m in cls)
         self.problem(path, f"{show(value)} is not one of {choices}")
         return default
+
+
+def check_field(rd: Reader, pairs: tuple[PairDoc, ...], rounds: tuple[RoundDoc, ...]) -> None:
+    """A pair sits (or sits out) only in the rounds it belongs to: from its
+    ``joined_round``, up to its ``withdrawn_after_round``."""
+    by_number = {p.number: p for p in pairs}
+    for i, pair in enumerate(pairs):
+        if pair.withdrawn_after_round is not None and (
+            pair.withdrawn_after_round < pair.joined_round - 1
+        ):
+            rd.problem(
+                f"pairs[{i}].withdrawn_after_round",
+                f"pair {pair.number} withdrew before round {pair.joined_round}, "
+                "the round it joined",
+            )
+    for round_ in rounds:
+        present = {p for t in round_.tables for p in (t.ns, t.ew)} | set(round_.byes)
+        for number in sorted(present):
+            member = by_number.get(number)
+            if member is None:
+                continue
+            if round_.number < member.joined_round:
+                rd.problem(
+                    "rounds",
+                    f"round {round_.number}: pair {number} plays before its joined_round "
+                    f"{member.joined_round}",
+                )
+            elif (
+                member.withdrawn_after_round is not None
+                and round_.number > member.withdrawn_after_round
+            ):
+                rd.problem(
+                    "rounds",
+                    f"round {round_.number}: pair {number} plays after it withdrew "
+                    f"(withdrawn_after_round {member.withdrawn_after_round})",
+                )

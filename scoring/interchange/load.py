@@ -14,7 +14,7 @@ from engine.errors import EngineError
 from engine.generate import generate_deal, secret_from_hex, verify_commitment
 from engine.rules import CarregarScope, Variant
 from scoring.errors import InterchangeError
-from scoring.interchange.checks import MISSING, Reader
+from scoring.interchange.checks import MISSING, Reader, check_field
 from scoring.interchange.document import (
     EXPORTED_RESULT_KEYS,
     FORMAT,
@@ -102,7 +102,7 @@ def _load(rd: Reader, data: object) -> ChampionshipDoc | None:
         rd.problem("rounds", f"{count} results, more than the {MAX_RESULTS} a file may hold")
         return None
     rounds = _rounds(rd, top.get("rounds", MISSING), pair_numbers, boards, play.result_rules)
-    _check_field(rd, pairs, rounds)
+    check_field(rd, pairs, rounds)
     round_numbers = {r.number for r in rounds}
     for board in boards.values():
         if board.round is not None and board.round not in round_numbers:
@@ -536,42 +536,6 @@ def _rounds(
                          movement_name)
             )
     return tuple(out)
-
-
-def _check_field(rd: Reader, pairs: tuple[PairDoc, ...], rounds: tuple[RoundDoc, ...]) -> None:
-    """A pair sits (or sits out) only in the rounds it belongs to: from its
-    ``joined_round``, up to its ``withdrawn_after_round``."""
-    by_number = {p.number: p for p in pairs}
-    for i, pair in enumerate(pairs):
-        if pair.withdrawn_after_round is not None and (
-            pair.withdrawn_after_round < pair.joined_round - 1
-        ):
-            rd.problem(
-                f"pairs[{i}].withdrawn_after_round",
-                f"pair {pair.number} withdrew before round {pair.joined_round}, "
-                "the round it joined",
-            )
-    for round_ in rounds:
-        present = {p for t in round_.tables for p in (t.ns, t.ew)} | set(round_.byes)
-        for number in sorted(present):
-            member = by_number.get(number)
-            if member is None:
-                continue
-            if round_.number < member.joined_round:
-                rd.problem(
-                    "rounds",
-                    f"round {round_.number}: pair {number} plays before its joined_round "
-                    f"{member.joined_round}",
-                )
-            elif (
-                member.withdrawn_after_round is not None
-                and round_.number > member.withdrawn_after_round
-            ):
-                rd.problem(
-                    "rounds",
-                    f"round {round_.number}: pair {number} plays after it withdrew "
-                    f"(withdrawn_after_round {member.withdrawn_after_round})",
-                )
 
 
 def _moment(rd: Reader, raw: object, path: str) -> datetime.datetime | None:

@@ -6,6 +6,7 @@ import itertools
 import random
 from collections import Counter
 
+import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -51,10 +52,26 @@ def test_every_round_of_every_method_seats_each_pair_once_or_gives_it_the_bye(n,
     # No pair sits out twice while another has not sat out.
     if byes:
         assert max(byes.values()) - min(byes.get(p, 0) for p in pairs) <= 1
-    # Few rounds against many pairs: a rematch-free draw always exists.
-    assert not any(d.rematches for d in draws)
-    met = [t.pairs for d in draws for t in d.tables]
-    assert len(met) == len(set(met))
+    # A rematch only where that round had no rematch-free seating of its pairs at all
+    # (earlier rounds, already played, can leave a small field cornered: 6 pairs, 5
+    # random rounds); never a rematch the round could have avoided.
+    for r, d in enumerate(draws):
+        if d.rematches:
+            assert not rematch_free_seating_exists(d.seated, History.of(draws[:r]).met), (n, r)
+    if method == "round-robin":
+        met = [t.pairs for d in draws for t in d.tables]
+        assert len(met) == len(set(met))
+
+
+def rematch_free_seating_exists(seated: list[int], met: frozenset[frozenset[int]]) -> bool:
+    """Whether ``seated`` can be paired with no two pairs that have met (networkx's
+    maximum matching on the graph of pairs that have not met)."""
+    graph = nx.Graph()
+    graph.add_nodes_from(seated)
+    graph.add_edges_from(
+        (a, b) for a, b in itertools.combinations(seated, 2) if frozenset((a, b)) not in met
+    )
+    return len(nx.max_weight_matching(graph, maxcardinality=True)) * 2 == len(seated)
 
 
 @settings(max_examples=20, deadline=None)
