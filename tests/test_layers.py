@@ -118,12 +118,7 @@ def import_cases() -> Iterator[tuple[str, tuple[str, ...]]]:
 
 #: Imports that break a rule today, by file: that file's test is an expected failure
 #: (strict: it fails as soon as the file is clean, so this list must shrink).
-KNOWN_IMPORTS: dict[str, str] = {
-    "tournaments/reports/guide_cards.py": (
-        "builds its dataclasses from the ORM in the renderer's module "
-        "(imports tournaments.models and tournaments.seating); the build belongs in build.py"
-    ),
-}
+KNOWN_IMPORTS: dict[str, str] = {}
 
 
 def import_params() -> list[object]:

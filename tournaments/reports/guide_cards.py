@@ -2,11 +2,12 @@
 and EW pair of each round, to leave on the table) and pair cards (one per pair: its
 table and direction each round, "descansa" for a bye, to hand to the players).
 
-The documents are plain frozen dataclasses built by :func:`build_guide_cards` from
-``tournaments.seating.guide`` (the only ORM read); the renderer never touches the ORM.
-Several cards share an A4 page, each a framed box with its own small table. The print
-job ``guide-cards`` (``documents.Kind.GUIDE_CARDS``) prints both sets in one PDF, the
-table cards first (:class:`GuideCardSet`, :func:`build_guide_card_set`).
+The documents are plain frozen dataclasses, built in ``tournaments.reports.build``
+(``build_guide_cards``, ``build_guide_card_set``) from ``tournaments.seating.guide``;
+this module only draws them and never touches the ORM. Several cards share an A4 page,
+each a framed box with its own small table. The print job ``guide-cards``
+(``documents.Kind.GUIDE_CARDS``) prints both sets in one PDF, the table cards first
+(:class:`GuideCardSet`).
 """
 
 from __future__ import annotations
@@ -18,8 +19,6 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from reportlab.pdfgen import canvas
 
-from tournaments.models import Championship
-from tournaments.reports import labels
 from tournaments.reports.documents import Header
 from tournaments.reports.fonts import FONT, FONT_BOLD, clean
 from tournaments.reports.pages import (
@@ -32,7 +31,6 @@ from tournaments.reports.pages import (
     new_canvas,
     page_counter,
 )
-from tournaments.seating import Guide, guide
 
 #: Cards per A4 page (two columns).
 CARDS_PER_PAGE = 6
@@ -66,65 +64,6 @@ class GuideCardSet:
     header: Header
     tables: GuideCards
     pairs: GuideCards
-
-
-def build_guide_cards(
-    championship: Championship, *, by: str, round_number: int = 0,
-    header: Header | None = None, seen: Guide | None = None,
-) -> GuideCards:
-    """The guide cards of every drawn round (only round ``round_number`` when not 0),
-    per table (``by="table"``) or per pair (``"pair"``), labels in the active language.
-    ``header``: the page heading (``build.header``, which carries the document's
-    language); a plain one in Catalan when ``None``. ``seen``: the seating already read
-    (``seating.guide``), else read here (three queries). Raises ``ValueError`` for
-    another ``by``."""
-    if by not in ("table", "pair"):
-        raise ValueError(f"guide cards are by table or by pair, not {by!r}")
-    if seen is None:
-        seen = guide(championship)
-    if header is None:
-        header = Header(
-            championship=championship.name,
-            date=championship.date.isoformat() if championship.date else "",
-            venue=championship.venue,
-        )
-    cards: list[GuideCard] = []
-    if by == "table":
-        for table, rows in seen.tables.items():
-            lines = tuple((str(r), str(ns), str(ew)) for r, ns, ew in rows
-                          if not round_number or r == round_number)
-            if lines:
-                cards.append(GuideCard(
-                    _("Taula %(n)s") % {"n": table}, "",
-                    (_("Ronda"), _("Parella NS"), _("Parella EO")), lines,
-                ))
-    else:
-        for pair, seats in seen.pairs.items():
-            lines = tuple(
-                (str(s.round), "—", _("descansa")) if s.bye
-                else (str(s.round), str(s.table), labels.side(s.direction or ""))
-                for s in seats
-                if not round_number or s.round == round_number
-            )
-            if lines:
-                cards.append(GuideCard(
-                    _("Parella %(n)s") % {"n": pair}, seen.names.get(pair, ""),
-                    (_("Ronda"), _("Taula"), _("Línia")), lines,
-                ))
-    return GuideCards(header=header, by=by, cards=tuple(cards))
-
-
-def build_guide_card_set(
-    championship: Championship, *, round_number: int = 0, header: Header | None = None
-) -> GuideCardSet:
-    """Table cards and pair cards of every drawn round (of round ``round_number`` only
-    when not 0), from one read of the seating (three queries)."""
-    seen = guide(championship)
-    tables = build_guide_cards(championship, by="table", round_number=round_number,
-                               header=header, seen=seen)
-    pairs = build_guide_cards(championship, by="pair", round_number=round_number,
-                              header=tables.header, seen=seen)
-    return GuideCardSet(header=tables.header, tables=tables, pairs=pairs)
 
 
 def _title(document: GuideCards) -> str:

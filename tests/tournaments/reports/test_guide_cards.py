@@ -10,7 +10,8 @@ from pypdf import PdfReader
 
 from tests.factories import build_championship
 from tournaments.models import Bye, Seating
-from tournaments.reports.guide_cards import build_guide_cards, render_guide_cards
+from tournaments.reports.build import build_guide_cards
+from tournaments.reports.guide_cards import render_guide_cards
 
 pytestmark = pytest.mark.django_db
 
