@@ -245,13 +245,7 @@ THIN = (
 
 #: Writes that remain in a thin module, by file: the test for that file is an expected
 #: failure (strict: it fails as soon as the file is clean, so this list must shrink).
-KNOWN_WRITES: dict[str, str] = {
-    "tournaments/management/commands/demo.py": (
-        "the demo's users are written by the command itself: "
-        "user_model.objects.get_or_create(), user.save(), user_permissions.add(), "
-        "admin.save()"
-    ),
-}
+KNOWN_WRITES: dict[str, str] = {}
 
 
 def thin_modules() -> list[str]:

@@ -13,6 +13,7 @@ Django i18n), and ``field`` names the form field the error belongs to when there
 so a form can show it next to that field.
 """
 
+from tournaments.services.accounts import user_ensure
 from tournaments.services.analysis import (
     AnalysisRun,
     board_analyse,
@@ -125,5 +126,6 @@ __all__ = [
     "rounds_setup_refusal",
     "rules_edit_refusal",
     "seating_set",
+    "user_ensure",
     "validate_result",
 ]

@@ -32,8 +32,6 @@ import datetime
 import time
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.urls import NoReverseMatch, reverse
@@ -160,23 +158,15 @@ class Command(BaseCommand):
     # -- building -----------------------------------------------------------------------
 
     def _users(self) -> dict[str, Any]:
-        user_model = get_user_model()
-        users = {}
-        for username, (password, _role) in USERS.items():
-            user, _created = user_model.objects.get_or_create(username=username)
-            user.set_password(password)
-            user.save()
-            users[username] = user
-        # The organiser creates championships (services.CREATE_PERMISSION), as a real
-        # one would be allowed to in /admin.
-        app_label, codename = services.CREATE_PERMISSION.split(".")
-        users["organitzador"].user_permissions.add(
-            Permission.objects.get(content_type__app_label=app_label, codename=codename)
-        )
-        admin, _created = user_model.objects.get_or_create(username=ADMIN[0])
-        admin.is_staff = admin.is_superuser = True
-        admin.set_password(ADMIN[1])
-        admin.save()
+        # The organiser creates championships, as a real one would be allowed to in /admin.
+        users = {
+            username: services.user_ensure(
+                username=username, password=password,
+                may_create_championships=username == "organitzador",
+            )
+            for username, (password, _role) in USERS.items()
+        }
+        services.user_ensure(username=ADMIN[0], password=ADMIN[1], superuser=True)
         return users
 
     def _build(self) -> Championship:
