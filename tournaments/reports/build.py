@@ -130,22 +130,23 @@ def missing_boards(
     """Which boards a results document leaves out and why, in the active language:
     "Falten els taulers 13, 14 (encara no s'han jugat a totes les taules)", or ``""``.
 
-    A board is named when it has results that the document does not show because the
-    board is still hidden from the public (some table of its round has not played it,
-    ``scoring.visibility``). A board nobody has played yet is not named: nothing of it
-    is withheld (docs/decisions.md). ``round_number`` keeps the boards of that round
-    only (travellers of one round); ``through_round`` those of rounds 1..N (standings
-    and score cards after round N). No query."""
-    public = scored.visibility.public
-    hidden = []
-    for result in scored.all_results:
-        if result.board in public:
-            continue
-        if round_number and result.round != round_number:
-            continue
-        if through_round and result.round > through_round:
-            continue
-        hidden.append(result.board)
+    A board is named when its round is drawn and it is still hidden from the public (some
+    table of that round has not played it, ``scoring.visibility``), whether or not any
+    table has played it yet: the line then changes only when a board completes, so it
+    tells nothing about results still hidden. A board of a round not drawn yet is not
+    named (docs/decisions.md). ``round_number`` keeps the boards of that round only
+    (travellers of one round); ``through_round`` those of rounds 1..N (standings and
+    score cards after round N). No query."""
+    seen = scored.visibility
+    hidden = sorted(
+        board
+        for board, round_ in seen.board_rounds.items()
+        if round_ is not None
+        and seen.tables_due.get(round_, 0)
+        and board not in seen.public
+        and (not round_number or round_ == round_number)
+        and (not through_round or round_ <= through_round)
+    )
     if not hidden:
         return ""
     if len(set(hidden)) == 1:

@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from tests.factories import build_championship
 from tests.tournaments.reports.pdfcheck import page_texts
-from tournaments.models import Championship, Result
+from tournaments import services
+from tournaments.models import Board, Championship, Result, Seating
 from tournaments.reports import build
 from tournaments.reports.documents import Kind
 from tournaments.reports.render import render
@@ -67,14 +68,15 @@ def test_a_mid_round_travellers_pdf_names_the_hidden_boards_and_why(played) -> N
     document = build.build(played, Kind.TRAVELLERS, language="ca")
     assert [t.board for t in document.travellers] == [1, 2]
     text = _text(render(document))
-    assert "Falten els taulers 3, 4 (encara no s'han jugat a totes les taules)" in text
+    # Round 3 is drawn and nobody has played it: its boards are named too.
+    assert "Falten els taulers 3-6 (encara no s'han jugat a totes les taules)" in text
     # Only round 1's travellers: nothing of that round is left out.
     round_one = _text(render(build.build(played, Kind.TRAVELLERS, round_number=1)))
     assert "Falt" not in round_one
-    standings = _text(render(build.build(played, Kind.STANDINGS)))
-    assert "Falten els taulers 3, 4" in standings
+    standings = _text(render(build.build(played, Kind.STANDINGS, round_number=2)))
+    assert "Falten els taulers 3, 4 (" in standings
     cards = _text(render(build.build(played, Kind.SCORE_CARDS)))
-    assert "Falten els taulers 3, 4" in cards
+    assert "Falten els taulers 3-6" in cards
 
 
 def test_one_hidden_board_is_named_in_the_singular(played) -> None:  # type: ignore[no-untyped-def]
@@ -85,10 +87,20 @@ def test_one_hidden_board_is_named_in_the_singular(played) -> None:  # type: ign
 
 
 def test_a_complete_travellers_pdf_says_nothing_is_missing(played) -> None:  # type: ignore[no-untyped-def]
-    """Rounds 1-2 complete; round 3's boards have no result at all: nothing withheld."""
-    document = build.build(played, Kind.TRAVELLERS, language="ca")
-    assert document.header.missing == ""
-    assert "Falt" not in _text(render(document))
+    """Rounds 1-2 complete: their travellers leave nothing out; the whole championship's
+    name round 3's boards (drawn, not played), whether or not a table has played one."""
+    for number in (1, 2):
+        document = build.build(played, Kind.TRAVELLERS, round_number=number, language="ca")
+        assert document.header.missing == ""
+        assert "Falt" not in _text(render(document))
+    before = build.build(played, Kind.TRAVELLERS, language="ca").header.missing
+    assert before == "Falten els taulers 5, 6 (encara no s'han jugat a totes les taules)"
+    seating = Seating.objects.filter(round__championship=played, round__number=3).first()
+    board = Board.objects.get(championship=played, number=5)
+    services.result_record(seating=seating, board=board, trump="O", ns_points_taken=40,
+                           expected_version=None, acting_user=None)
+    played.refresh_from_db()
+    assert build.build(played, Kind.TRAVELLERS, language="ca").header.missing == before
 
 
 def test_board_list_joins_runs() -> None:
