@@ -15,9 +15,13 @@ $(STAMP): $(BIN)/python pyproject.toml setup.py engine/_ddcore.c
 
 install: $(STAMP)
 
+# The double-dummy tables of the demo's boards are computed in the background while the
+# site is already served (a few minutes of CPU); the travellers show each as it lands.
 demo: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py demo
+	$(BIN)/python manage.py demo --analysis-budget 0
+	mkdir -p var
+	$(BIN)/python manage.py analyse_boards demo > var/analyse_boards.log 2>&1 &
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 lint: $(STAMP)
