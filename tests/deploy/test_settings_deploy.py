@@ -17,7 +17,7 @@ from tests.deploy.compose import ROOT, env_file
 
 #: Variables the settings read that a developer's shell may have set.
 CLEARED = ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL",
-           "CACHE_URL", "DEBUG", "DJANGO_SECRET_KEY")
+           "CACHE_URL", "DEBUG", "DJANGO_SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE")
 
 
 def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:

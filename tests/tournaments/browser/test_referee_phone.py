@@ -4,7 +4,6 @@ change. Screenshots of the key pages go to test-artifacts/ (git-ignored) to look
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,9 +27,11 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture
-def browser() -> Iterator[object]:
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
     require(chromium_path() is not None, "needs Debian's chromium (apt-get install chromium)")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs a loop
+    # Playwright's sync API runs an event loop; only for this test, so that the variable
+    # never reaches a later test's subprocess (check --deploy refuses it).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -106,10 +106,13 @@ def _forget_routing(app: object) -> None:
     """Drop the app's cached queues, router and connection pool so that they are built
     again from the updated conf (an eager run earlier in the session built them for the
     default queue and no broker)."""
-    pool = getattr(app, "_pool", None)
-    if pool is not None:
-        pool.force_close_all()
-        app._pool = None  # type: ignore[attr-defined]
+    from kombu import pools
+
+    # kombu keeps its connection and producer pools in module-level registries keyed by
+    # the connection: closing the app's pool alone left a closed pool there, which the
+    # next eager-or-real job on the same broker URL got back ("Acquire on closed pool").
+    pools.reset()
+    app._pool = None  # type: ignore[attr-defined]
     app.__dict__.pop("amqp", None)
 
 
