@@ -14,6 +14,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,6 +23,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
+from tournaments import lockouts
 from tournaments.models import Championship, PrintJob
 from tournaments.permissions import Capability, allows, roles_of
 from tournaments.reports import services
@@ -115,6 +117,10 @@ def _job_json(
     }
 
 
+class _OverLimit(Exception):
+    """A new job past the address's limit: its transaction is rolled back."""
+
+
 @require_http_methods(["GET", "POST"])
 def jobs(request: HttpRequest, slug: str) -> HttpResponse:
     """GET: the form and the latest jobs. POST: queue (or reuse) a job, back to the list."""
@@ -125,21 +131,31 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            job, created = services.print_job_request(
-                championship=championship,
-                kind=data["kind"],
-                round_number=data["round_number"] or 0,
-                copies=data.get("copies") or 1,
-                per_page=data.get("per_page") or 1,
-                acting_user=request.user,
-                # A document is in one language: the interface's of this request.
-                language=translation.get_language(),
-            )
+            with transaction.atomic():
+                job, created = services.print_job_request(
+                    championship=championship,
+                    kind=data["kind"],
+                    round_number=data["round_number"] or 0,
+                    copies=data.get("copies") or 1,
+                    per_page=data.get("per_page") or 1,
+                    acting_user=request.user,
+                    # A document is in one language: the interface's of this request.
+                    language=translation.get_language(),
+                )
+                # As in the API: a reused job costs nothing; a new one past the address's
+                # limit per minute is undone (its task is only sent on commit).
+                if created and lockouts.print_jobs_exhausted(request, championship):
+                    raise _OverLimit
         except services.PrintNotAllowed as exc:
             raise PermissionDenied(str(exc)) from None
         except services.PrintJobError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+        except _OverLimit:
+            form.add_error(None, _("Massa documents demanats des d'aquesta adreça: torneu-ho "
+                                   "a provar d'aquí a un minut."))
         else:
+            if created:
+                lockouts.print_job_started(request)
             job.refresh_from_db()  # the task was sent on commit: it may have failed at once
             if created and job.status == PrintJob.Status.FAILED:
                 messages.error(request, _("Ara no es pot començar cap treball: %(error)s")

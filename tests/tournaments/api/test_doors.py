@@ -146,3 +146,22 @@ def test_the_api_docs_load_no_file_from_outside_the_server(client, settings: Any
             if source.startswith(settings.STATIC_URL) or source.startswith("/static/"):
                 assert finders.find(source.split("/static/", 1)[1]), source
     assert "cdn" not in client.get(reverse("api-docs")).content.decode().lower()
+
+
+def test_the_prints_page_limits_an_address_like_the_api(
+    api: Api, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    settings.PRINT_JOBS_PER_MINUTE = 1
+    url = reverse("print_jobs", args=[api.small.championship.slug])
+    client = Client(REMOTE_ADDR="10.2.2.2")
+    with django_capture_on_commit_callbacks(execute=True):
+        first = client.post(url, {"kind": "standings", "round_number": 0})
+    assert first.status_code == 302
+    with django_capture_on_commit_callbacks(execute=True):
+        second = client.post(url, {"kind": "score-cards", "round_number": 0})
+    assert second.status_code == 200
+    assert "Massa documents" in second.content.decode()
+    assert PrintJob.objects.count() == 1
+    other = Client(REMOTE_ADDR="10.2.2.3").post(url, {"kind": "score-cards", "round_number": 0})
+    assert other.status_code == 302
+    assert PrintJob.objects.count() == 2
