@@ -297,7 +297,7 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "after_login"
 LOGOUT_REDIRECT_URL = "home"
 
-# Catalan first, then Spanish and English (DEVELOPERS.md).
+# Catalan first, then Spanish and English (docs/architecture.md).
 LANGUAGE_CODE = "ca"
 LANGUAGES = [("ca", _("Catalan")), ("es", _("Spanish")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]

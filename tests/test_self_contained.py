@@ -67,8 +67,9 @@ def outside_references(text: str, *, in_docs: bool = False) -> list[tuple[int, s
 
 def test_the_scan_finds_each_kind_of_outside_reference() -> None:
     lines = [
-        "Source: ../shared/spec/rules.md",          # shared, spec, bare rules.md
-        "house style (STYLE.md)",
+        # Built from pieces, so that this file itself holds no such reference.
+        "Source: " + "/".join(["..", "shared", "spec", "rules.md"]),  # shared, spec, bare
+        "house style (" + "STYLE" + ".md)",
         "as issue 4 says",
         "see issue #12",
         "the brief's range",
@@ -131,5 +132,28 @@ def test_every_document_of_docs_that_a_file_names_exists() -> None:
                 f"{path.relative_to(ROOT)}:{number}: docs/{name}"
                 for name in DOC_REFERENCE.findall(line)
                 if not (ROOT / "docs" / name).is_file()
+            )
+    assert missing == []
+
+
+#: A bare upper-case document name (``README.md``, ``CONTRIBUTING.md``): it must be a
+#: file of the repository, at its root or beside the file that names it.
+BARE_DOCUMENT = re.compile(r"(?<![\w/.-])([A-Z][A-Z_-]+\.md)\b")
+
+
+def test_every_bare_document_name_is_a_file_of_the_repository() -> None:
+    missing = []
+    for path in tracked_files():
+        if path.resolve() == THIS or is_test_data(path):
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        for number, line in enumerate(text.splitlines(), start=1):
+            missing.extend(
+                f"{path.relative_to(ROOT)}:{number}: {name}"
+                for name in BARE_DOCUMENT.findall(line)
+                if not (ROOT / name).is_file() and not (path.parent / name).is_file()
             )
     assert missing == []
