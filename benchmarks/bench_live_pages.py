@@ -172,7 +172,8 @@ def served(seconds: float, workers: int) -> None:
     env = dict(os.environ, DJANGO_SECRET_KEY="bench-" + "x" * 40, DEBUG="false",
                ALLOWED_HOSTS="127.0.0.1", LOG_LEVEL="WARNING",
                SESSION_COOKIE_SECURE="false", CSRF_COOKIE_SECURE="false",
-               STATIC_ROOT="/tmp/botifarra_live_static")
+               STATIC_ROOT="/tmp/botifarra_live_static",
+               DATABASE_CONN_MAX_AGE="60")  # as deploy/production.env.example
     # DEBUG off serves hashed static names: the manifest must exist, as in production.
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
                    cwd=ROOT, env=env, check=True)
