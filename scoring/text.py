@@ -75,6 +75,18 @@ def kind(value: object) -> str:
 #: ends. A one-line text (a name, a venue) may hold none.
 MULTILINE_CONTROLS = frozenset("\t\n\r")
 
+#: Characters refused as control characters although Unicode does not class them ``Cc``:
+#: the line and paragraph separators (U+2028, U+2029: a line break no form shows), and the
+#: bidirectional controls (U+200E, U+200F, U+202A..U+202E, U+2066..U+2069), which turn the
+#: text that follows them around on screen and on paper ("Anna" + U+202E + "lloP" shows
+#: "AnnaPoll"). The zero-width joiner and non-joiner (U+200C, U+200D) are not among them:
+#: emoji and some scripts need them.
+FORMAT_CONTROLS = frozenset(
+    "\u2028\u2029\u200e\u200f"
+    + "".join(chr(code) for code in range(0x202A, 0x202F))
+    + "".join(chr(code) for code in range(0x2066, 0x206A))
+)
+
 
 def normalise(text: str) -> str:
     r"""``text`` composed to Unicode NFC: ``"Nu\u0301ria"`` (``u`` + combining acute,
@@ -88,23 +100,46 @@ def normalise(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
+def is_control(char: str) -> bool:
+    r"""Whether ``char`` is a control character for this program: Unicode ``Cc``
+    (U+0000..U+001F, U+007F..U+009F) or one of :data:`FORMAT_CONTROLS`.
+
+    >>> is_control("\x07"), is_control("\u202e"), is_control("\u200d"), is_control("a")
+    (True, True, False, False)
+    """
+    return unicodedata.category(char) == "Cc" or char in FORMAT_CONTROLS
+
+
+def control_character_positions(
+    text: str, *, allowed: frozenset[str] = frozenset()
+) -> list[tuple[str, int]]:
+    r"""The control characters of ``text`` (:func:`is_control`) other than ``allowed``,
+    each once, in order of appearance, as ``(code, position)``: the code written
+    ``U+0007``, the position (from 1) of its first appearance. Empty when the text is
+    clean.
+
+    >>> control_character_positions("ab\u202ec\x07\u202e")
+    [('U+202E', 3), ('U+0007', 5)]
+    """
+    found: dict[str, int] = {}
+    for index, char in enumerate(text):
+        if char not in allowed and is_control(char):
+            found.setdefault(f"U+{ord(char):04X}", index + 1)
+    return list(found.items())
+
+
 def control_characters(text: str, *, allowed: frozenset[str] = frozenset()) -> list[str]:
-    r"""The control characters of ``text`` (Unicode category ``Cc``: U+0000..U+001F,
-    U+007F..U+009F) other than ``allowed``, each once, in order of appearance, written
-    ``U+0007``. Empty when the text is clean.
+    r"""The codes of :func:`control_character_positions`: each control character of
+    ``text`` other than ``allowed`` once, in order of appearance, written ``U+0007``.
 
     >>> control_characters("a\x07b\tc\x00"), control_characters("Núria")
     (['U+0007', 'U+0009', 'U+0000'], [])
     >>> control_characters("a\tb\r\n", allowed=MULTILINE_CONTROLS)
     []
+    >>> control_characters("Anna\u202ello\u2028"), control_characters("a\u200db\u200c")
+    (['U+202E', 'U+2028'], [])
     """
-    found: list[str] = []
-    for char in text:
-        if unicodedata.category(char) == "Cc" and char not in allowed:
-            code = f"U+{ord(char):04X}"
-            if code not in found:
-                found.append(code)
-    return found
+    return [code for code, _position in control_character_positions(text, allowed=allowed)]
 
 
 def normalise_all(value: Any) -> Any:

@@ -28,16 +28,18 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.deconstruct import deconstructible
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.text import MULTILINE_CONTROLS, control_characters, normalise
+from scoring.text import MULTILINE_CONTROLS, control_character_positions, normalise
 
 
 @deconstructible
 class NoControlCharacters:
-    """Refuses a text holding a control character (Unicode ``Cc``) other than
-    ``allowed``: ``ValidationError`` (code ``control_characters``) naming them, e.g.
-    "El text té caràcters de control (U+0007): ...".
+    """Refuses a text holding a control character (``scoring.text.is_control``: Unicode
+    ``Cc``, the line separators, the bidirectional controls) other than ``allowed``:
+    ``ValidationError`` (code ``control_characters``) naming each and where it is, e.g.
+    "El text té caràcters de control (U+202E a la posició 5): ...".
     """
 
     code = "control_characters"
@@ -48,13 +50,15 @@ class NoControlCharacters:
     def __call__(self, value: Any) -> None:
         if not isinstance(value, str):
             return
-        found = control_characters(value, allowed=frozenset(self.allowed))
+        found = control_character_positions(value, allowed=frozenset(self.allowed))
         if found:
+            where = [gettext("%(code)s a la posició %(position)s")
+                     % {"code": code, "position": position} for code, position in found]
             raise ValidationError(
                 _("El text té caràcters de control (%(chars)s): esborreu-los i torneu a "
                   "escriure'l."),
                 code=self.code,
-                params={"chars": ", ".join(found)},
+                params={"chars": ", ".join(where)},
             )
 
     def __eq__(self, other: object) -> bool:

@@ -19,12 +19,16 @@ from scoring.interchange.limits import (
     SCALE_PLACES,
 )
 from scoring.interchange.reader import join_path
-from scoring.text import OversizedNumber, brief, kind, show
+from scoring.text import FORMAT_CONTROLS, OversizedNumber, brief, kind, show
 
 E = TypeVar("E", bound=enum.Enum)
 
-# C0 and C1 control characters (NUL breaks PostgreSQL) and lone surrogates (not UTF-8).
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+# C0 and C1 control characters (NUL breaks PostgreSQL), the line separators and
+# bidirectional controls that scoring.text refuses too (FORMAT_CONTROLS), and lone
+# surrogates (not UTF-8).
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\ud800-\udfff" + "".join(sorted(FORMAT_CONTROLS)) + "]"
+)
 MISSING = object()
 
 

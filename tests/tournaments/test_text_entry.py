@@ -84,6 +84,20 @@ def test_full_clean_refuses_a_control_character_naming_it(small: Small) -> None:
     assert player.name == NURIA
 
 
+def test_full_clean_refuses_separators_and_direction_controls_naming_where(
+    small: Small,
+) -> None:
+    player = Player(championship=small.championship, code="x4", name="Anna\u202ePuig")
+    with pytest.raises(ValidationError) as caught:
+        player.full_clean()
+    assert any("U+202E a la posició 5" in m for m in caught.value.message_dict["name"])
+    field = NFCFormField(multiline=True)  # a note: line ends are CR and LF, nothing else
+    with pytest.raises(ValidationError, match="U\\+2028 a la posició 3"):
+        field.clean("ab\u2028cd")
+    player.name = "\U0001f469\u200d\U0001f4bb Anna"  # a joiner stays
+    player.full_clean()
+
+
 # -- Forms and pages ------------------------------------------------------------------------
 
 
