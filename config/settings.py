@@ -30,7 +30,7 @@ Variables:
     STATIC_ROOT           where collectstatic puts the static files (default var/static),
                           served by whitenoise
     LOG_LEVEL             root log level (default INFO)
-    AXES_FAILURE_LIMIT    failed logins that lock a user name or an address (default 5)
+    AXES_FAILURE_LIMIT    failed logins that lock a user name at one address (default 5)
     AXES_COOLOFF_MINUTES  how long a lockout lasts unless the organiser unlocks (15)
     PRINT_JOBS_PER_MINUTE print jobs one address may start per minute (default 10)
 
@@ -245,14 +245,17 @@ MIDDLEWARE = [
 ]
 
 # Login attempts (the login page, the admin's, the API's token request) are counted by
-# django-axes first: AXES_FAILURE_LIMIT failures lock that user name, and that address,
-# for AXES_COOLOFF_MINUTES, or until the organiser unlocks them (accounts/lockouts/).
+# django-axes first: AXES_FAILURE_LIMIT failures lock that user name at that address (the
+# pair, not either alone) for AXES_COOLOFF_MINUTES, or until the organiser unlocks it
+# (accounts/lockouts/). Not the user name alone: anyone could then lock a referee out in
+# the middle of a round by typing wrong passwords for their name; not the address alone:
+# a hall's devices share one public address (docs/decisions.md 46).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "tournaments.lockouts.lockout_response"
 AXES_VERBOSE = False

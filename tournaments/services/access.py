@@ -80,24 +80,29 @@ class Lockout:
 
 
 def lockouts_for(user: Any) -> list[Lockout]:
-    """The current lockouts ``user`` may lift (two queries, plus one for an organiser),
-    user names first."""
+    """The current lockouts ``user`` may lift (two queries, plus one for an organiser):
+    a user name locked at one address or more (``AXES_LOCKOUT_PARAMETERS`` locks the pair,
+    docs/decisions.md 46), once, with its failures at the addresses where it is locked.
+    Unlocking a user name forgets its attempts at every address."""
     since = timezone.now() - settings.AXES_COOLOFF_TIME
     attempts = AccessAttempt.objects.filter(attempt_time__gte=since)
     limit = settings.AXES_FAILURE_LIMIT
-    out: list[Lockout] = []
     allowed = None if _is_site_admin(user) else _usernames_of_organiser(user)
-    for kind in ("username", "ip_address"):
-        rows = (
-            attempts.exclude(**{kind: None}).exclude(**{kind: ""}).values(kind)
-            .annotate(n=Sum("failures_since_start"), last=Max("attempt_time"))
-            .filter(n__gte=limit).order_by(kind)
-        )
-        for row in rows:
-            if kind == "username" and allowed is not None and row[kind] not in allowed:
-                continue
-            out.append(Lockout(kind, row[kind], row["n"], row["last"]))
-    return out
+    rows = (
+        attempts.exclude(username=None).exclude(username="")
+        .values("username", "ip_address")
+        .annotate(n=Sum("failures_since_start"), last=Max("attempt_time"))
+        .filter(n__gte=limit).order_by("username", "ip_address")
+    )
+    locked: dict[str, Lockout] = {}
+    for row in rows:
+        name = row["username"]
+        if allowed is not None and name not in allowed:
+            continue
+        seen = locked.get(name)
+        locked[name] = Lockout("username", name, row["n"], row["last"]) if seen is None \
+            else Lockout("username", name, seen.failures + row["n"], max(seen.last, row["last"]))
+    return list(locked.values())
 
 
 def lockout_reset(
