@@ -329,6 +329,14 @@ MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", str(BASE_DIR / "var" / "media")))
 
 CACHES = caches_from_env()
 
+# The live public pages (tournaments/live.py, docs/performance.md): each process keeps a
+# championship's row (its results version) this many seconds, so a cached page, a 304 or
+# a 204 poll reads no database; and a fragment built less than LIVE_STALE_SECONDS ago is
+# served as it is while a newer version exists (rebuilt at most about once a second,
+# whatever the number of phones and results). A saved result shows within about 2 s.
+LIVE_VERSION_MEMO_SECONDS = 0.5
+LIVE_STALE_SECONDS = 1.0
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
