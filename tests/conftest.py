@@ -19,3 +19,12 @@ def on_postgres() -> None:
     """For tests that only mean something on PostgreSQL (row locks, concurrency)."""
     engine = settings.DATABASES["default"]["ENGINE"]
     require(engine.endswith("postgresql"), "needs PostgreSQL: set DATABASE_URL=postgres://...")
+
+
+@pytest.fixture(autouse=True)
+def _live_pages_show_changes_at_once(settings):
+    """Tests read a live page right after a change: no row kept per process, no fragment
+    served while a newer version exists. The tests of that staleness rule (and the
+    browser test of the two seconds) set the production values themselves."""
+    settings.LIVE_VERSION_MEMO_SECONDS = 0
+    settings.LIVE_STALE_SECONDS = 0
