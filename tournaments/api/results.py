@@ -7,8 +7,11 @@
   the organiser and the head referee get everything.
 - PUT: enter (201) or replace (200) it through ``services.result_record``, the form's
   service and checks. Replacing needs ``If-Match`` with the current ETag: a stale one
-  gets 409 with the current result, none gets 428. The same values as stored are a
-  success that changes nothing (200, same version), whatever ``If-Match`` says.
+  gets 409 with the current result, none gets 428, one that is no ETag of ours 400.
+  The same values as stored are a success that changes nothing (200, same version),
+  whatever ``If-Match`` says. A 409's current result and an unchanged answer show the
+  values only to whoever GET shows them to (the public board's readers, the organiser
+  and the head referee); a plain referee sees them in the answer to its own save only.
 - DELETE: void it with a ``reason`` (``services.result_delete``: head referee or
   organiser); needs ``If-Match`` too.
 """
@@ -18,10 +21,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.shortcuts import get_object_or_404
+from django.db.models import OuterRef, Subquery
+from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -30,7 +35,6 @@ from tournaments import selectors, services
 from tournaments.api.errors import ErrorSerializer, PreconditionRequired
 from tournaments.api.permissions import (
     ReadOrAuthenticated,
-    championship_of,
     require,
     roles,
     sees_hidden,
@@ -42,7 +46,7 @@ from tournaments.api.serializers import (
     ResultSavedSerializer,
     ResultSerializer,
 )
-from tournaments.models import Board, Result, Round, Seating
+from tournaments.models import Board, Result, Seating
 from tournaments.permissions import Capability
 
 _ETAG = re.compile(r'^(?:W/)?"?([0-9]{1,18})\.([0-9]{1,9})"?$')
@@ -84,18 +88,18 @@ def values_data(r: selectors.ResultValues | Result, score: Any) -> dict[str, Any
 
 def result_data(result: Result, *, show_values: bool, public: bool) -> dict[str, Any]:
     """One stored result (seating's round, table and pairs and the board loaded)."""
-    championship = result.seating.round.championship
+    seating = result.seating
     return {
-        "round": result.seating.round.number,
-        "table": result.seating.table.number,
+        "round": seating.round.number,
+        "table": seating.table.number,
         "board": result.board.number,
-        "ns": result.seating.ns_pair.number,
-        "ew": result.seating.ew_pair.number,
+        "ns": seating.ns_pair.number,
+        "ew": seating.ew_pair.number,
         "version": result.version,
         "etag": etag_of(result.pk, result.version),
         "public": public,
         "values": (
-            values_data(result, selectors.result_hand_score(championship, result))
+            values_data(result, selectors.result_hand_score(seating.round.championship, result))
             if show_values else None
         ),
         "note": result.note if show_values else None,
@@ -106,49 +110,66 @@ def _load(pk: int) -> Result | None:
     return (
         Result.objects.select_related(
             "seating__round__championship", "seating__table", "seating__ns_pair",
-            "seating__ew_pair", "board",
+            "seating__ew_pair", "board__championship",
         ).filter(pk=pk).first()
     )
 
 
 def current_result_body(result: Result | None, context: dict[str, Any]) -> dict[str, Any] | None:
-    """The stored result for a 409, as the referee form shows it to whoever may save
-    there (a refusal for a role comes before any conflict)."""
+    """The stored result for a 409, as GET shows it to the request's user (a refusal for
+    a role comes before any conflict): its values only on a public board or to the
+    organiser and the head referee."""
     if result is None:
         return None
     loaded = _load(result.pk)
     if loaded is None:
         return None
     public = selectors.board_is_public(loaded.board)
-    return ResultSerializer(result_data(loaded, show_values=True, public=public)).data
+    request = context.get("request")
+    shown = public or (
+        request is not None and sees_hidden(request, loaded.seating.round.championship)
+    )
+    return ResultSerializer(result_data(loaded, show_values=shown, public=public)).data
 
 
 def _locate(slug: str, round: int, table: int, board: int) -> tuple[Seating, Board]:
-    championship = championship_of(slug)
-    round_row = get_object_or_404(Round, championship=championship, number=round)
-    seating = get_object_or_404(
-        Seating.objects.select_related("round__championship", "table", "ns_pair", "ew_pair"),
-        round=round_row, table__number=table,
+    """The table's seating (with its round, championship, table and pairs) and the board
+    of that round numbered ``board``, in one query; 404 when any is missing."""
+    board_id = Board.objects.filter(
+        championship_id=OuterRef("round__championship_id"), round_id=OuterRef("round_id"),
+        number=board,
+    ).order_by().values("pk")[:1]
+    seating = (
+        Seating.objects.select_related("round__championship", "table", "ns_pair", "ew_pair")
+        .filter(round__championship__slug=slug, round__number=round, table__number=table)
+        .annotate(board_id=Subquery(board_id))
+        .first()
     )
-    board_row = get_object_or_404(
-        Board.objects.select_related("championship", "round"),
-        championship=championship, number=board, round_id=round_row.pk,
+    if seating is None or seating.board_id is None:  # type: ignore[attr-defined]
+        raise Http404
+    championship = seating.round.championship
+    # The board's row as the query named it (its deal, which nobody here reads, deferred).
+    board_row = Board.from_db(
+        Board.objects.db, ["id", "championship_id", "round_id", "number"],
+        [seating.board_id, championship.pk, seating.round_id, board],  # type: ignore[attr-defined]
     )
+    board_row.championship, board_row.round = championship, seating.round
     return seating, board_row
 
 
-def _expected_version(request: Request, seating: Seating, board: Board) -> int | None:
-    """The version ``If-Match`` names (``None`` when absent); an ETag of another result
-    or malformed gives 0, which matches no stored version."""
+def _if_match(request: Request) -> tuple[int, int] | None:
+    """The ``(id, version)`` ``If-Match`` names; ``None`` when absent. Anything but an
+    ETag of ours is refused (400, naming the header)."""
     header = request.headers.get("If-Match")
     if header is None:
         return None
     parsed = parse_etag(header)
     if parsed is None:
-        return 0
-    pk, version = parsed
-    stored = Result.objects.filter(seating=seating, board=board).values_list("pk", flat=True)
-    return version if pk in stored else 0
+        raise ValidationError({"If-Match": [_(
+            "La capçalera If-Match ha de ser l'ETag d'un resultat tal com el dona "
+            "l'API, per exemple \"12.3\"."
+        )]})
+    return parsed
 
 
 PATH = [
@@ -172,7 +193,7 @@ class ResultApi(APIView):
             ) -> Response:
         seating, board_row = _locate(slug, round, table, board)
         championship = seating.round.championship
-        result = Result.objects.filter(seating=seating, board=board_row).first()
+        result = Result.objects.filter(seating=seating, board=board_row).order_by().first()
         public = selectors.board_is_public(board_row)
         held = roles(request, championship)
         if result is None or (not public and not held):
@@ -200,11 +221,13 @@ class ResultApi(APIView):
         seating, board_row = _locate(slug, round, table, board)
         incoming = ResultInputSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        data = dict(incoming.validated_data)
-        expected = _expected_version(request, seating, board_row)
+        data = incoming.validated_data
+        expected = _if_match(request)
         try:
             saved = services.result_record(
-                seating=seating, board=board_row, expected_version=expected,
+                seating=seating, board=board_row,
+                expected_version=None if expected is None else expected[1],
+                expected_id=None if expected is None else expected[0],
                 acting_user=request.user,
                 trump=data.get("trump"), ns_points_taken=data.get("ns_points_taken"),
                 delegated=data["delegated"], contro=data["contro"],
@@ -217,10 +240,11 @@ class ResultApi(APIView):
                 raise PreconditionRequired() from None
             raise
         outcome = getattr(saved, "outcome", "updated")
-        loaded = _load(saved.pk)
-        assert loaded is not None  # just saved in this request
-        body = result_data(loaded, show_values=True,
-                           public=selectors.board_is_public(board_row))
+        # The answer from the rows at hand: the seating and board located above.
+        saved.seating, saved.board = seating, board_row
+        public = selectors.board_is_public(board_row)
+        shown = outcome != "unchanged" or public or sees_hidden(request, seating.round.championship)
+        body = result_data(saved, show_values=shown, public=public)
         body["outcome"] = outcome
         body["message"] = {
             "created": _("Resultat desat."),
@@ -244,19 +268,21 @@ class ResultApi(APIView):
         seating, board_row = _locate(slug, round, table, board)
         incoming = DeleteInputSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        result = Result.objects.filter(seating=seating, board=board_row).first()
+        result = Result.objects.filter(seating=seating, board=board_row).order_by().first()
         if result is None:
             return Response(
                 {"detail": _("No hi ha cap resultat d'aquesta taula en aquest tauler."),
                  "code": "not_found"},
                 status=status.HTTP_404_NOT_FOUND,
             )
-        expected = _expected_version(request, seating, board_row)
+        expected = _if_match(request)
         if expected is None:  # who may not delete learns that first, not "send If-Match"
             require(request, seating.round.championship, Capability.DELETE_RESULT)
             raise PreconditionRequired()
+        pk, version = expected
         services.result_delete(
-            result=result, expected_version=expected, acting_user=request.user,
+            result=result, expected_version=version if pk == result.pk else 0,
+            acting_user=request.user,
             reason=incoming.validated_data["reason"],
         )
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 import scoring
 from engine.seats import Side
@@ -193,16 +195,34 @@ def public_board_numbers(championship: Championship) -> set[int]:
 
 
 def board_is_public(board: Board) -> bool:
-    """Whether the public may see ``board`` now (at most three queries; the rule:
-    ``scoring.visibility``)."""
+    """Whether the public may see ``board`` now (one query, none for a finished
+    championship whose row ``board`` holds; the rule: ``scoring.visibility``)."""
     championship = board.championship
     if championship.status == Championship.Status.FINISHED:
         return True
-    round_number = None if board.round_id is None else board.round.number
-    due = {round_number: Seating.objects.filter(round_id=board.round_id).count()} \
-        if round_number is not None else {}
-    return board_is_complete(
-        round=round_number, tables_due=due, results=Result.objects.filter(board=board).count()
+    results = _count(Result.objects.filter(board_id=OuterRef("pk")), "board_id")
+    if board.round_id is None:
+        counted = Board.objects.filter(pk=board.pk).values_list(results).first()
+        return board_is_complete(round=None, tables_due={}, results=counted[0] if counted else 0)
+    row = (
+        Board.objects.filter(pk=board.pk)
+        .values_list("round__number", _count(
+            Seating.objects.filter(round_id=OuterRef("round_id")), "round_id"
+        ), results)
+        .first()
+    )
+    if row is None:
+        return False
+    round_number, tables, played = row
+    return board_is_complete(round=round_number, tables_due={round_number: tables},
+                             results=played)
+
+
+def _count(rows: QuerySet[Any], column: str) -> Coalesce:
+    """``rows`` (filtered on an ``OuterRef``) counted in a subquery, 0 when none."""
+    return Coalesce(
+        Subquery(rows.order_by().values(column).annotate(n=Count("pk")).values("n")[:1]),
+        0,
     )
 
 

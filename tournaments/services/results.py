@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -115,17 +116,21 @@ def _audit(
     )
 
 
-def _check_seating_before_first_result(round: Round) -> None:
+def _check_seating_before_first_result(round: Round, *, started: bool | None = None) -> None:
     """Every draw, also one typed in or edited by hand in the admin, is checked before
     the round starts, i.e. before its first result (docs/decisions.md 41): a pair seated
     twice or both sitting out and seated, a table with the same pair on both sides, a
     table listed twice, a pair that does not play the round (``round_check``). Rematches
     are no problem here: the draw refuses them unless the organiser accepts them, and a
-    seating set by hand is the organiser's own choice. One query once the round has a
-    result; a few more (``round_check``) for its first.
+    seating set by hand is the organiser's own choice. ``started``: whether the round
+    already has a result, when the caller read it (:func:`result_record` does, in its
+    seating lock); else one query. Once the round has a result nothing more is read; a
+    few more queries (``round_check``) for its first.
 
     Raises :class:`ChampionshipStateError` listing the problems."""
-    if Result.objects.filter(seating__round=round).exists():
+    if started is None:
+        started = Result.objects.filter(seating__round=round).exists()
+    if started:
         return
     problems = round_check(round).problems
     if problems:
@@ -133,6 +138,36 @@ def _check_seating_before_first_result(round: Round) -> None:
             _("La distribució de la ronda %(n)s té problemes; corregiu-la abans d'entrar-hi "
               "resultats: %(problems)s") % {"n": round.number, "problems": " ".join(problems)}
         )
+
+
+def _lock_seating(seating: Seating, board: Board) -> Seating:
+    """``seating`` read again and locked (``FOR UPDATE`` of its row only) with its round,
+    championship and table, and, in the same query, what the checks of
+    :func:`result_record` need to know of ``board``: ``board_fits`` (it is a board of the
+    championship, of this round or of none), ``round_started`` (the round has a result)
+    and ``played_by`` (the number of this table's pair that already played ``board`` at
+    another table, or ``None``)."""
+    pairs = Q(pair_id=OuterRef("ns_pair_id")) | Q(pair_id=OuterRef("ew_pair_id"))
+    return (
+        Seating.objects.select_for_update(of=("self",))
+        .select_related("round__championship", "table")
+        .annotate(
+            board_fits=Exists(
+                Board.objects.filter(pk=board.pk, championship_id=OuterRef(
+                    "round__championship_id"
+                )).filter(Q(round_id=None) | Q(round_id=OuterRef("round_id")))
+            ),
+            round_started=Exists(
+                Result.objects.filter(seating__round_id=OuterRef("round_id"))
+            ),
+            played_by=Subquery(
+                PairBoard.objects.filter(pairs, board_id=board.pk)
+                .exclude(result__seating_id=OuterRef("pk"))
+                .order_by().values("pair__number")[:1]
+            ),
+        )
+        .get(pk=seating.pk)
+    )
 
 
 @transaction.atomic
@@ -150,10 +185,13 @@ def result_record(
     adjusted: Any = None,
     note: str = "",
     expected_version: int | None,
+    expected_id: int | None = None,
     acting_user: User | None,
 ) -> Result:
     """Enter (``expected_version=None``) or correct (``expected_version`` = the version
     the form was loaded with) the result of ``board`` at ``seating``'s table.
+    ``expected_id``: the id of the result that version is of, when the caller knows it
+    (the API's ETag): a result deleted and entered again is then a conflict too.
 
     Locks the seating and the result row (``select_for_update``) so that two referees
     saving at once are serialised; the second then sees a version other than the one it
@@ -174,13 +212,7 @@ def result_record(
     result is refused with :class:`ChampionshipStateError` naming the problems while its
     seating has any (:func:`_check_seating_before_first_result`).
     """
-    seating = (
-        Seating.objects.select_for_update(of=("self",))
-        .select_related("round__championship", "table", "ns_pair", "ew_pair")
-        .get(pk=seating.pk)
-    )
-    # Read again (the caller's copy may be stale), without the deal nobody needs here.
-    board = Board.objects.defer("deal").get(pk=board.pk)
+    seating = _lock_seating(seating, board)
     round = seating.round
     championship = round.championship
     require(acting_user, championship, Capability.ENTER_RESULT)
@@ -190,9 +222,7 @@ def result_record(
         )
     if round.is_closed:
         require(acting_user, championship, Capability.CHANGE_CLOSED_ROUND)
-    if board.championship_id != championship.pk or (
-        board.round_id is not None and board.round_id != round.pk
-    ):
+    if not seating.board_fits:  # type: ignore[attr-defined]
         raise ResultError(
             _("El tauler %(board)s no es juga a la ronda %(round)s.")
             % {"board": board.number, "round": round.number},
@@ -241,7 +271,10 @@ def result_record(
             _("%(where)s: el resultat que corregies ja no existeix.") % {"where": where},
             current=None,
         )
-    if current is not None and expected_version != current.version:
+    if current is not None and (
+        expected_version != current.version
+        or (expected_id is not None and expected_id != current.pk)
+    ):
         raise ResultConflict(
             _("%(where)s: un altre àrbitre ja ha desat aquest resultat (versió %(v)s). "
               "Revisa'l abans de tornar a desar.") % {"where": where, "v": current.version},
@@ -249,16 +282,14 @@ def result_record(
         )
     now = timezone.now()
     if current is None:
-        _check_seating_before_first_result(round)
-        played = list(
-            PairBoard.objects.filter(
-                board=board, pair_id__in=(seating.ns_pair_id, seating.ew_pair_id)
-            ).values_list("pair__number", flat=True)
+        _check_seating_before_first_result(
+            round, started=seating.round_started  # type: ignore[attr-defined]
         )
-        if played:
+        played = seating.played_by  # type: ignore[attr-defined]
+        if played is not None:
             raise ResultError(
                 _("La parella %(pair)s ja ha jugat el tauler %(board)s.")
-                % {"pair": played[0], "board": board.number},
+                % {"pair": played, "board": board.number},
                 field="board",
             )
         result = Result(
@@ -266,7 +297,8 @@ def result_record(
             entered_at=now, updated_at=now, version=1, **fields,
         )
         try:
-            with transaction.atomic():
+            # No savepoint: a refusal here ends the whole transaction anyway.
+            with transaction.atomic(savepoint=False):
                 result.save()
                 PairBoard.objects.bulk_create(
                     [
@@ -275,13 +307,14 @@ def result_record(
                     ]
                 )
         except IntegrityError:
-            # Only reachable in a race the row lock did not cover (another seating of
-            # the same pairs); the database constraint keeps the invariant.
-            stored = Result.objects.filter(seating=seating, board=board).first()
+            # Only reachable in a race the row lock did not cover (a pair of this table
+            # saved on this board at another table at the same moment); the database
+            # constraint keeps the invariant. The transaction is spoilt: nothing more
+            # can be read in it.
             raise ResultConflict(
                 _("%(where)s: un altre àrbitre ja ha desat aquest resultat.")
                 % {"where": where},
-                current=stored,
+                current=None,
             ) from None
         _audit(result, seating=seating, board=board, action=AuditEntry.Action.RESULT_CREATE,
                acting_user=acting_user, before=None, after=result.snapshot(), at=now)

@@ -71,7 +71,7 @@ def test_get_gives_version_and_etag_and_put_with_it_replaces_the_result(api: Api
 
 
 def test_a_stale_if_match_gets_409_with_the_current_result_in_the_body(api: Api) -> None:
-    client = api.token_client(api.small.referee)
+    client = api.token_client(api.head)
     stale = client.put(api.url(), body(40), format="json")["ETag"]
     record(api.small.seatings[0], api.small.boards[0], 45, expected_version=1)  # another
     response = client.put(api.url(), body(30), format="json", HTTP_IF_MATCH=stale)
@@ -80,6 +80,48 @@ def test_a_stale_if_match_gets_409_with_the_current_result_in_the_body(api: Api)
     assert data["code"] == "conflict"
     assert (data["current"]["version"], data["current"]["values"]["ns_points_taken"]) == (2, 45)
     assert Result.objects.get().ns_points_taken == 45
+
+
+def test_a_plain_referee_sees_no_hidden_values_in_a_409_nor_in_an_unchanged_answer(
+    api: Api,
+) -> None:
+    client = api.token_client(api.small.referee)
+    stale = client.put(api.url(), body(40, note="revisat"), format="json")["ETag"]
+    record(api.small.seatings[0], api.small.boards[0], 45, expected_version=1)  # another
+    conflict = client.put(api.url(), body(30), format="json", HTTP_IF_MATCH=stale)
+    assert conflict.status_code == 409
+    current = conflict.json()["current"]
+    assert (current["version"], current["public"]) == (2, False)
+    assert current["values"] is None and current["note"] is None  # as GET shows it
+    assert current["etag"] == client.get(api.url())["ETag"]
+    again = client.put(api.url(), body(45), format="json")  # the same values: unchanged
+    assert (again.status_code, again.json()["outcome"]) == (200, "unchanged")
+    assert again.json()["values"] is None and again.json()["note"] is None
+    # Its own save it sees; and the board once public (table 2 played) is everyone's.
+    mine = client.put(api.url(), body(46), format="json", HTTP_IF_MATCH=again["ETag"])
+    assert mine.json()["values"]["ns_points_taken"] == 46
+    record(api.small.seatings[1], api.small.boards[0], 30)
+    shown = client.put(api.url(), body(46), format="json").json()
+    assert (shown["outcome"], shown["public"]) == ("unchanged", True)
+    assert shown["values"]["ns_points_taken"] == 46
+
+
+def test_a_malformed_if_match_gets_400_naming_the_header(api: Api) -> None:
+    client = api.token_client(api.small.referee)
+    etag = client.put(api.url(), body(40), format="json")["ETag"]
+    for header in ("garbage", "*", '"12"', f"{etag}, {etag}"):
+        response = client.put(api.url(), body(41), format="json", HTTP_IF_MATCH=header)
+        assert response.status_code == 400, header
+        data = response.json()
+        assert data["code"] == "invalid" and "If-Match" in data["detail"]
+        assert [e["field"] for e in data["errors"]] == ["If-Match"]
+    gone = api.token_client(api.head).delete(api.url(), {"reason": "error"}, format="json",
+                                             HTTP_IF_MATCH="W/xyz")
+    assert gone.status_code == 400
+    assert Result.objects.get().ns_points_taken == 40
+    # An ETag of ours naming another result is well formed: a conflict, not bad input.
+    other = client.put(api.url(), body(41), format="json", HTTP_IF_MATCH='"999999.1"')
+    assert other.status_code == 409
 
 
 def test_a_change_without_if_match_gets_428_and_changes_nothing(api: Api) -> None:
