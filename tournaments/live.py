@@ -1,20 +1,28 @@
 """The live public pages: standings, traveller, pair card and the hall screen, cheap for a
 hall full of phones.
 
-How they stay cheap (docs/architecture.md, docs/performance.md):
+How they stay cheap (docs/architecture.md, docs/performance.md, docs/decisions.md 44):
 
 - Every accepted change that can alter a public page bumps the championship's
   ``results_version`` in its own transaction (``services.common.bump_results_version``).
-- Each page carries an ETag made of that version, the language and the viewer (anonymous
-  or one user); a conditional GET of an unchanged page is a 304 after reading the
-  championship's row (one query), computing nothing.
-- The part of a page that the results make (a *fragment*) is rendered once per version,
-  language and viewer class (public or staff, who see hidden boards) and kept in
-  Django's cache (``CACHES``: local memory, or Redis when ``REDIS_URL`` is set); the
-  page around it is rendered per request (it carries the user's name and CSRF token).
-- The fragment polls ``live/<fragment>/?v=<version>`` every second with htmx: while the
-  version is the same the answer is ``204 No Content`` (htmx swaps nothing) after one
-  query; after a change it is the new fragment, from the cache after its first reader.
+- Each process keeps a championship's row ``LIVE_VERSION_MEMO_SECONDS`` (half a second):
+  within it a cached page, a 304 and a 204 poll read no database.
+- The part of a page that the results make (a *fragment*) is kept in Django's cache
+  (``CACHES``: local memory, or Redis when ``REDIS_URL`` is set) per language, viewer
+  class (public or staff, who see hidden boards) and parameters, with the version it was
+  built from and when. While a newer version exists, the copy is still served if it was
+  built less than ``LIVE_STALE_SECONDS`` ago (a second) or another process is already
+  rebuilding it (a short lock, ``cache.add``); else this request takes the lock and
+  rebuilds it. A fragment is thus recomputed at most about once a second, whatever the
+  number of phones and results, and never by every worker at once.
+- Each page carries an ETag made of the version of the content actually sent, the
+  language and the viewer (anonymous or one user); a conditional GET naming the
+  current version, or the version that would be sent, is a 304 computing nothing. The
+  public's whole page is kept in the cache too, with a hole for the CSRF token.
+- The fragment polls ``live/<fragment>/?v=<version>`` every second with htmx (``v``: the
+  version of the fragment it shows): ``204 No Content`` (htmx swaps nothing) while
+  there is nothing newer than ``v`` to send, else the fragment; once results stop, the
+  poll after about a second gets the newest.
   Without JavaScript the pages are plain pages.
 
 What the fragments compute reads values (``selectors.scored_championship``'s tuples and
@@ -23,9 +31,12 @@ pair names as tuples), never a model instance per row, in a constant number of q
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -33,6 +44,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
@@ -40,9 +52,7 @@ from django.views.decorators.http import condition
 from tournaments import selectors
 from tournaments.models import Championship, Membership, Pair, Seating
 from tournaments.selectors.live import (
-    LiveCard,
     LiveStandings,
-    LiveTraveller,
     current_progress,
     latest_complete_board,
     live_card,
@@ -50,13 +60,15 @@ from tournaments.selectors.live import (
     live_traveller,
 )
 
-#: Seconds a rendered fragment stays in the cache. A change makes the old entries
-#: unreachable at once (the version is in the key); this only frees the memory.
+#: Seconds a rendered fragment stays in the cache (a newer version replaces it).
 FRAGMENT_TTL = 15 * 60
 #: How often the live fragments ask whether something changed (htmx ``every``), in
-#: seconds: a change shows within about this much plus one request, and a poll of an
-#: unchanged page costs one query (a 204).
+#: seconds: a change shows within about this much plus the staleness allowed
+#: (``LIVE_VERSION_MEMO_SECONDS``, ``LIVE_STALE_SECONDS``), and a poll of an unchanged
+#: page costs at most one query (a 204).
 POLL_SECONDS = 1
+#: Seconds a rebuild's lock lasts at most: a rebuild that died frees it by itself.
+REBUILD_LOCK_SECONDS = 5
 
 ORGANISER = Membership.Role.ORGANISER.value
 REFEREES = frozenset(
@@ -67,16 +79,40 @@ REFEREES = frozenset(
 
 # --------------------------------------------------------------------------- the row
 
+#: ``{slug: (time.monotonic() when read, the row)}``: the rows this process keeps.
+_ROWS: dict[str, tuple[float, Championship]] = {}
+_ROWS_MAX = 1000
+
 
 def _championship(request: HttpRequest, slug: str) -> Championship:
-    """The championship of ``slug``, read once per request (one query), or 404."""
+    """The championship of ``slug``, or 404: read once per request, and kept by the
+    process ``LIVE_VERSION_MEMO_SECONDS`` (0: read by every request). The kept row is
+    only read (its version, name and rules), never saved."""
     cached: dict[str, Championship] = request.__dict__.setdefault("_live_championships", {})
-    if slug not in cached:
-        championship = Championship.objects.filter(slug=slug).first()
-        if championship is None:
+    if slug in cached:
+        return cached[slug]
+    keep = float(getattr(settings, "LIVE_VERSION_MEMO_SECONDS", 0) or 0)
+    now = time.monotonic()
+    kept = _ROWS.get(slug) if keep > 0 else None
+    if kept is not None and now - kept[0] < keep:
+        championship = kept[1]
+    else:
+        found = Championship.objects.filter(slug=slug).first()
+        if found is None:
+            _ROWS.pop(slug, None)
             raise Http404("No such championship")
-        cached[slug] = championship
-    return cached[slug]
+        championship = found
+        if keep > 0:
+            if len(_ROWS) >= _ROWS_MAX:
+                _ROWS.clear()
+            _ROWS[slug] = (now, championship)
+    cached[slug] = championship
+    return championship
+
+
+def forget_rows() -> None:
+    """Forget the rows this process keeps (tests)."""
+    _ROWS.clear()
 
 
 def _viewer_key(request: HttpRequest) -> str:
@@ -88,37 +124,72 @@ def _viewer_key(request: HttpRequest) -> str:
     return f"u{user.pk}"
 
 
-def etag(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> str:
-    """``<version>.<language>.<viewer>``: reads the championship's row and nothing else."""
-    championship = _championship(request, slug)
-    return f"{championship.results_version}.{get_language()}.{_viewer_key(request)}"
+def _tag(request: HttpRequest, version: int) -> str:
+    """``<version>.<language>.<viewer>``: the ETag of content built from ``version``."""
+    return f"{version}.{get_language()}.{_viewer_key(request)}"
 
 
 def _sees_hidden(request: HttpRequest, championship: Championship) -> bool:
     return selectors.user_sees_hidden_boards(request.user, championship)
 
 
-def _stamp(championship: Championship) -> str:
-    """The championship and the version, unique even if a deleted championship's id is
-    reused: a cache key's prefix."""
+def _base(championship: Championship) -> str:
+    """The championship, unique even if a deleted championship's id is reused: a cache
+    key's prefix."""
     born = championship.created_at.timestamp() if championship.created_at else 0
-    return f"live:{championship.pk}:{born:.6f}:{championship.results_version}"
+    return f"live:{championship.pk}:{born:.6f}"
 
 
-def _cached(
-    championship: Championship, name: str, build: Callable[[], str | None]
-) -> str | None:
-    """The fragment ``name`` (which names the language, the viewer class and the
-    parameters) of the championship's current version, rendered by ``build`` once and
-    then read from the cache. ``None`` (a 404: no such board or pair) is cached too, so
-    a wrong address is as cheap as a right one."""
-    key = f"{_stamp(championship)}:{get_language()}:{name}"
+# --------------------------------------------------------------------------- the cache
+
+
+@dataclass(frozen=True, slots=True)
+class Served:
+    """A fragment as sent: the version it was built from (the page's ETag and the
+    poll's ``v`` say this version), its HTML (``None``: no such round, board or pair, a
+    404) and, when this request built it, the values it shows."""
+
+    version: int
+    html: str | None
+    data: Any = None
+
+
+def _stale_seconds() -> float:
+    return float(getattr(settings, "LIVE_STALE_SECONDS", 0) or 0)
+
+
+def _cached(championship: Championship, name: str, build: Callable[[], tuple[str | None, Any]],
+            *, stale: float | None = None) -> Served:
+    """The fragment ``name`` (which names the viewer class and the parameters; the
+    language is added): the cached copy when it is of the current version or newer;
+    while a newer version exists, still the cached copy if it was built less than
+    ``stale`` seconds ago (default ``LIVE_STALE_SECONDS``) or another request holds the
+    rebuild lock; else rebuilt by ``build`` (``(html, values)``) under the lock and
+    stored with its version. ``None`` (a 404) is cached too, so a wrong address is as
+    cheap as a right one."""
+    key = f"{_base(championship)}:{get_language()}:{name}"
+    version = championship.results_version
     hit = cache.get(key)
+    lock = None
     if hit is not None:
-        return hit[0]
-    html = build()
-    cache.set(key, (html,), FRAGMENT_TTL)
-    return html
+        built_version, built_at, html = hit
+        if built_version >= version:
+            return Served(built_version, html)
+        window = _stale_seconds() if stale is None else stale
+        if time.time() - built_at < window:
+            return Served(built_version, html)
+        lock = f"{key}:rebuilding"
+        if not cache.add(lock, 1, REBUILD_LOCK_SECONDS):
+            return Served(built_version, html)  # another request is rebuilding it
+    try:
+        html, data = build()
+        latest = cache.get(key)
+        if latest is None or latest[0] <= version:  # never replace a newer copy
+            cache.set(key, (version, time.time(), html), FRAGMENT_TTL)
+    finally:
+        if lock is not None:
+            cache.delete(lock)
+    return Served(version, html, data)
 
 
 def _live(response: HttpResponse, *, private: bool) -> HttpResponse:
@@ -134,17 +205,18 @@ CSRF_HOLE = "__live_csrf_token__"
 
 
 def _page(request: HttpRequest, championship: Championship, template: str,
-          context: Callable[[], dict[str, Any]], name: str) -> HttpResponse:
-    """The page for the public is rendered once per version, language and address and
-    kept whole in the cache, with a hole for the CSRF token (the language form's) that
-    each request fills with its own; a logged-in user, or a request with messages to
-    show, gets a page rendered for it."""
+          context: Callable[[], dict[str, Any]], name: str, version: int) -> HttpResponse:
+    """The page for the public is rendered once per version of its fragment, language
+    and address and kept whole in the cache, with a hole for the CSRF token (the
+    language form's) that each request fills with its own; a logged-in user, or a
+    request with messages to show, gets a page rendered for it."""
     from django.contrib.messages import get_messages
     from django.middleware.csrf import get_token
 
     if request.user.is_authenticated or len(get_messages(request)):
         return render(request, template, context())
-    key = f"{_stamp(championship)}:{get_language()}:page:{name}:{request.get_full_path()}"
+    key = (f"{_base(championship)}:{version}:{get_language()}:page:{name}:"
+           f"{request.get_full_path()}")
     html = cache.get(key)
     if html is None:
         html = render_to_string(template, {**context(), "csrf_token": CSRF_HOLE}, request)
@@ -191,61 +263,55 @@ def _query(**params: int | None) -> str:
 
 
 def standings_fragment(championship: Championship, round_only: int | None,
-                       through: int | None) -> tuple[str | None, LiveStandings | None]:
-    """The standings fragment's HTML (cached per version and language) and, when it was
-    computed now, the values it shows."""
-    computed: list[LiveStandings] = []
+                       through: int | None) -> Served:
+    """The standings fragment (the same for every viewer), as :func:`_cached` serves it."""
 
-    def build() -> str | None:
+    def build() -> tuple[str | None, LiveStandings | None]:
         data = live_standings(championship, round_only=round_only, through_round=through)
         asked = round_only if round_only is not None else through
         if asked is not None and asked not in data.rounds and not championship.rounds.filter(
             number=asked
         ).exists():
-            return None
-        computed.append(data)
+            return None, None
         poll = reverse("live_standings", args=[championship.slug]) + _query(
             round=round_only, through=through)
         return render_to_string("tournaments/live/standings.html", _fragment_context(
-            championship, "standings", poll, standings=data))
+            championship, "standings", poll, standings=data)), data
 
-    html = _cached(championship, f"all:standings:{round_only}:{through}", build)
-    return html, (computed[0] if computed else None)
+    return _cached(championship, f"all:standings:{round_only}:{through}", build)
 
 
-def traveller_fragment(championship: Championship, number: int, *, staff: bool
-                       ) -> tuple[str | None, LiveTraveller | None]:
-    computed: list[LiveTraveller] = []
+def _staff_stale(staff: bool) -> float | None:
+    """The organiser and the head referee (few, and checking what they just entered)
+    always get the current version; the public may get a copy up to a second old."""
+    return 0.0 if staff else None
 
-    def build() -> str | None:
+
+def traveller_fragment(championship: Championship, number: int, *, staff: bool) -> Served:
+    def build() -> tuple[str | None, Any]:
         data = live_traveller(championship, number, for_public=not staff)
         if data is None:
-            return None
-        computed.append(data)
+            return None, None
         poll = reverse("live_traveller", args=[championship.slug, number])
         return render_to_string("tournaments/live/traveller.html", _fragment_context(
-            championship, "traveller", poll, traveller=data, sees_hidden=staff))
+            championship, "traveller", poll, traveller=data, sees_hidden=staff)), data
 
     viewer = "staff" if staff else "public"
-    html = _cached(championship, f"{viewer}:traveller:{number}", build)
-    return html, (computed[0] if computed else None)
+    return _cached(championship, f"{viewer}:traveller:{number}", build,
+                   stale=_staff_stale(staff))
 
 
-def card_fragment(championship: Championship, number: int, *, staff: bool
-                  ) -> tuple[str | None, LiveCard | None]:
+def card_fragment(championship: Championship, number: int, *, staff: bool) -> Served:
     from django.utils.translation import gettext as _
-
-    computed: list[LiveCard] = []
 
     def label(ranks: list[tuple[int, int]]) -> str:
         return _("Posició després de cada ronda: %(ranks)s") % {
             "ranks": ", ".join(f"R{n} {r}" for n, r in ranks)}
 
-    def build() -> str | None:
+    def build() -> tuple[str | None, Any]:
         data = live_card(championship, number, for_public=not staff, chart_label=label)
         if data is None:
-            return None
-        computed.append(data)
+            return None, None
         seats: list[Any] = []
         next_seat = None
         try:
@@ -259,24 +325,24 @@ def card_fragment(championship: Championship, number: int, *, staff: bool
             next_seat = seating.next_seat(seats)
         poll = reverse("live_pair_card", args=[championship.slug, number])
         return render_to_string("tournaments/live/pair_card.html", _fragment_context(
-            championship, "card", poll, card=data, seats=seats, next_seat=next_seat))
+            championship, "card", poll, card=data, seats=seats, next_seat=next_seat)), data
 
     viewer = "staff" if staff else "public"
-    html = _cached(championship, f"{viewer}:card:{number}", build)
-    return html, (computed[0] if computed else None)
+    return _cached(championship, f"{viewer}:card:{number}", build, stale=_staff_stale(staff))
 
 
-def hall_fragment(championship: Championship) -> str:
-    def build() -> str:
+def hall_fragment(championship: Championship) -> Served:
+    def build() -> tuple[str, None]:
         data = live_standings(championship)
         scored = selectors.scored_championship(championship, public_only=True)
         board = latest_complete_board(scored)
         latest = live_traveller(championship, board, for_public=True) if board else None
         return render_to_string("tournaments/live/hall.html", _fragment_context(
             championship, "hall", reverse("live_hall", args=[championship.slug]),
-            standings=data, current=current_progress(data.round_progress), latest=latest))
+            standings=data, current=current_progress(data.round_progress), latest=latest,
+        )), None
 
-    return _cached(championship, "all:hall", build) or ""
+    return _cached(championship, "all:hall", build)
 
 
 # --------------------------------------------------------------------------- views
@@ -295,116 +361,173 @@ def _round_params(request: HttpRequest) -> tuple[int | None, int | None]:
     return round_only, (None if round_only is not None else number("through"))
 
 
-@condition(etag_func=etag)
+Serve = Callable[..., Served]
+
+
+def _serve_standings(request: HttpRequest, championship: Championship) -> Served:
+    return standings_fragment(championship, *_round_params(request))
+
+
+def _serve_traveller(request: HttpRequest, championship: Championship, number: int) -> Served:
+    return traveller_fragment(championship, number, staff=_sees_hidden(request, championship))
+
+
+def _serve_card(request: HttpRequest, championship: Championship, number: int) -> Served:
+    return card_fragment(championship, number, staff=_sees_hidden(request, championship))
+
+
+def _serve_hall(request: HttpRequest, championship: Championship) -> Served:
+    return hall_fragment(championship)
+
+
+def _served(request: HttpRequest, serve: Serve, slug: str, *args: Any) -> Served:
+    """What this request sends, found once (by the ETag, else by the view)."""
+    served: Served | None = request.__dict__.get("_live_served")
+    if served is None:
+        served = serve(request, _championship(request, slug), *args)
+        request.__dict__["_live_served"] = served
+    return served
+
+
+def _etag_of(serve: Serve) -> Callable[..., str]:
+    """The ETag of what the view would send: a client that names the current version
+    gets its 304 from the row alone (nothing looked up, nothing built); otherwise the
+    fragment is found (or rebuilt) and the ETag names the version it was built from."""
+
+    def etag(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> str:
+        championship = _championship(request, slug)
+        current = _tag(request, championship.results_version)
+        held = request.META.get("HTTP_IF_NONE_MATCH")
+        if held and f'"{current}"' in {t.removeprefix("W/") for t in parse_etags(held)}:
+            return current
+        return _tag(request, _served(request, serve, slug, *args, *kwargs.values()).version)
+
+    return etag
+
+
+@condition(etag_func=_etag_of(_serve_standings))
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings: overall, ``?round=N`` or ``?through=N``, public boards only for
     everyone; a malformed round is ignored, a round the championship lacks is a 404."""
     championship = _championship(request, slug)
     round_only, through = _round_params(request)
-    html, data = standings_fragment(championship, round_only, through)
-    if html is None:
+    served = _served(request, _serve_standings, slug)
+    if served.html is None:
         raise Http404("No such round")
+    html = served.html
 
     def context() -> dict[str, Any]:
         return _shell(request, championship, fragment=mark_safe(html),  # noqa: S308
-                      round_only=round_only, through=through, standings=data,
-                      rounds=_rounds(championship, data))
+                      round_only=round_only, through=through, standings=served.data,
+                      rounds=_rounds(championship, served))
 
     response = _page(request, championship, "tournaments/standings.html", context,
-                     "standings")
+                     "standings", served.version)
     return _live(response, private=request.user.is_authenticated)
 
 
-def _rounds(championship: Championship, data: LiveStandings | None) -> list[int]:
+def _rounds(championship: Championship, served: Served) -> list[int]:
     """Rounds with tables, for the round selector (cached with the version)."""
-    if data is not None:
-        rounds = data.rounds
-        cache.set(f"{_stamp(championship)}:rounds", rounds, FRAGMENT_TTL)
-        return rounds
-    rounds = cache.get(f"{_stamp(championship)}:rounds")
+    key = f"{_base(championship)}:{served.version}:rounds"
+    if served.data is not None:
+        rounds = served.data.rounds
+        cache.set(key, rounds, FRAGMENT_TTL)
+        return list(rounds)
+    rounds = cache.get(key)
     if rounds is None:
         rounds = sorted(set(
             Seating.objects.filter(round__championship=championship)
             .values_list("round__number", flat=True)
         ))
-        cache.set(f"{_stamp(championship)}:rounds", rounds, FRAGMENT_TTL)
+        cache.set(key, rounds, FRAGMENT_TTL)
     return list(rounds)
 
 
-@condition(etag_func=etag)
+@condition(etag_func=_etag_of(_serve_traveller))
 def traveller(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A board's traveller: the deal as a compass, every table's result, previous/next
     board. Hidden from the public until every table due has played it."""
     championship = _championship(request, slug)
-    staff = _sees_hidden(request, championship)
-    html, data = traveller_fragment(championship, number, staff=staff)
-    if html is None:
+    served = _served(request, _serve_traveller, slug, number)
+    if served.html is None:
         raise Http404("No such board")
+    html = served.html
+
     def context() -> dict[str, Any]:
         return _shell(request, championship, fragment=mark_safe(html),  # noqa: S308
-                      number=number, traveller=data)
+                      number=number, traveller=served.data)
 
     response = _page(request, championship, "tournaments/traveller.html", context,
-                     "traveller")
+                     "traveller", served.version)
     return _live(response, private=request.user.is_authenticated)
 
 
-@condition(etag_func=etag)
+@condition(etag_func=_etag_of(_serve_card))
 def pair_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A pair's card: board by board, rank after each round, next seat."""
     championship = _championship(request, slug)
-    staff = _sees_hidden(request, championship)
-    html, data = card_fragment(championship, number, staff=staff)
-    if html is None:
+    served = _served(request, _serve_card, slug, number)
+    if served.html is None:
         raise Http404("No such pair")
+    html = served.html
+
     def context() -> dict[str, Any]:
         return _shell(request, championship, fragment=mark_safe(html),  # noqa: S308
-                      number=number, card=data)
+                      number=number, card=served.data)
 
-    response = _page(request, championship, "tournaments/pair_card.html", context, "card")
+    response = _page(request, championship, "tournaments/pair_card.html", context, "card",
+                     served.version)
     return _live(response, private=request.user.is_authenticated)
 
 
-@condition(etag_func=etag)
+@condition(etag_func=_etag_of(_serve_hall))
 def hall(request: HttpRequest, slug: str) -> HttpResponse:
     """The projector screen: large type, no controls, the whole standings paged by
     itself, the round's progress and the latest complete board."""
     championship = _championship(request, slug)
+    served = _served(request, _serve_hall, slug)
+
     def context() -> dict[str, Any]:
         return {"championship": championship, "poll_seconds": POLL_SECONDS,
-                "fragment": mark_safe(hall_fragment(championship))}  # noqa: S308
+                "fragment": mark_safe(served.html or "")}  # noqa: S308
 
-    return _live(_page(request, championship, "tournaments/hall.html", context, "hall"),
+    return _live(_page(request, championship, "tournaments/hall.html", context, "hall",
+                       served.version),
                  private=request.user.is_authenticated)
+
+
+_FRAGMENTS: dict[str, Serve] = {
+    "standings": _serve_standings, "traveller": _serve_traveller, "card": _serve_card,
+    "hall": _serve_hall,
+}
 
 
 def fragment(request: HttpRequest, slug: str, name: str, number: int | None = None
              ) -> HttpResponse:
-    """``live/<name>/?v=<version>``, what the pages poll: ``204`` while the version is
-    ``v`` (one query, htmx swaps nothing), else the fragment (from the cache)."""
+    """``live/<name>/?v=<version>``, what the pages poll (``v``: the version of the
+    fragment shown): ``204`` when the current version is ``v`` (nothing looked up) or
+    the fragment that would be sent is not newer than ``v`` (htmx swaps nothing), else
+    the fragment."""
     championship = _championship(request, slug)
-    if request.GET.get("v") == str(championship.results_version):
-        return _live(HttpResponse(status=204), private=request.user.is_authenticated)
-    html: str | None
-    if name == "standings":
-        html, _data = standings_fragment(championship, *_round_params(request))
-    elif name == "traveller" and number is not None:
-        html, _t = traveller_fragment(championship, number,
-                                      staff=_sees_hidden(request, championship))
-    elif name == "card" and number is not None:
-        html, _c = card_fragment(championship, number,
-                                 staff=_sees_hidden(request, championship))
-    elif name == "hall":
-        html = hall_fragment(championship)
-    else:
+    raw = request.GET.get("v", "")
+    shown = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 12 else None
+    private = request.user.is_authenticated
+    if shown == championship.results_version:
+        return _live(HttpResponse(status=204), private=private)
+    serve = _FRAGMENTS.get(name)
+    takes_number = name in ("traveller", "card")
+    if serve is None or takes_number != (number is not None):
         raise Http404("No such fragment")
-    if html is None:
+    served = serve(request, championship, *([number] if takes_number else []))
+    if shown is not None and served.version <= shown:
+        return _live(HttpResponse(status=204), private=private)
+    if served.html is None:
         raise Http404("Not found")
-    return _live(HttpResponse(html), private=request.user.is_authenticated)
+    return _live(HttpResponse(served.html), private=private)
 
 
 def version(request: HttpRequest, slug: str) -> JsonResponse:
-    """``{"version": int, "changed_at": ISO 8601 or null}`` (one query)."""
+    """``{"version": int, "changed_at": ISO 8601 or null}`` (at most one query)."""
     championship = _championship(request, slug)
     at = championship.results_changed_at
     return _live(JsonResponse({  # type: ignore[return-value]
