@@ -29,6 +29,10 @@ Questions the spec leaves open, and the reading chosen here:
   from where the results were played.
 - A slug already taken gets ``-2``, ``-3``... (the command prints the new slug); a slug
   that would then pass the column's length is shortened first.
+- A name already another championship's gets `` (2)``, `` (3)``... (the next free
+  number), so that no two championships show the same name in a list; the returned
+  championship's ``renamed_from`` holds the file's name then (``None`` otherwise), the
+  command says so, and the import's audit row keeps it (``name_in_file``).
 - Every value is checked against its model field (``max_length``, integer range, NUL,
   slug pattern, decimal digits) before anything is written, so a file the spec-level
   limits of ``scoring.interchange`` let through can still never reach the database as a
@@ -183,6 +187,21 @@ def _free_slug(slug: str) -> str:
         n += 1
 
 
+def _free_name(name: str) -> str:
+    """``name``, or ``name (2)``, ``name (3)``... (the first free number) when another
+    championship has it; shortened to fit the column."""
+    max_length = Championship._meta.get_field("name").max_length or 200
+    if not Championship.objects.filter(name=name).exists():
+        return name
+    base = name[: max_length - 12].rstrip()
+    taken = set(Championship.objects.filter(name__startswith=base)
+                .values_list("name", flat=True))
+    n = 2
+    while f"{base} ({n})" in taken:
+        n += 1
+    return f"{base} ({n})"
+
+
 @transaction.atomic
 def championship_import(*, data: Any, acting_user: User | None) -> Championship:
     """Create a championship from a parsed interchange document, all or nothing.
@@ -193,7 +212,10 @@ def championship_import(*, data: Any, acting_user: User | None) -> Championship:
     Results are written as they are in the file (already checked by ``load``), each with an
     ``AuditEntry`` ``result.create`` row by ``acting_user``, and the championship with one
     ``championship.import`` row (its status and how many pairs, rounds, boards and
-    results; never a deal nor the secret). Raises ``scoring.InterchangeError``
+    results; never a deal nor the secret). A name another championship already has is
+    given the next free number (:func:`_free_name`: ``Name (2)``); the returned
+    championship's ``renamed_from`` is then the file's name, else ``None``.
+    Raises ``scoring.InterchangeError``
     (``problems``: ``"json.path: message"``) for anything ``load`` refuses and for any value
     its column cannot hold (:func:`model_limit_problems`, the scale's decimal digits),
     before a row is written.
@@ -225,8 +247,9 @@ def championship_import(*, data: Any, acting_user: User | None) -> Championship:
         else Championship.Status.DRAFT
     )
     defaults = Championship()
+    name = _free_name(doc.name)
     championship = Championship.objects.create(
-        name=doc.name,
+        name=name,
         slug=_free_slug(doc.slug),
         date=doc.date,
         end_date=doc.end_date,
@@ -269,8 +292,10 @@ def championship_import(*, data: Any, acting_user: User | None) -> Championship:
             "boards": Board.objects.filter(championship=championship).count(),
             "results": Result.objects.filter(board__championship=championship).count(),
             "deal_commitment": championship.deal_commitment,
+            **({"name_in_file": doc.name} if name != doc.name else {}),
         },
     )
+    championship.renamed_from = doc.name if name != doc.name else None
     return championship
 
 

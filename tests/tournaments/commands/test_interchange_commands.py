@@ -52,11 +52,49 @@ def test_export_then_import_then_export_gives_the_same_document(played, tmp_path
     assert slug == f"{played.slug}-2"  # the original is still there
     again = json.loads(run("export_championship", slug))
     first["championship"]["slug"] = slug
+    first["championship"]["name"] += " (2)"  # and so is its name
     assert again == first
     imported = Championship.objects.get(slug=slug)
     assert imported.status == Championship.Status.RUNNING
     assert imported.boards_per_round == 2
     assert AuditEntry.objects.filter(championship=imported, action="result.create").count() == 12
+
+
+def test_an_imported_name_already_taken_gets_the_next_free_number_and_says_so(
+    played, tmp_path
+):
+    from io import StringIO
+
+    path = tmp_path / "c.json"
+    run("export_championship", played.slug, "-o", str(path))
+    Championship.objects.filter(pk=played.pk).update(name="Open de Sitges")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["championship"]["name"] = "Open de Sitges"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    names = []
+    for _ in range(2):
+        out, err = StringIO(), StringIO()
+        call_command("import_championship", str(path), stdout=out, stderr=err)
+        imported = Championship.objects.get(slug=out.getvalue().strip())
+        names.append(imported.name)
+        assert f"imported as {imported.name!r}" in err.getvalue()
+        assert "'Open de Sitges' already exists" in err.getvalue()
+        entry = AuditEntry.objects.get(championship=imported, action="championship.import")
+        assert entry.after["name_in_file"] == "Open de Sitges"
+    assert names == ["Open de Sitges (2)", "Open de Sitges (3)"]
+    # A gap is filled; a free name is kept as it is, silently.
+    Championship.objects.filter(name="Open de Sitges (2)").update(name="Altre")
+    assert services.championship_import(data=data, acting_user=None).name \
+        == "Open de Sitges (2)"
+    data["championship"]["name"] = "Open de Tarragona"
+    fresh = services.championship_import(data=data, acting_user=None)
+    assert (fresh.name, fresh.renamed_from) == ("Open de Tarragona", None)
+    # A long name is shortened to fit the column with its number.
+    data["championship"]["name"] = "L" * 200
+    services.championship_import(data=data, acting_user=None)
+    long = services.championship_import(data=data, acting_user=None)
+    assert long.name.endswith(" (2)") and len(long.name) <= 200
+    assert long.renamed_from == "L" * 200
 
 
 def test_a_published_championship_round_trips_with_its_secret(played, tmp_path):
@@ -71,6 +109,7 @@ def test_a_published_championship_round_trips_with_its_secret(played, tmp_path):
     imported = Championship.objects.get(slug="publicat")
     assert imported.status == Championship.Status.FINISHED
     assert imported.public_deal_secret == played.deal_secret
+    data["championship"]["name"] += " (2)"  # the original is still there
     assert championship_export(imported) == data
 
 
@@ -420,6 +459,7 @@ def _import(data, slug):
 def _renamed(data, slug):
     data = copy.deepcopy(data)
     data["championship"]["slug"] = slug
+    data["championship"]["name"] += " (2)"  # the original is still there
     return data
 
 

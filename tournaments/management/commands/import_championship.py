@@ -1,5 +1,9 @@
 """``python manage.py import_championship FILE.json``: prints the new championship's slug.
 
+A file whose championship name another championship already has is imported as
+``Name (2)`` (the next free number), and the command says so on standard error (standard
+output stays the slug alone, for scripts).
+
 A bad file is refused as a whole: every problem with its JSON path, a non-zero exit, no
 traceback, nothing written (docs/file-format.md). That includes a file too large, nested
 too deep, with a repeated key, or with a value the database could not hold
@@ -32,6 +36,11 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{options['file']}: refused, nothing imported:\n  " + "\n  ".join(exc.problems)
             ) from None
+        if championship.renamed_from is not None:
+            self.stderr.write(
+                f"A championship named {championship.renamed_from!r} already exists: "
+                f"imported as {championship.name!r}."
+            )
         self.stdout.write(championship.slug)
 
 
