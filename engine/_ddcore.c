@@ -120,18 +120,22 @@ static inline int winner_after(const State *st, int card) {
 
 /* ------------------------------------------------------------------ transposition table */
 
+/* An entry: the position's key (three masks of the normalized hands: the cards in play,
+   those of the seats W and E, those of the seats S and E), the bounds on the NS points
+   still to win from it, and the best lead; two entries fill one 64-byte cache line. */
 typedef struct {
-    uint64_t h[4];
+    uint64_t k[3];
     int8_t low, high;
-    uint8_t leader; /* leader + 1; 0 = empty */
-    uint8_t config;
+    uint8_t tag;    /* (config x 4 + leader) + 1; 0 = empty */
     uint8_t best;   /* normalized lead bit + 1; 0 = none */
     uint8_t depth;  /* tricks left */
     uint8_t age;    /* the search that last used it (replace older entries first) */
+    uint8_t pad[2];
 } Entry;
 
 #define TT_BITS 22
-#define TT_SIZE (1u << TT_BITS)  /* 4 M entries of 40 bytes; 1 M searched ~13% more nodes */
+#define TT_SIZE (1u << TT_BITS)  /* 4 M entries of 32 bytes */
+static void *table_memory = NULL;
 static Entry *table = NULL;
 static uint8_t current_age = 0;
 
@@ -192,28 +196,39 @@ static int normalized_bit(const State *st, int bit) {
     return 12 * s + 6 - popcount((uint64_t)(low & ~((2 << pos) - 1)));
 }
 
-static inline uint64_t hash_key(const uint64_t h[4], int leader, int config) {
-    uint64_t x = h[0] * 0x9E3779B97F4A7C15ULL;
-    x ^= h[1] * 0xC2B2AE3D27D4EB4FULL;
-    x ^= h[2] * 0x165667B19E3779F9ULL;
-    x ^= h[3] * 0xD6E8FEB86659FD93ULL;
-    x ^= (uint64_t)(leader | (config << 2)) * 0xFF51AFD7ED558CCDULL;
+typedef struct {
+    uint64_t k[3];
+    uint8_t tag;
+    Entry *bucket;
+} Key;
+
+static inline void make_key(const State *st, Key *key) {
+    uint64_t h[4];
+    normalize(st, h);
+    key->k[0] = h[0] | h[1] | h[2] | h[3];
+    key->k[1] = h[1] | h[3];
+    key->k[2] = h[2] | h[3];
+    key->tag = (uint8_t)(st->config * 4 + st->leader + 1);
+    uint64_t x = key->k[0] * 0x9E3779B97F4A7C15ULL;
+    x ^= key->k[1] * 0xC2B2AE3D27D4EB4FULL;
+    x ^= key->k[2] * 0x165667B19E3779F9ULL;
+    x ^= (uint64_t)key->tag * 0xFF51AFD7ED558CCDULL;
     x ^= x >> 29;
     x *= 0xBF58476D1CE4E5B9ULL;
     x ^= x >> 32;
-    return x;
+    key->bucket = &table[(x >> (64 - TT_BITS)) & ~1ULL];
+    __builtin_prefetch(key->bucket);
 }
 
-static inline int same_key(const Entry *e, const uint64_t h[4], int leader, int config) {
-    return e->leader == leader + 1 && e->config == config && e->h[0] == h[0] &&
-           e->h[1] == h[1] && e->h[2] == h[2] && e->h[3] == h[3];
+static inline int same_key(const Entry *e, const Key *key) {
+    return e->tag == key->tag && e->k[0] == key->k[0] && e->k[1] == key->k[1] &&
+           e->k[2] == key->k[2];
 }
 
-static Entry *tt_find(const uint64_t h[4], int leader, int config) {
-    uint64_t index = (hash_key(h, leader, config) >> (64 - TT_BITS)) & ~1ULL;
+static Entry *tt_find(const Key *key) {
     for (int i = 0; i < 2; i++) {
-        Entry *e = &table[index + i];
-        if (same_key(e, h, leader, config)) {
+        Entry *e = &key->bucket[i];
+        if (same_key(e, key)) {
             e->age = current_age;
             return e;
         }
@@ -221,13 +236,11 @@ static Entry *tt_find(const uint64_t h[4], int leader, int config) {
     return NULL;
 }
 
-static void tt_store(const uint64_t h[4], int leader, int config, int depth, int low,
-                     int high, int best) {
-    uint64_t index = (hash_key(h, leader, config) >> (64 - TT_BITS)) & ~1ULL;
+static void tt_store(const Key *key, int depth, int low, int high, int best) {
     Entry *slot = NULL;
     for (int i = 0; i < 2; i++) {
-        Entry *e = &table[index + i];
-        if (same_key(e, h, leader, config)) {
+        Entry *e = &key->bucket[i];
+        if (same_key(e, key)) {
             if (e->low > low) low = e->low;
             if (e->high < high) high = e->high;
             if (best < 0 && e->best) best = e->best - 1;
@@ -238,18 +251,17 @@ static void tt_store(const uint64_t h[4], int leader, int config, int depth, int
     if (slot == NULL) {
         /* An empty slot, else one left by an earlier search, else the shallower of the
            two (a deeper one saved more work). */
-        Entry *a = &table[index], *b = &table[index + 1];
-        if (a->leader == 0) slot = a;
-        else if (b->leader == 0) slot = b;
+        Entry *a = &key->bucket[0], *b = &key->bucket[1];
+        if (a->tag == 0) slot = a;
+        else if (b->tag == 0) slot = b;
         else if (a->age != current_age) slot = a;
         else if (b->age != current_age) slot = b;
         else slot = (a->depth <= b->depth) ? a : b;
     }
-    memcpy(slot->h, h, sizeof(slot->h));
+    memcpy(slot->k, key->k, sizeof(slot->k));
     slot->low = (int8_t)low;
     slot->high = (int8_t)high;
-    slot->leader = (uint8_t)(leader + 1);
-    slot->config = (uint8_t)config;
+    slot->tag = key->tag;
     slot->best = (uint8_t)(best >= 0 ? best + 1 : 0);
     slot->depth = (uint8_t)depth;
     slot->age = current_age;
@@ -295,8 +307,10 @@ static void sure_points(const State *st, int sure[2]) {
         uint64_t m = all & SUIT_MASK[s];
         int limit = 12;
         if (trump != NOTRUMP) {
-            int o1 = popcount(st->hand[(p + 1) & 3] & SUIT_MASK[s]);
-            int o2 = popcount(st->hand[(p + 3) & 3] & SUIT_MASK[s]);
+            /* an opponent without trumps can never ruff */
+            uint64_t h1 = st->hand[(p + 1) & 3], h3 = st->hand[(p + 3) & 3];
+            int o1 = (h1 & SUIT_MASK[trump]) ? popcount(h1 & SUIT_MASK[s]) : 12;
+            int o2 = (h3 & SUIT_MASK[trump]) ? popcount(h3 & SUIT_MASK[s]) : 12;
             limit = o1 < o2 ? o1 : o2;
         }
         for (int k = 0; m && k < limit; k++) {
@@ -492,7 +506,7 @@ static int last_trick(const State *st) {
 
 static int search(State *st, int alpha, int beta) {
     st->nodes++;
-    uint64_t key[4];
+    Key key;
     int keyed = 0, tt_best = -1;
     int alpha0, beta0;
     if (st->ntrick == 0) {
@@ -502,13 +516,13 @@ static int search(State *st, int alpha, int beta) {
         if (remaining <= alpha) return remaining;
         if (beta <= 0) return 0;
         if (!(lead & (lead - 1))) return last_trick(st);
+        make_key(st, &key); /* prefetches the table's line while the bounds are computed */
         int sure[2];
         sure_points(st, sure);
         if (sure[0] >= beta) return sure[0];
         if (remaining - sure[1] <= alpha) return remaining - sure[1];
-        normalize(st, key);
         keyed = 1;
-        Entry *e = tt_find(key, st->leader, st->config);
+        Entry *e = tt_find(&key);
         if (e) {
             if (e->low >= beta || e->low == e->high) return e->low;
             if (e->high <= alpha) return e->high;
@@ -549,23 +563,68 @@ static int search(State *st, int alpha, int beta) {
         if (best <= alpha0) high = best;
         else if (best >= beta0) low = best;
         else low = high = best;
-        tt_store(key, st->leader, st->config, popcount(st->hand[st->leader]), low, high,
+        tt_store(&key, popcount(st->hand[st->leader]), low, high,
                  best_bit >= 0 ? normalized_bit(st, best_bit) : -1);
     }
     return best;
 }
 
-/* The value by null-window searches (MTD): bisecting the points still possible, each
-   search answering "do NS take at least beta?", with the table's bounds kept between
-   them. Bisection beat MTD(f)'s step from the last value: points come in uneven steps. */
+/* A first guess of the value: the hand played out with every seat's first card of the
+   move ordering. */
+static int greedy(State *st) {
+    State g = *st;
+    int total = 0;
+    while (g.hand[(g.leader + g.ntrick) & 3]) {
+        int player = (g.leader + g.ntrick) & 3;
+        Move moves[12];
+        gen_moves(&g, player, moves, -1, 1);
+        int bit = moves[0].bit;
+        g.win = winner_after(&g, bit);
+        g.hand[player] &= ~(1ULL << bit);
+        g.trick[g.ntrick++] = bit;
+        if (g.ntrick == 4) {
+            int winner = (g.leader + g.win) & 3;
+            int points = 1 + card_points[g.trick[0]] + card_points[g.trick[1]] +
+                         card_points[g.trick[2]] + card_points[g.trick[3]];
+            if (!(winner & 1)) total += points;
+            g.ntrick = 0; g.leader = winner; g.win = 0;
+        }
+    }
+    return total;
+}
+
+/* The value by null-window searches (MTD), each answering "do NS take at least beta?",
+   with the table's bounds kept between them: the first at the greedy guess, then steps
+   of 1, 2, 4... away from it in the direction the answers go until one answer turns,
+   then bisection of the interval left (fail-soft answers narrow it further). */
 static int mtdf(State *st) {
     age_history();
     int low = 0, high = st->remaining;
+    int guess = greedy(st);
+    int step = 1;
+    int dir = 0;
     while (low < high) {
-        int beta = (low + high + 1) / 2;
+        int beta;
+        if (dir == 0) beta = guess;
+        else if (dir > 0) beta = low + step;
+        else beta = high - step + 1;
+        if (beta <= low) beta = low + 1;
+        if (beta > high) beta = high;
         int g = search(st, beta - 1, beta);
-        if (g < beta) high = g;
-        else low = g;
+        int ndir;
+        if (g < beta) { high = g; ndir = -1; }
+        else { low = g; ndir = 1; }
+        if (dir != 0 && ndir != dir) {
+            /* crossed: bisect from here */
+            while (low < high) {
+                int b = (low + high + 1) / 2;
+                int g2 = search(st, b - 1, b);
+                if (g2 < b) high = g2; else low = g2;
+            }
+            break;
+        }
+        if (dir == ndir) step *= 2;
+        dir = ndir;
     }
     return low;
 }
@@ -645,11 +704,13 @@ static int parse_position(PyObject *args, State *st) {
     st->nodes = 0;
     current_age++;
     if (table == NULL) {
-        table = (Entry *)calloc(TT_SIZE, sizeof(Entry));
-        if (table == NULL) {
+        /* two spare entries to align the buckets on 64-byte lines */
+        table_memory = calloc(TT_SIZE + 2, sizeof(Entry));
+        if (table_memory == NULL) {
             PyErr_NoMemory();
             return -1;
         }
+        table = (Entry *)(((uintptr_t)table_memory + 63) & ~(uintptr_t)63);
     }
     return 0;
 }
