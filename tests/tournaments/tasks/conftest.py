@@ -22,8 +22,8 @@ from pathlib import Path
 from urllib.parse import quote, urlparse
 
 import pytest
-from django.conf import settings
 from django.db import connection
+from django.test import override_settings
 
 from tests.services import port_open, require
 
@@ -141,14 +141,17 @@ def celery_worker(
     app.conf.update(broker_url=url, task_always_eager=False, task_default_queue=queue,
                     broker_transport_options={"visibility_timeout": VISIBILITY_TIMEOUT})
     _forget_routing(app)
-    old_media = settings.MEDIA_ROOT
-    settings.MEDIA_ROOT = media
+    # Through override_settings, whose signal makes default_storage forget the location
+    # an earlier test may have made it read (a plain assignment left it writing and
+    # reading var/media while the worker wrote to ``media``).
+    media_root = override_settings(MEDIA_ROOT=str(media))
+    media_root.enable()
     worker = Worker(broker=url, queue=queue, env=env, log_dir=media)
-    worker.start()
     try:
+        worker.start()
         yield worker
     finally:
         worker.stop()
         _forget_routing(app)
         app.conf.update(saved)
-        settings.MEDIA_ROOT = old_media
+        media_root.disable()
