@@ -28,3 +28,11 @@ def _live_pages_show_changes_at_once(settings):
     browser test of the two seconds) set the production values themselves."""
     settings.LIVE_VERSION_MEMO_SECONDS = 0
     settings.LIVE_STALE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """A cheap hasher: every ``UserFactory`` user has a password, and production's hasher
+    takes about half a second a hash on the CI machine, on nearly every test. Passwords
+    still check (login, token, lockout tests); only their storage is weaker."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
