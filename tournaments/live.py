@@ -50,6 +50,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
 from tournaments import selectors
+from tournaments.live_rows import standings_rows, traveller_rows
 from tournaments.models import Championship, Membership, Pair, Seating
 from tournaments.selectors.live import (
     LiveStandings,
@@ -276,7 +277,8 @@ def standings_fragment(championship: Championship, round_only: int | None,
         poll = reverse("live_standings", args=[championship.slug]) + _query(
             round=round_only, through=through)
         return render_to_string("tournaments/live/standings.html", _fragment_context(
-            championship, "standings", poll, standings=data)), data
+            championship, "standings", poll, standings=data,
+            rows_html=standings_rows(championship.slug, data.rows))), data
 
     return _cached(championship, f"all:standings:{round_only}:{through}", build)
 
@@ -294,7 +296,9 @@ def traveller_fragment(championship: Championship, number: int, *, staff: bool) 
             return None, None
         poll = reverse("live_traveller", args=[championship.slug, number])
         return render_to_string("tournaments/live/traveller.html", _fragment_context(
-            championship, "traveller", poll, traveller=data, sees_hidden=staff)), data
+            championship, "traveller", poll, traveller=data, sees_hidden=staff,
+            rows_html=traveller_rows(championship.slug, data, championship.scoring_rules()),
+        )), data
 
     viewer = "staff" if staff else "public"
     return _cached(championship, f"{viewer}:traveller:{number}", build,

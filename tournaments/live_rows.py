@@ -1,0 +1,110 @@
+"""The long loops of the live fragments, written as HTML here rather than in the
+templates: a template loop over 200 rows, each with a ``{% url %}`` tag, translations
+and filters, cost more than computing the standings it shows. The markup is the one the
+templates wrote (tournaments/live/standings.html and traveller.html hold the rest);
+every value is escaped, every word goes through the translation catalogue.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+from django.urls import reverse
+from django.utils.formats import number_format
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+import scoring
+from tournaments.numbers import comparative_out
+from tournaments.selectors.live import LiveRow, LiveTraveller
+from tournaments.templatetags.botifarra import side, signed, trump
+from tournaments.templatetags.double_dummy import dd_mark
+
+#: Stands for a pair's number in a reversed address (the address is reversed once).
+_HOLE = 987654321
+
+
+def _pair_url(slug: str) -> tuple[str, str]:
+    """The pair card's address around the pair's number: ``(before, after)``."""
+    before, _sep, after = reverse("pair_card", args=[slug, _HOLE]).partition(str(_HOLE))
+    return escape(before), escape(after)
+
+
+def standings_rows(slug: str, rows: list[LiveRow]) -> SafeString:
+    """The standings table's body rows."""
+    before, after = _pair_url(slug)
+    retired, missed_title = escape(_("ret.")), escape(_("taulers comptats com a mitjana"))
+    out: list[str] = []
+    for row in rows:
+        pair = row.pair
+        names = escape(pair.names)
+        extra = ""
+        if row.withdrawn:
+            title = escape(_("retirada després de la ronda %(n)s")
+                           % {"n": pair.withdrawn_after_round})
+            extra += f' <span class="badge withdrawn" title="{title}">{retired}</span>'
+        if row.missed:
+            extra += f' <span class="muted" title="{missed_title}">+{row.missed}A</span>'
+        out.append(
+            f'\n    <tr data-pair="{row.number}" data-names="{escape(pair.names.lower())}">'
+            f'<td class="num">{row.rank}</td>\n'
+            f'      <td class="who"><a href="{before}{row.number}{after}" title="{names}">'
+            f'<strong>{row.number}</strong> <span class="names">{escape(pair.short)}</span>'
+            f'</a>{extra}</td>\n'
+            f'      <td class="num"><strong>{escape(row.total)}</strong></td>\n'
+            f'      <td class="num">{escape(row.average)}</td>\n'
+            f'      <td class="num">{escape(row.percent)}</td></tr>\n  '
+        )
+    return mark_safe("".join(out))  # noqa: S308 - every value escaped above
+
+
+def traveller_rows(slug: str, traveller: LiveTraveller,
+                   rules: scoring.ScoringRules) -> SafeString:
+    """The traveller table's body rows: one per table that played the board."""
+    before, after = _pair_url(slug)
+    dd = traveller.double_dummy
+    delegated = f'<span class="muted" title="{escape(_("delegat"))}">·d</span>'
+    adjusted = escape(_("Puntuació arbitral"))
+    doubles = {name: f'<span class="badge">{escape(word)}</span>' for name, word in (
+        ("sant_vicenc", _("Sant Vicenç")), ("recontro", _("Recontro")),
+        ("contro", _("Contro")))}
+    infraction = escape(_("Infracció"))
+    points: dict[Fraction, str] = {}
+
+    def comparative(value: Fraction | None) -> str:
+        if value is None:
+            return "—"
+        if value not in points:
+            out = comparative_out(Fraction(value), rules)
+            points[value] = escape(number_format(Decimal(str(out))))
+        return points[value]
+
+    out: list[str] = []
+    for row in traveller.rows:
+        r, score = row.result, row.score
+        if r.is_adjusted:
+            played = adjusted
+        else:
+            played = str(trump(r.trump)) + (delegated if r.delegated else "")
+        badge = (doubles["sant_vicenc"] if r.sant_vicenc else doubles["recontro"]
+                 if r.recontro else doubles["contro"] if r.contro else "")
+        if r.infraction:
+            badge += (f' <span class="badge hidden">{infraction} '
+                      f'{escape(side(r.infraction))}</span>')
+        taken = "—" if r.ns_points_taken is None else str(r.ns_points_taken)
+        mark = f" {dd_mark(r, dd)}" if dd else ""
+        ns, ew = row.ns, row.ew
+        out.append(
+            f'\n  <tr><td class="num">{row.table}</td>\n'
+            f'    <td><span class="pairs"><a href="{before}{ns.number}{after}" '
+            f'title="{escape(ns.names)}">{ns.number}</a>–<a href="{before}{ew.number}{after}" '
+            f'title="{escape(ew.names)}">{ew.number}</a></span><br>{played}\n'
+            f'      {badge}</td>\n'
+            f'    <td class="num">{taken}{mark}</td>\n'
+            f'    <td class="num split">{signed(score.ns_score)} / {signed(score.ew_score)}</td>\n'
+            f'    <td class="num split"><strong>{comparative(score.ns_comparative)}</strong> / '
+            f'<strong>{comparative(score.ew_comparative)}</strong></td></tr>\n  '
+        )
+    return mark_safe("".join(out))  # noqa: S308 - every value escaped above
