@@ -97,6 +97,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         first = errors[0]["message"] if errors else _("Dades no vàlides.")
         return Response(_body(first, "invalid", errors=errors),
                         status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, exceptions.ParseError):  # DRF's own words are English only
+        return Response(
+            _body(_("No s'ha pogut llegir el cos de la petició: envieu-hi JSON vàlid."),
+                  "parse_error", errors=[]),
+            status=status.HTTP_400_BAD_REQUEST,
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

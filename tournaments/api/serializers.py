@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -206,6 +207,15 @@ class ConflictSerializer(serializers.Serializer):  # type: ignore[type-arg]
     current = ResultSerializer(allow_null=True)
 
 
+class BooleanInput(serializers.BooleanField):
+    """A boolean of a request, refused with a message in the request's language (DRF's
+    Catalan catalogue lacks its own)."""
+
+    default_error_messages = {
+        "invalid": gettext_lazy("Ha de ser un booleà: true o false."),
+    }
+
+
 class ResultInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     """A result as a referee enters it (docs/file-format.md "A result"); the rules are
     checked by the service, every problem with its field."""
@@ -218,10 +228,10 @@ class ResultInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         allow_null=True, required=False, min_value=0, max_value=72,
         help_text="card points NS took, 0..72; null if adjusted",
     )
-    delegated = serializers.BooleanField(default=False)
-    contro = serializers.BooleanField(default=False)
-    recontro = serializers.BooleanField(default=False)
-    sant_vicenc = serializers.BooleanField(default=False)
+    delegated = BooleanInput(default=False)
+    contro = BooleanInput(default=False)
+    recontro = BooleanInput(default=False)
+    sant_vicenc = BooleanInput(default=False)
     infraction = serializers.ChoiceField(choices=["NS", "EW", "EO"], allow_null=True,
                                          required=False)
     adjusted = AdjustedSerializer(allow_null=True, required=False,

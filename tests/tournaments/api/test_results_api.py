@@ -242,3 +242,25 @@ def test_the_old_read_paths_redirect_to_v1(api: Api) -> None:
     assert response["Location"] == f"/api/v1/c/{slug}/standings/?round=1"
     board = APIClient().get(f"/api/c/{slug}/boards/1/")
     assert board["Location"] == f"/api/v1/c/{slug}/boards/1/"
+
+
+def test_drfs_own_messages_follow_the_requests_language(api: Api) -> None:
+    client = api.token_client(api.small.referee)
+    catalan = client.put(api.url(), body(40, contro="potser"), format="json",
+                         HTTP_ACCEPT_LANGUAGE="ca")
+    assert catalan.status_code == 400
+    assert catalan.json()["errors"] == [
+        {"field": "contro", "message": "Ha de ser un booleà: true o false."}
+    ]
+    head = api.token_client(api.head)
+    missing = head.delete(api.url(), {}, format="json", HTTP_ACCEPT_LANGUAGE="ca")
+    assert missing.json()["errors"] == [
+        {"field": "reason", "message": "Aquest camp és obligatori."}  # DRF's catalogue
+    ]
+    spanish = head.delete(api.url(), {}, format="json", HTTP_ACCEPT_LANGUAGE="es")
+    assert spanish.json()["detail"] == "Este campo es requerido."
+    garbled = client.put(api.url(), "{no", content_type="application/json",
+                         HTTP_ACCEPT_LANGUAGE="ca")
+    assert garbled.status_code == 400
+    assert garbled.json()["detail"].startswith("No s'ha pogut llegir el cos de la petició")
+    assert Result.objects.count() == 0
