@@ -1,0 +1,48 @@
+"""The standings on a 390 px phone (real Chromium): a long pair name is shown whole (on a
+second line), never cut; the hall screen's link does not sit alone on a line."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import build_championship
+from tests.tournaments.browser.test_referee_phone import PHONE, browser, shot  # noqa: F401
+from tournaments.models import Pair
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+LONG = ["Montserrat Casademont-Vilaseca", "Bartomeu Castellví"]
+
+
+def test_long_names_are_whole_and_the_hall_link_shares_a_line_on_a_phone(
+    transactional_db, live_server, browser  # noqa: F811
+) -> None:
+    championship = build_championship(pairs=8, rounds=4, boards_per_round=2,
+                                       drawn_rounds=1, played_rounds=1)
+    pair = Pair.objects.get(championship=championship, number=1)
+    for player, name in ((pair.player1, LONG[0]), (pair.player2, LONG[1])):
+        player.name = name
+        player.save()
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
+                                  locale="ca-ES")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/c/{championship.slug}/standings/")
+    shot(page, "standings-long-names-phone")
+    cells = page.evaluate("""() => [...document.querySelectorAll('#standings td.who')].map(
+        td => ({text: td.innerText, scroll: td.scrollWidth, client: td.clientWidth,
+                lines: Math.round(td.querySelector('a').getBoundingClientRect().height
+                                  / parseFloat(getComputedStyle(td).lineHeight))}))""")
+    assert len(cells) == 8
+    assert all(cell["scroll"] <= cell["client"] for cell in cells), cells  # nothing cut
+    text = " ".join(cell["text"] for cell in cells)
+    assert "Vilaseca" in text and "Castellví" in text
+    assert any(cell["lines"] >= 2 for cell in cells if "Vilaseca" in cell["text"]), cells
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    links = page.evaluate("""() => [...document.querySelectorAll('.scope-links a')].map(
+        a => ({text: a.textContent, top: Math.round(a.getBoundingClientRect().top),
+               height: a.getBoundingClientRect().height}))""")
+    hall = links[-1]
+    assert hall["text"] == "Pantalla de la sala"
+    assert any(link["top"] == hall["top"] for link in links[:-1]), links
+    assert max(link["height"] for link in links) < 40, links  # no link breaks inside
+    context.close()
