@@ -59,6 +59,7 @@ from tournaments.selectors.live import (
     live_card,
     live_standings,
     live_traveller,
+    scored_for_version,
 )
 
 #: Seconds a rendered fragment stays in the cache (a newer version replaces it).
@@ -338,7 +339,7 @@ def card_fragment(championship: Championship, number: int, *, staff: bool) -> Se
 def hall_fragment(championship: Championship) -> Served:
     def build() -> tuple[str, None]:
         data = live_standings(championship)
-        scored = selectors.scored_championship(championship, public_only=True)
+        scored = scored_for_version(championship, public_only=True)
         board = latest_complete_board(scored)
         latest = live_traveller(championship, board, for_public=True) if board else None
         return render_to_string("tournaments/live/hall.html", _fragment_context(

@@ -9,14 +9,18 @@ of queries; :mod:`tournaments.live` renders and caches it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
-from django.utils.formats import number_format
+from django.conf import settings
+from django.utils import numberformat
+from django.utils.formats import get_format
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 import scoring
 from engine.cards import SUIT_ORDER, sort_hand
@@ -38,6 +42,22 @@ def _decimals(value: Decimal) -> int:
     return max(0, -exponent) if isinstance(exponent, int) else 0
 
 
+def _number_formatter(places: int) -> Callable[[Decimal], str]:
+    """``number_format(value, decimal_pos=places)`` with the language's formats looked
+    up once, for a whole column (looking them up per value cost more than the rest of
+    the standings' formatting)."""
+    language = get_language()
+    separator = get_format("DECIMAL_SEPARATOR", language, use_l10n=True)
+    grouping = get_format("NUMBER_GROUPING", language, use_l10n=True)
+    thousands = get_format("THOUSAND_SEPARATOR", language, use_l10n=True)
+
+    def formatted(value: Decimal) -> str:
+        return str(numberformat.format(value, separator, places, grouping, thousands,
+                                       use_l10n=True))
+
+    return formatted
+
+
 def column(values: Iterable[Fraction | None], rules: scoring.ScoringRules,
            *, cap: int = MAX_DECIMALS) -> list[str]:
     """Comparative totals or averages with the same number of decimals down the column:
@@ -54,10 +74,9 @@ def column(values: Iterable[Fraction | None], rules: scoring.ScoringRules,
              for v in values]
     places = min(cap, max((_decimals(v) for v in exact if v is not None), default=0))
     quantum = Decimal(1).scaleb(-places)
+    formatted = _number_formatter(places)
     return [
-        "—" if v is None
-        else str(number_format(v.quantize(quantum, rounding=ROUND_HALF_UP),
-                               decimal_pos=places))
+        "—" if v is None else formatted(v.quantize(quantum, rounding=ROUND_HALF_UP))
         for v in exact
     ]
 
@@ -65,10 +84,19 @@ def column(values: Iterable[Fraction | None], rules: scoring.ScoringRules,
 def percent(average: Fraction, championship: Championship) -> str:
     """The average as a percentage of the scale, one decimal (as the printed standings:
     bottom 0 %, top 100 %, docs/decisions.md 13)."""
+    return percents([average], championship)[0]
+
+
+def percents(averages: Iterable[Fraction], championship: Championship) -> list[str]:
+    """:func:`percent` of each average, the scale and the formats read once."""
     bottom = Fraction(str(championship.scale_bottom))
     top = Fraction(str(championship.scale_top))
-    value = float((average - bottom) / (top - bottom) * 100) if top > bottom else 0.0
-    return str(number_format(Decimal(f"{value:.1f}"), decimal_pos=1))
+    span = top - bottom
+    formatted = _number_formatter(1)
+    return [
+        formatted(Decimal(f"{float((a - bottom) / span * 100) if span > 0 else 0.0:.1f}"))
+        for a in averages
+    ]
 
 
 def short_name(name: str) -> str:
@@ -82,6 +110,42 @@ def short_name(name: str) -> str:
     if len(parts) < 2:
         return " ".join(parts)
     return f"{parts[0][0]}. {parts[1]}"
+
+
+# --------------------------------------------------------------------------- scoring
+
+#: ``{(championship id, public only): (its creation, version, time.monotonic(), scored)}``:
+#: the latest scored championship of each, shared by the fragments this process rebuilds
+#: for the same version within ``LIVE_STALE_SECONDS`` (the standings, the hall, the
+#: travellers and pair cards polled after a change score the championship once).
+_SCORED: dict[tuple[int, bool], tuple[Any, int, float, selectors.ScoredChampionship]] = {}
+
+
+def scored_for_version(championship: Championship, *, public_only: bool
+                       ) -> selectors.ScoredChampionship:
+    """:func:`tournaments.selectors.scored_championship` of the championship's version,
+    computed once per version and ``LIVE_STALE_SECONDS`` by this process (0: every
+    time). Every write bumps the version (docs/decisions.md 36), so a kept scoring is
+    never older than the version it is kept for."""
+    keep = float(getattr(settings, "LIVE_STALE_SECONDS", 0) or 0)
+    if keep <= 0:
+        return selectors.scored_championship(championship, public_only=public_only)
+    key = (championship.pk, public_only)
+    now = time.monotonic()
+    kept = _SCORED.get(key)
+    if (kept is not None and kept[0] == championship.created_at
+            and kept[1] == championship.results_version and now - kept[2] < keep):
+        return kept[3]
+    result = selectors.scored_championship(championship, public_only=public_only)
+    if len(_SCORED) > 64:
+        _SCORED.clear()
+    _SCORED[key] = (championship.created_at, championship.results_version, now, result)
+    return result
+
+
+def forget_scored() -> None:
+    """Forget the scorings this process keeps (benchmarks and tests)."""
+    _SCORED.clear()
 
 
 # --------------------------------------------------------------------------- values
@@ -195,7 +259,7 @@ def live_standings(
     """The public standings (every reader sees the public boards only, docs/decisions.md
     16) with progress in scope and every round's progress. Five queries: results,
     boards, tables per round, absences, pair names."""
-    scored = selectors.scored_championship(championship, public_only=True)
+    scored = scored_for_version(championship, public_only=True)
     names = pair_names(championship)
     rules = championship.scoring_rules()
     standings = [
@@ -205,9 +269,10 @@ def live_standings(
     totals = column([s.total for s in standings], rules)
     averages = column([s.average for s in standings], rules)
     rows = [
-        LiveRow(s.rank, names[s.pair], s.boards, s.missed, s.withdrawn, total, avg,
-                percent(s.average, championship))
-        for s, total, avg in zip(standings, totals, averages, strict=True)
+        LiveRow(s.rank, names[s.pair], s.boards, s.missed, s.withdrawn, total, avg, pct)
+        for s, total, avg, pct in zip(
+            standings, totals, averages, percents([s.average for s in standings],
+                                                  championship), strict=True)
     ]
     seen = scored.visibility
     boards_of_round: dict[int, int] = {}
@@ -285,7 +350,7 @@ def live_traveller(championship: Championship, number: int, *, for_public: bool
     """The traveller of board ``number`` (``None``: no such board). Hidden from the public
     (no deal, no rows) until every table due has played it; the staff see it at once.
     Seven queries: the championship's scoring (four), pair names, the board, tables due."""
-    scored = selectors.scored_championship(championship, public_only=for_public)
+    scored = scored_for_version(championship, public_only=for_public)
     rounds = scored.visibility.board_rounds
     if number not in rounds:
         return None
@@ -390,7 +455,7 @@ def live_card(championship: Championship, number: int, *, for_public: bool,
               chart_label: Callable[[list[tuple[int, int]]], str]) -> LiveCard | None:
     """Pair ``number``'s score card board by board, its total and rank, and its rank
     after each round (``None``: no such pair). Five queries."""
-    scored = selectors.scored_championship(championship, public_only=for_public)
+    scored = scored_for_version(championship, public_only=for_public)
     names = pair_names(championship)
     pair = names.get(number)
     if pair is None:

@@ -16,8 +16,9 @@ from django.urls import reverse
 
 from tests.tournaments.conftest import Small
 from tests.tournaments.views.helpers import record
-from tournaments import live
+from tournaments import live, selectors
 from tournaments.models import Championship
+from tournaments.selectors import live as live_reads
 
 pytestmark = pytest.mark.django_db
 
@@ -42,9 +43,12 @@ class Clock:
 def clock(monkeypatch) -> Clock:
     fake = Clock()
     monkeypatch.setattr(live, "time", fake)
+    monkeypatch.setattr(live_reads, "time", fake)
     live.forget_rows()
+    live_reads.forget_scored()
     yield fake
     live.forget_rows()
+    live_reads.forget_scored()
 
 
 @pytest.fixture
@@ -197,6 +201,37 @@ def test_staff_always_get_the_current_traveller(client, web: Small, clock: Clock
     assert f"v={old}" in client.get(url).content.decode()
     record(web.seatings[0], web.boards[0], 44)
     assert f"v={old + 1}" in client.get(url).content.decode()
+
+
+def test_the_fragments_rebuilt_for_one_version_score_it_once(
+    client, web: Small, clock: Clock, stale, monkeypatch
+) -> None:
+    """After a change, the standings, the hall, a traveller and a pair card rebuilt in
+    the same second share one scoring of the new version; the next version is scored
+    again, and so is the same version once the second has passed."""
+    scorings: list[tuple[int, bool]] = []
+    real = selectors.scored_championship
+
+    def counting(championship: Championship, *, public_only: bool):
+        scorings.append((championship.results_version, public_only))
+        return real(championship, public_only=public_only)
+
+    monkeypatch.setattr(selectors, "scored_championship", counting)
+    slug = web.championship.slug
+    old = _current(web)
+    pages = [reverse("standings", args=[slug]), reverse("hall", args=[slug]),
+             reverse("traveller", args=[slug, 1]), reverse("pair_card", args=[slug, 1])]
+    for url in pages:
+        assert client.get(url).status_code == 200
+    assert scorings == [(old, True)]
+    record(web.seatings[0], web.boards[0], 44)
+    clock.advance(1.5)
+    for url in pages:
+        assert _version(client.get(url)) == old + 1
+    assert scorings == [(old, True), (old + 1, True)]
+    clock.advance(1.5)
+    live_reads.live_standings(Championship.objects.get(pk=web.championship.pk))
+    assert scorings[-1] == (old + 1, True) and len(scorings) == 3
 
 
 # --------------------------------------------------------------------------- the row
