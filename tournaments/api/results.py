@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.db.models import OuterRef, Subquery
 from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -132,17 +131,21 @@ def current_result_body(result: Result | None, context: dict[str, Any]) -> dict[
     return ResultSerializer(result_data(loaded, show_values=shown, public=public)).data
 
 
+#: The id of the board numbered %s of the seating's round (a subquery written out:
+#: Django's building of it cost a PUT more than PostgreSQL's answering it).
+_BOARD_OF_ROUND = (
+    f"SELECT b.id FROM {Board._meta.db_table} b"  # noqa: S608
+    f" WHERE b.round_id = {Seating._meta.db_table}.round_id AND b.number = %s"
+)
+
+
 def _locate(slug: str, round: int, table: int, board: int) -> tuple[Seating, Board]:
     """The table's seating (with its round, championship, table and pairs) and the board
     of that round numbered ``board``, in one query; 404 when any is missing."""
-    board_id = Board.objects.filter(
-        championship_id=OuterRef("round__championship_id"), round_id=OuterRef("round_id"),
-        number=board,
-    ).order_by().values("pk")[:1]
     seating = (
         Seating.objects.select_related("round__championship", "table", "ns_pair", "ew_pair")
         .filter(round__championship__slug=slug, round__number=round, table__number=table)
-        .annotate(board_id=Subquery(board_id))
+        .extra(select={"board_id": _BOARD_OF_ROUND}, select_params=(board,))  # noqa: S610
         .first()
     )
     if seating is None or seating.board_id is None:  # type: ignore[attr-defined]

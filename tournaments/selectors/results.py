@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db import connection
+from django.db.models import Count, Q
 
 import scoring
 from engine.seats import Side
@@ -19,6 +18,7 @@ from tournaments.models import (
     Championship,
     Pair,
     Result,
+    Round,
     Seating,
 )
 
@@ -196,34 +196,33 @@ def public_board_numbers(championship: Championship) -> set[int]:
 
 def board_is_public(board: Board) -> bool:
     """Whether the public may see ``board`` now (one query, none for a finished
-    championship whose row ``board`` holds; the rule: ``scoring.visibility``)."""
+    championship whose row ``board`` holds; the rule: ``scoring.visibility``). The query
+    is written out: a result's save asks it, and Django's building of the same query
+    cost more than PostgreSQL answering it."""
     championship = board.championship
     if championship.status == Championship.Status.FINISHED:
         return True
-    results = _count(Result.objects.filter(board_id=OuterRef("pk")), "board_id")
-    if board.round_id is None:
-        counted = Board.objects.filter(pk=board.pk).values_list(results).first()
-        return board_is_complete(round=None, tables_due={}, results=counted[0] if counted else 0)
-    row = (
-        Board.objects.filter(pk=board.pk)
-        .values_list("round__number", _count(
-            Seating.objects.filter(round_id=OuterRef("round_id")), "round_id"
-        ), results)
-        .first()
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(_BOARD_COUNTS, [board.pk])
+        row = cursor.fetchone()
     if row is None:
         return False
     round_number, tables, played = row
+    if round_number is None:
+        return board_is_complete(round=None, tables_due={}, results=played)
     return board_is_complete(round=round_number, tables_due={round_number: tables},
                              results=played)
 
 
-def _count(rows: QuerySet[Any], column: str) -> Coalesce:
-    """``rows`` (filtered on an ``OuterRef``) counted in a subquery, 0 when none."""
-    return Coalesce(
-        Subquery(rows.order_by().values(column).annotate(n=Count("pk")).values("n")[:1]),
-        0,
-    )
+#: A board's round number (NULL: none), the tables seated in that round and the
+#: results entered on the board (table names from the models; the board's id a parameter).
+_BOARD_COUNTS = (
+    f"SELECT r.number,"  # noqa: S608
+    f" (SELECT COUNT(*) FROM {Seating._meta.db_table} s WHERE s.round_id = b.round_id),"
+    f" (SELECT COUNT(*) FROM {Result._meta.db_table} x WHERE x.board_id = b.id)"
+    f" FROM {Board._meta.db_table} b LEFT JOIN {Round._meta.db_table} r ON r.id = b.round_id"
+    f" WHERE b.id = %s"
+)
 
 
 @dataclass

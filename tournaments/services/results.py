@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -15,6 +14,7 @@ from tournaments.models import (
     AuditEntry,
     Board,
     Championship,
+    Pair,
     PairBoard,
     Result,
     Round,
@@ -146,28 +146,36 @@ def _lock_seating(seating: Seating, board: Board) -> Seating:
     :func:`result_record` need to know of ``board``: ``board_fits`` (it is a board of the
     championship, of this round or of none), ``round_started`` (the round has a result)
     and ``played_by`` (the number of this table's pair that already played ``board`` at
-    another table, or ``None``)."""
-    pairs = Q(pair_id=OuterRef("ns_pair_id")) | Q(pair_id=OuterRef("ew_pair_id"))
+    another table, or ``None``). The subqueries are written out (:data:`_CHECKS`):
+    Django's building them cost a save more than PostgreSQL's answering them."""
     return (
         Seating.objects.select_for_update(of=("self",))
         .select_related("round__championship", "table")
-        .annotate(
-            board_fits=Exists(
-                Board.objects.filter(pk=board.pk, championship_id=OuterRef(
-                    "round__championship_id"
-                )).filter(Q(round_id=None) | Q(round_id=OuterRef("round_id")))
-            ),
-            round_started=Exists(
-                Result.objects.filter(seating__round_id=OuterRef("round_id"))
-            ),
-            played_by=Subquery(
-                PairBoard.objects.filter(pairs, board_id=board.pk)
-                .exclude(result__seating_id=OuterRef("pk"))
-                .order_by().values("pair__number")[:1]
-            ),
-        )
+        .extra(select=_CHECKS, select_params=(board.pk, board.pk))  # noqa: S610 (fixed SQL)
         .get(pk=seating.pk)
     )
+
+
+_S, _B, _R = Seating._meta.db_table, Board._meta.db_table, Round._meta.db_table
+_X, _PB, _P = Result._meta.db_table, PairBoard._meta.db_table, Pair._meta.db_table
+#: The checks :func:`_lock_seating` reads, as subqueries of the seating's row; the
+#: parameters: the board's id, twice.
+_CHECKS = {
+    "board_fits": (
+        f"EXISTS (SELECT 1 FROM {_B} b WHERE b.id = %s AND (b.round_id = {_S}.round_id"  # noqa: S608
+        f" OR (b.round_id IS NULL AND b.championship_id ="
+        f" (SELECT r.championship_id FROM {_R} r WHERE r.id = {_S}.round_id))))"
+    ),
+    "round_started": (
+        f"EXISTS (SELECT 1 FROM {_X} x INNER JOIN {_S} s ON s.id = x.seating_id"  # noqa: S608
+        f" WHERE s.round_id = {_S}.round_id)"
+    ),
+    "played_by": (
+        f"SELECT p.number FROM {_PB} pb INNER JOIN {_P} p ON p.id = pb.pair_id"  # noqa: S608
+        f" INNER JOIN {_X} x ON x.id = pb.result_id WHERE pb.board_id = %s"
+        f" AND pb.pair_id IN ({_S}.ns_pair_id, {_S}.ew_pair_id) AND x.seating_id <> {_S}.id LIMIT 1"
+    ),
+}
 
 
 @transaction.atomic
