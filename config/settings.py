@@ -14,6 +14,14 @@ Variables:
                           (default: SQLite file var/db.sqlite3; an in-memory SQLite
                           database is refused: every restart would lose the data)
     DATABASE_CONN_MAX_AGE seconds a connection is kept between requests (default 0)
+    DATABASE_SERVER_SIDE_BINDING  "1": PostgreSQL gets the parameters apart from the
+                          SQL (psycopg's server-side binding) and a statement is
+                          prepared once it ran DATABASE_PREPARE_THRESHOLD times (default
+                          5) on a connection, so PostgreSQL parses and plans it once:
+                          half the database's CPU of a result save (docs/decisions.md
+                          45). Default "0"; the production env example sets "1" with
+                          DATABASE_CONN_MAX_AGE. Not behind a pooler in transaction
+                          mode (pgbouncer): a prepared statement lives in one connection
     CELERY_BROKER_URL     e.g. redis://127.0.0.1:6379/0; absent -> tasks run eagerly in-process
     CELERY_VISIBILITY_TIMEOUT  seconds before Redis redelivers a dead worker's task (900)
     CELERY_RESULT_BACKEND optional; the jobs keep their state in PrintJob rows
@@ -94,6 +102,11 @@ def envlist(name: str, default: str) -> list[str]:
 SQLITE_OPTIONS = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 
 
+#: PostgreSQL's server-side binding with prepared statements, unless
+#: DATABASE_SERVER_SIDE_BINDING says otherwise.
+SERVER_SIDE_BINDING_DEFAULT = False
+
+
 def database_from_env() -> dict[str, object]:
     url = os.environ.get("DATABASE_URL", "").strip()
     if not url:
@@ -118,6 +131,14 @@ def database_from_env() -> dict[str, object]:
     # A kept connection that PostgreSQL dropped (restart, failover) is tested before a
     # request uses it and replaced, instead of failing that request.
     config["CONN_HEALTH_CHECKS"] = True
+    if config["ENGINE"].endswith("postgresql") and envbool(
+        "DATABASE_SERVER_SIDE_BINDING", SERVER_SIDE_BINDING_DEFAULT
+    ):
+        config["OPTIONS"] = {
+            **dict(config.get("OPTIONS") or {}),
+            "server_side_binding": True,
+            "prepare_threshold": envint("DATABASE_PREPARE_THRESHOLD", 5),
+        }
     if config["ENGINE"].endswith("sqlite3"):
         name = str(config.get("NAME") or "")
         if name in ("", ":memory:") or name.startswith("file::memory:") or "mode=memory" in name:

@@ -16,6 +16,7 @@ ROOT = Path(__file__).parents[1]
 #: Variables the settings read; each test starts without any of them.
 SETTINGS_VARIABLES = (
     "DEBUG", "DJANGO_SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "DATABASE_CONN_MAX_AGE",
+    "DATABASE_SERVER_SIDE_BINDING", "DATABASE_PREPARE_THRESHOLD",
     "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE",
 )
 PRINT_SETTINGS = (
@@ -51,6 +52,22 @@ def refusal(**env: str) -> str:
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("django.core.exceptions.ImproperlyConfigured: "), done.stderr
     return last.removeprefix("django.core.exceptions.ImproperlyConfigured: ")
+
+
+def test_server_side_binding_is_off_unless_asked_and_only_for_postgresql(
+    tmp_path: Path,
+) -> None:
+    url = "postgres://u@127.0.0.1:5432/bd"
+    assert "server_side_binding" not in settings_with(DATABASE_URL=url)["db"].get("OPTIONS", {})
+    on = settings_with(DATABASE_URL=url, DATABASE_SERVER_SIDE_BINDING="1")["db"]["OPTIONS"]
+    assert on == {"server_side_binding": True, "prepare_threshold": 5}
+    three = settings_with(DATABASE_URL=url, DATABASE_SERVER_SIDE_BINDING="1",
+                          DATABASE_PREPARE_THRESHOLD="3")["db"]["OPTIONS"]
+    assert three["prepare_threshold"] == 3
+    sqlite = settings_with(DATABASE_URL=f"sqlite:///{tmp_path}/bd.sqlite3",
+                           DATABASE_SERVER_SIDE_BINDING="1")["db"]["OPTIONS"]
+    assert "server_side_binding" not in sqlite
+    assert "is not a boolean" in refusal(DATABASE_URL=url, DATABASE_SERVER_SIDE_BINDING="si")
 
 
 def test_a_sqlite_url_waits_for_the_lock_like_the_default_database(tmp_path: Path) -> None:
