@@ -14,7 +14,8 @@ locust). It builds a championship of its own (``perf-<time>``: 200 pairs at 100 
 one round drawn with enough boards for the run, 32 referees with API tokens), collects
 the static files into a temporary folder, starts ``gunicorn config.wsgi`` with
 ``--workers`` sync workers and production-like settings (``DEBUG=0``, persistent
-database connections, the Redis cache), and runs, each for ``--duration`` seconds:
+database connections, server-side binding unless ``DATABASE_SERVER_SIDE_BINDING=0``, the
+Redis cache), and runs, each for ``--duration`` seconds:
 
 1. baseline: 64 users load the login page with no pause (requests a second);
 2. result entry: 32 referee users, each with its own token, enter results at
@@ -156,6 +157,8 @@ def start_gunicorn(port: int, workers: int, redis: str, static: Path) -> subproc
         ALLOWED_HOSTS="127.0.0.1,localhost", DATABASE_CONN_MAX_AGE="60", REDIS_URL=redis,
         STATIC_ROOT=str(static), SESSION_COOKIE_SECURE="0", CSRF_COOKIE_SECURE="0",
         LOG_LEVEL="WARNING",
+        # As the production env example, unless the caller's environment says otherwise.
+        DATABASE_SERVER_SIDE_BINDING=os.environ.get("DATABASE_SERVER_SIDE_BINDING", "1"),
     )
     subprocess.run([str(BIN / "python"), "manage.py", "collectstatic", "--noinput", "-v0"],
                    cwd=ROOT, env=env, check=True)
@@ -321,7 +324,8 @@ def main() -> None:
     connection.close()
     print(f"championship {plan['slug']}: {PAIRS} pairs, {plan['tables']} tables, "
           f"{boards} boards in round 1, {REFEREES} referee tokens; gunicorn "
-          f"{args.workers} workers; {args.duration} s a phase")
+          f"{args.workers} workers (DATABASE_SERVER_SIDE_BINDING="
+          f"{os.environ.get('DATABASE_SERVER_SIDE_BINDING', '1')}); {args.duration} s a phase")
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder)
