@@ -368,6 +368,11 @@ static void age_history(void) {
 static int gen_moves(const State *st, int player, Move *moves, int tt_best, int use_history) {
     uint64_t hand = st->hand[player];
     uint64_t legal = legal_moves(hand, st->trick, st->ntrick, st->win, st->trump, st->flags);
+    if (!(legal & (legal - 1))) { /* a forced card */
+        moves[0].bit = lowbit(legal);
+        moves[0].score = 0;
+        return 1;
+    }
     uint64_t in_play = st->hand[0] | st->hand[1] | st->hand[2] | st->hand[3];
     for (int i = 0; i < st->ntrick; i++) in_play |= 1ULL << st->trick[i];
     int n = 0;
