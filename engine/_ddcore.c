@@ -7,13 +7,20 @@
  * Seats are play-order indices 0..3 (N W S E); NS are the even ones.
  *
  * Search: fail-soft alpha-beta over NS points (card points + 1 per trick) driven by
- * null-window searches that bisect the possible points; a two-way hashed transposition
- * table at trick starts, keyed by the leader and the four hands with the pointless cards
+ * null-window searches (MTD): the first at a guess from a greedy playout, then steps of
+ * 1, 2, 4... in the direction the answers go until one answer turns, then bisection of
+ * what is left. A two-way hashed transposition table at trick starts holds a lower and
+ * an upper bound on the NS points still to win (relative to the points already taken,
+ * so every null-window search reuses the others' work) and the best lead; it is keyed
+ * by the leader, the declaration and rules, and the four hands with the pointless cards
  * (8..2) of each suit renumbered by rank among those still in play (positions that
- * differ only in which small cards are gone share an entry); equivalent cards (same
- * points, no card in play between them) searched once; ordering by the table's best
- * lead, a history of cutoffs and trick heuristics; cutoffs from the points still to play
- * and from the points each side is sure of (top trumps, cashed top cards).
+ * differ only in which small cards are gone share an entry), packed as three masks so
+ * that two 32-byte entries fill one cache line; the line is prefetched while the bounds
+ * are computed, and the table (128 MB) asks for huge pages. Equivalent cards (same
+ * points, no card in play between them) are searched once; a forced card is played
+ * without scoring; ordering by the table's best lead, a history of cutoffs and trick
+ * heuristics; cutoffs from the points still to play and from the points each side is
+ * sure of (top trumps, cashed top cards).
  *
  * The legal-play rules mirror engine/play.py's legal_cards exactly (obligada, lliure,
  * carregar with both scopes); tests compare the two on random positions.
@@ -280,8 +287,9 @@ static void tt_store(const Key *key, int depth, int low, int high, int best) {
      their points and at least as many tricks as the longer of its two holdings of them.
    - The side to lead cashes its leader's top cards of each suit, one trick each: in
      botifarra all of them; in a trump hand, of a plain suit only as many as both
-     opponents can follow (so neither can ruff). The partner's cards in those tricks go
-     to the same side, so a top trump of the partner played there still counts. */
+     opponents can follow (so neither can ruff; an opponent without trumps sets no
+     limit). The partner's cards in those tricks go to the same side, so a top trump of
+     the partner played there still counts. */
 static void sure_points(const State *st, int sure[2]) {
     uint64_t all = st->hand[0] | st->hand[1] | st->hand[2] | st->hand[3];
     int p = st->leader;
