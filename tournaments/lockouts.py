@@ -1,10 +1,11 @@
 """Doors: the client's address, the login lockout (django-axes) and its unlocking, and the
 print-job limit per address (django-ratelimit).
 
-A user name or an address with ``AXES_FAILURE_LIMIT`` failed logins (the login page, the
-admin's, the API's token request) is locked out for ``AXES_COOLOFF_TIME``; the lockout
-page says so in the user's language, and the organiser can unlock it sooner from
-``accounts/lockouts/`` (docs/decisions.md "Doors").
+A user name with ``AXES_FAILURE_LIMIT`` failed logins from one address (the login page,
+the admin's, the API's token request) is locked out at that address for
+``AXES_COOLOFF_TIME`` (the pair is locked, not the name everywhere nor the whole address:
+docs/decisions.md 46); the lockout page says so in the user's language, and the
+organiser can unlock it sooner from ``accounts/lockouts/`` (docs/decisions.md "Doors").
 """
 
 from __future__ import annotations
