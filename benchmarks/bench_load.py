@@ -350,22 +350,32 @@ def main() -> None:
                            figures["login page"], None))
             if "entry" in only:
                 per_user = args.rate / REFEREES if args.rate else 0
+                ledger = out / "entry_ledger.txt"
                 figures = locust(port, entry_plan, REFEREES, args.duration, ["Referee"],
-                                 {"BENCH_REFEREE_RATE": str(per_user)}, out)
+                                 {"BENCH_REFEREE_RATE": str(per_user),
+                                  "BENCH_LEDGER": str(ledger)}, out)
                 put = figures["result PUT"]
-                stored = Result.objects.filter(seating__round__championship_id=plan[
-                    "championship_id"]).count()
+                stored = set(Result.objects.filter(
+                    seating__round__championship_id=plan["championship_id"],
+                ).values_list("seating__table__number", "board__number"))
                 connection.close()
                 print(line(f"result entry, {REFEREES} referees, "
                            f"{args.rate or 'no pause'} results/s offered", put, login))
-                ok = put["requests"] - put["failures"]
-                # A request still queued when locust stops is stored but never counted:
-                # at most one per referee user. A 201 without its row would be lost.
-                verdict = ("none lost" if 0 <= stored - ok <= REFEREES
-                           else "LOST OR EXTRA ROWS")
-                print(f"  stored rows {stored}, 201 answers {ok:.0f} ({stored - ok:.0f} "
-                      f"answered after locust stopped): {verdict}; goal >= 150/s, "
-                      f"p95 < 100 ms, 0 failures")
+                sent: set[tuple[int, int]] = set()
+                created: set[tuple[int, int]] = set()
+                for entry in ledger.read_text().splitlines():
+                    what, table, board = entry.split()
+                    (created if what == "201" else sent).add((int(table), int(board)))
+                # Every 201 must be a stored row (else lost); every stored row must have
+                # been sent (else invented). A row sent but never answered is a request
+                # cut by locust's stop after the server had stored it.
+                lost, invented = created - stored, stored - sent
+                unanswered = len(stored & sent) - len(created & stored)
+                verdict = ("none lost, none invented" if not lost and not invented
+                           else f"{len(lost)} LOST, {len(invented)} INVENTED")
+                print(f"  stored rows {len(stored)}, 201 answers {len(created)}, "
+                      f"{unanswered} stored but cut by locust's stop: {verdict}; "
+                      f"goal >= 150/s, p95 < 100 ms, 0 failures")
             if "mixed" in only:
                 env = {"BENCH_REFEREES": "1", "BENCH_REFEREE_USERS": "1",
                        "BENCH_REFEREE_RATE": "10"}

@@ -10,7 +10,9 @@ The plan is a JSON file named by ``BENCH_PLAN``: ``{"slug", "round", "tables",
   alongside (``fixed_count``; default 0, i.e. by weight);
 - ``BENCH_REFEREE_USERS``: how many referee users share the tables (default: one per
   token);
-- ``BENCH_STANDINGS_RATE``: standings requests a second per user (0: no wait).
+- ``BENCH_STANDINGS_RATE``: standings requests a second per user (0: no wait);
+- ``BENCH_LEDGER``: a file the referees append to: ``sent T B`` before each PUT and
+  ``201 T B`` after each 201, so the benchmark can match every answer to a stored row.
 
 Users:
 
@@ -40,6 +42,13 @@ if os.environ.get("BENCH_PLAN"):
 
 _NEXT = itertools.count()
 _LOCK = threading.Lock()
+_LEDGER = (open(os.environ["BENCH_LEDGER"], "a", buffering=1, encoding="utf-8")  # noqa: SIM115
+           if os.environ.get("BENCH_LEDGER") else None)
+
+
+def _note(what: str, table: int, board: int) -> None:
+    if _LEDGER is not None:
+        _LEDGER.write(f"{what} {table} {board}\n")
 TRUMPS = ("O", "C", "E", "B", "botifarra")
 
 
@@ -83,10 +92,13 @@ class Referee(FastHttpUser):
         body = {"trump": self.rng.choice(TRUMPS), "ns_points_taken": self.rng.randint(0, 72)}
         url = (f"/api/v1/c/{PLAN['slug']}/rounds/{PLAN['round']}/tables/{table}"
                f"/boards/{board}/result/")
+        _note("sent", table, board)
         with self.client.put(url, json=body, headers=self.headers, name="result PUT",
                              catch_response=True) as response:
             if response.status_code != 201:
                 response.failure(f"{response.status_code}: {response.text[:200]}")
+            else:
+                _note("201", table, board)
 
 
 class Standings(FastHttpUser):
