@@ -74,3 +74,9 @@ def test_the_login_link_elsewhere_comes_back_to_the_page(client, web: Small) -> 
     url = reverse("standings", args=[web.championship.slug])
     page = client.get(url).content.decode()
     assert f'href="{reverse("login")}?next=' in page
+
+
+def test_the_login_page_shows_no_login_link_so_next_never_nests(client, db) -> None:
+    page = client.get(reverse("login") + "?next=/c/demo/").content.decode()
+    assert f'href="{reverse("login")}?next=' not in page
+    assert "%3Fnext%3D" not in page
