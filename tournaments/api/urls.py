@@ -3,11 +3,12 @@ terms; a result lives at its natural key (round, table, board)."""
 
 from django.urls import path
 
-from tournaments.api import auth, prints, results, views
+from tournaments.api import auth, prints, results, root, views
 
 C = "c/<slug:slug>/"
 
 urlpatterns = [
+    path("", root.ApiRoot.as_view(), name="api_root"),
     path("token/", auth.TokenApi.as_view(), name="api_token"),
     path("c/", views.ChampionshipListApi.as_view(), name="api_championships"),
     path(C, views.ChampionshipApi.as_view(), name="api_championship"),

@@ -141,3 +141,16 @@ def test_standings_api_ignores_a_malformed_round(client, small: Small, query) ->
 def test_standings_api_gives_404_for_a_round_the_championship_lacks(client, small, query):
     response = client.get(reverse("api_standings", args=[small.championship.slug]), query)
     assert response.status_code == 404
+
+
+def test_the_api_root_lists_the_resources_and_links_the_docs(client, small: Small) -> None:
+    response = client.get("/api/v1/")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["championships"].endswith("/api/v1/c/")
+    assert data["per_championship"]["standings"].endswith("/api/v1/c/{slug}/standings/")
+    assert data["docs"].endswith("/api/docs/") and data["schema"].endswith("/api/schema/")
+    for link in (data["championships"], data["docs"], data["schema"]):
+        assert client.get(link).status_code == 200, link
+    standings = data["per_championship"]["standings"].replace("{slug}", small.championship.slug)
+    assert client.get(standings).status_code == 200
