@@ -104,6 +104,7 @@ def in_process(repeat: int = 7) -> None:
         return statistics.median(runs)
 
     read = best(lambda: selectors.load_results(championship))
+    scored = best(lambda: selectors.scored_championship(championship, public_only=True))
 
     # Each run starts from nothing: no fragment cached, no scoring kept by the process.
     def standings() -> None:
@@ -132,6 +133,8 @@ def in_process(repeat: int = 7) -> None:
     load_avg = os.getloadavg()[0]
     print(f"results: {results}; load average {load_avg:.1f} (other jobs share the machine)")
     print(f"read the rows as tuples (load_results):     {read * 1000:7.1f} ms (median of {repeat})")
+    print(f"scored_championship (read + score):        {scored * 1000:7.1f} ms = "
+          f"{scored / read:.1f}x the read")
     print(f"standings fragment recomputed + rendered:  {page * 1000:7.1f} ms = "
           f"{page / read:.1f}x the read, {len(queries)} queries")
     print(f"traveller fragment recomputed + rendered:  {trav * 1000:7.1f} ms = "
@@ -272,12 +275,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--in-process-only", action="store_true",
+                        help="only the in-process figures (no gunicorn, no load)")
     args = parser.parse_args()
     print(machine())
     ensure_database(os.environ["DATABASE_URL"])
     setup(args.rebuild)
     in_process()
-    served(args.seconds, args.workers)
+    if not args.in_process_only:
+        served(args.seconds, args.workers)
 
 
 if __name__ == "__main__":
