@@ -13,6 +13,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -39,10 +40,15 @@ from tournaments.numbers import average_out, comparative_out
 _NUMBER = re.compile(r"[0-9]{1,6}")
 
 
-def _int(value: str | None) -> int | None:
-    """A query parameter as an int, or ``None`` when absent or malformed (ignored)."""
-    value = (value or "").strip()
-    return int(value) if _NUMBER.fullmatch(value) else None
+def _round_param(request: Request, name: str) -> int | None:
+    """A round number from the query: ``None`` when absent or empty; a 400 naming the
+    parameter when it is not a round number (``abc``, ``-1``, 20 digits)."""
+    raw = (request.query_params.get(name) or "").strip()
+    if not raw:
+        return None
+    if not _NUMBER.fullmatch(raw):
+        raise ValidationError({name: [f"{name} must be a round number (1 to 999999)."]})
+    return int(raw)
 
 
 def _standing_rows(rows: list[selectors.StandingRow], rules: Any) -> list[dict[str, Any]]:
@@ -203,15 +209,17 @@ class StandingsApi(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("round", int, description="that round alone"),
-            OpenApiParameter("through", int, description="after rounds 1..N"),
+            OpenApiParameter("round", int, description="that round alone (400 if not a number)"),
+            OpenApiParameter("through", int, description="after rounds 1..N (400 if not a number)"),
         ],
-        responses=StandingsSerializer,
+        responses={200: StandingsSerializer, 400: None, 404: None},
     )
     def get(self, request: Request, slug: str) -> Response:
         championship = championship_of(slug)
-        round_only = _int(request.query_params.get("round"))
-        through = None if round_only is not None else _int(request.query_params.get("through"))
+        round_only = _round_param(request, "round")
+        through = _round_param(request, "through")
+        if round_only is not None:
+            through = None
         view = selectors.standings(
             championship, through_round=through, round_only=round_only,
             for_public=True,  # as the standings page: never a hidden board, whoever asks
