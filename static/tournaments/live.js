@@ -51,23 +51,39 @@
     });
   }
 
-  /* The hall screen: show one screenful of the standings at a time, next every 8 s. */
+  /* The hall screen (a projector: nobody scrolls it): each table -- the standings and the
+     latest complete board -- shows one screenful of its rows at a time, next every 8 s.
+     The rows per page are estimated, then lowered until the table's section ends above
+     the bottom of the screen. */
   var page = 0;
-  function pageHall() {
-    var table = document.querySelector("body.hall #standings");
-    if (!table) { return; }
+  function pageTable(table, label) {
     var rows = Array.prototype.slice.call(table.tBodies[0].rows);
     rows.forEach(function (r) { r.hidden = false; });
     var first = rows[0];
-    if (!first) { return; }
+    if (!first) { return 1; }
+    var section = table.closest("section") || table.parentNode;
+    var main = document.querySelector("body.hall main");
+    var bottom = window.innerHeight - (main ? parseFloat(getComputedStyle(main).paddingBottom) || 0 : 0);
     var top = first.getBoundingClientRect().top;
-    var per = Math.max(5, Math.floor((window.innerHeight - top - 24) / first.offsetHeight));
-    var pages = Math.max(1, Math.ceil(rows.length / per));
-    if (page >= pages) { page = 0; }
-    rows.forEach(function (r, i) { r.hidden = Math.floor(i / per) !== page; });
-    var label = document.querySelector("body.hall .hall-page");
-    if (label) { label.textContent = pages > 1 ? (page + 1) + " / " + pages : ""; }
+    var per = Math.max(1, Math.floor((bottom - top - 24) / Math.max(1, first.offsetHeight)));
+    var pages, mine;
+    function show() {
+      pages = Math.max(1, Math.ceil(rows.length / per));
+      mine = page % pages;
+      rows.forEach(function (r, i) { r.hidden = Math.floor(i / per) !== mine; });
+      if (label) { label.textContent = pages > 1 ? (mine + 1) + " / " + pages : ""; }
+    }
+    show();
+    while (per > 1 && section.getBoundingClientRect().bottom > bottom) { per -= 1; show(); }
     return pages;
+  }
+  function pageHall() {
+    if (!document.body.classList.contains("hall")) { return; }
+    [["#standings", ".hall-standings .hall-page"], ["#hall-latest", ".hall-board .hall-page"]]
+      .forEach(function (pair) {
+        var table = document.querySelector("body.hall " + pair[0]);
+        if (table) { pageTable(table, document.querySelector("body.hall " + pair[1])); }
+      });
   }
   if (document.body.classList.contains("hall")) {
     pageHall();
