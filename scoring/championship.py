@@ -28,7 +28,7 @@ from scoring.comparative import (
     check_result,
     regular_count,
     round_points,
-    score_board,
+    score_keyed,
 )
 from scoring.errors import ResultError
 from scoring.model import Adjustment, Method, MissedBoards, Result, ScoringRules
@@ -165,17 +165,22 @@ class ChampionshipScore:
         self.absences = absences or Absences()
         self._inputs: dict[Key, Result] = {}
         self._by_board: dict[int, dict[Key, Result]] = {}
+        inputs, by_board = self._inputs, self._by_board
         for result in results:
-            if result.key in self._inputs:
-                raise ResultError(f"result {result.key}: given twice (round, table, board)")
-            self._inputs[result.key] = result
-            self._by_board.setdefault(result.board, {})[result.key] = result
+            key = (result.round, result.table, result.board)  # Result.key, once
+            if key in inputs:
+                raise ResultError(f"result {key}: given twice (round, table, board)")
+            inputs[key] = result
+            board = by_board.get(key[2])
+            if board is None:
+                board = by_board[key[2]] = {}
+            board[key] = result
         self._regular: dict[int, int] = {
             board: regular_count(rs.values()) for board, rs in self._by_board.items()
         }
         self._scores: dict[Key, ResultScore] = {}
         self._totals = _Totals()
-        self._rescore_all()
+        self._rescore_all(checked=False)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -247,11 +252,15 @@ class ChampionshipScore:
     def _most_for(self) -> int | None:
         return self.most_results if self.rules.method is Method.MATCHPOINTS else None
 
-    def _rescore_all(self) -> None:
+    def _rescore_all(self, *, checked: bool = True) -> None:
+        """Score every board; ``checked``: every input already passed ``check_result``
+        (true after the first scoring: :meth:`IncrementalScorer.set_result` checks each
+        new result)."""
         most = self._most_for()
         scores: dict[Key, ResultScore] = {}
         for board_results in self._by_board.values():
-            scores.update(score_board(self.rules, board_results.values(), most_results=most))
+            scores.update(score_keyed(self.rules, board_results, most_results=most,
+                                      checked=checked))
         self._scores = scores
         self._totals = self._sum(self._inputs)
 
@@ -314,12 +323,12 @@ class IncrementalScorer(ChampionshipScore):
         new_most = max(regular.values(), default=0)
         if self.rules.method is Method.MATCHPOINTS and new_most != old_most:
             # Every board's Neuberg scaling changes: validate this board, then rescore all.
-            score_board(self.rules, board.values(), most_results=new_most or None)
+            score_keyed(self.rules, board, most_results=new_most or None, checked=True)
             self._set_board(number, board, regular)
             self._rescore_all()
             return
         most = new_most if self.rules.method is Method.MATCHPOINTS else None
-        new_scores = score_board(self.rules, board.values(), most_results=most)
+        new_scores = score_keyed(self.rules, board, most_results=most, checked=True)
         old_board = self._by_board.get(number, {})
         for key, result in old_board.items():
             self._add(result, self._scores.pop(key), -1)

@@ -36,7 +36,9 @@ from engine.score import hand_score
 from engine.seats import Side, dealer
 from scoring.errors import ResultError
 from scoring.model import Adjustment, Method, Result, Rounding, ScoringRules, Trump
-from scoring.validate import describe, validate_result
+from scoring.validate import MAX_POINTS, MIN_POINTS, describe, validate_result
+
+Key = tuple[int, int, int]
 
 #: Where an adjustment sits between bottom (0) and top (1): docs/file-format.md.
 ADJUSTMENT_SHARE: dict[Adjustment, Fraction] = {
@@ -204,12 +206,50 @@ def result_hand_score(rules: ScoringRules, result: Result) -> tuple[int, int] | 
         raise ResultError(f"result {result.key}: {exc}") from None
 
 
+def _plainly_valid(result: Result) -> bool:
+    """Whether :func:`check_result` would find nothing, judged from the typed values alone
+    (no :class:`scoring.validate.Problem` built): ``True`` only for a result
+    :func:`scoring.validate.validate_result` accepts; anything unusual answers ``False``
+    and is checked in full. Results read from the database or parsed from a file are
+    typed, so scoring a championship checks each one in a few comparisons."""
+    if result.ns_pair == result.ew_pair:
+        return False
+    trump, points = result.trump, result.ns_points_taken
+    adjusted, infraction = result.adjusted, result.infraction
+    if adjusted is None:
+        if trump.__class__ is not Trump or points.__class__ is not int:
+            return False
+    else:
+        if (infraction is not None or adjusted.__class__ is not tuple or len(adjusted) != 2
+                or adjusted[0].__class__ is not Adjustment
+                or adjusted[1].__class__ is not Adjustment):
+            return False
+        if trump is not None and trump.__class__ is not Trump:
+            return False
+        if points is not None and points.__class__ is not int:
+            return False
+    if points is not None and not MIN_POINTS <= points <= MAX_POINTS:
+        return False
+    if infraction is not None and infraction.__class__ is not Side:
+        return False
+    delegated, contro, recontro = result.delegated, result.contro, result.recontro
+    sant_vicenc = result.sant_vicenc
+    if (delegated.__class__ is not bool or contro.__class__ is not bool
+            or recontro.__class__ is not bool or sant_vicenc.__class__ is not bool):
+        return False
+    return not ((delegated and trump is None) or (recontro and not contro)
+                or (sant_vicenc and not recontro))
+
+
 def check_result(result: Result) -> None:
     """Raise :class:`ResultError` (naming the result; ``problems``: every
     :class:`scoring.validate.Problem`) for a result that cannot happen: one pair on both
     sides, or anything :func:`scoring.validate.validate_result` refuses (recontro without
     contro, Sant Vicenç without recontro, points outside 0..72, checked at infractions
-    too, both an infraction and an adjustment...)."""
+    too, both an infraction and an adjustment...). A typed, plainly valid result costs a
+    few comparisons (:func:`_plainly_valid`); the full check runs on anything else."""
+    if _plainly_valid(result):
+        return
     if result.ns_pair == result.ew_pair:
         raise ResultError(f"result {result.key}: pair {result.ns_pair} on both sides")
     problems = validate_result(
@@ -240,7 +280,7 @@ def score_board(
     results: Iterable[Result],
     *,
     most_results: int | None = None,
-) -> dict[tuple[int, int, int], ResultScore]:
+) -> dict[Key, ResultScore]:
     """Score every result of one board: hand scores, then comparative points per direction.
 
     ``results``: all results of one board (any order). ``most_results``: for matchpoints,
@@ -250,24 +290,59 @@ def score_board(
     there are none. Adjusted: :func:`adjusted_points`. Rounding last (:func:`round_points`).
     Returns ``{(round, table, board): ResultScore}``. Raises :class:`ResultError`.
     """
-    keyed = [(result.key, result) for result in results]
-    hand: dict[tuple[int, int, int], tuple[int, int] | None] = {}
-    for key, result in keyed:
+    board: dict[Key, Result] = {}
+    for result in results:
         check_result(result)
-        hand[key] = result_hand_score(rules, result)
-    played = [s for s in hand.values() if s is not None]
+        board[result.key] = result
+    return score_keyed(rules, board, most_results=most_results, checked=True)
+
+
+def score_keyed(
+    rules: ScoringRules,
+    board: Mapping[Key, Result],
+    *,
+    most_results: int | None = None,
+    checked: bool = False,
+) -> dict[Key, ResultScore]:
+    """:func:`score_board` of ``{(round, table, board): Result}`` whose keys are already
+    computed (a championship keeps its results so); ``checked``: every result already
+    passed :func:`check_result`. Results with the same hand scores share one
+    :class:`ResultScore` (immutable, equal values)."""
+    doubling = rules.doubling.value
+    hand: dict[Key, tuple[int, int]] = {}
+    for key, result in board.items():
+        if not checked:
+            check_result(result)
+        if result.infraction is not None or result.adjusted is not None:
+            continue
+        trump, points = result.trump, result.ns_points_taken
+        if trump is None or points is None:
+            raise ResultError(f"result {key}: a played result needs trump and ns_points_taken")
+        try:
+            hand[key] = _hand_score(points, _dealer_side(result.board), trump, result.contro,
+                                    result.recontro, result.sant_vicenc, doubling)
+        except ValueError as exc:
+            raise ResultError(f"result {key}: {exc}") from None
+    played = list(hand.values())
     ns_table = comparative_by_score(rules, [s[0] for s in played], most_results=most_results)
     ew_table = comparative_by_score(rules, [s[1] for s in played], most_results=most_results)
     rounding = rules.rounding
-    ns_rounded = {s: round_points(v, rounding) for s, v in ns_table.items()}
-    ew_rounded = {s: round_points(v, rounding) for s, v in ew_table.items()}
-    out: dict[tuple[int, int, int], ResultScore] = {}
+    if rounding is Rounding.NONE:
+        ns_rounded, ew_rounded = ns_table, ew_table
+    else:
+        ns_rounded = {s: round_points(v, rounding) for s, v in ns_table.items()}
+        ew_rounded = {s: round_points(v, rounding) for s, v in ew_table.items()}
+    out: dict[Key, ResultScore] = {}
+    made: dict[tuple[int, int], ResultScore] = {}
     averages: dict[Side, Fraction] = {}
-    for key, result in keyed:
-        score = hand[key]
+    for key, result in board.items():
+        score = hand.get(key)
         if score is not None:
-            ns, ew = score
-            out[key] = ResultScore(ns, ew, ns_rounded[ns], ew_rounded[ew])
+            shared = made.get(score)
+            if shared is None:
+                ns, ew = score
+                shared = made[score] = ResultScore(ns, ew, ns_rounded[ns], ew_rounded[ew])
+            out[key] = shared
             continue
         if result.adjusted is not None:
             ns_c = adjusted_points(rules, result.adjusted[0])

@@ -254,3 +254,42 @@ def test_infraction_and_adjustment_together_are_refused() -> None:
     both = result(1, 40, infraction=Side.NS, adjusted=(Adjustment.AVERAGE, Adjustment.AVERAGE))
     with pytest.raises(ResultError, match="both"):
         score_board(PROPORTIONAL, [both])
+
+
+def test_the_quick_check_accepts_only_what_the_full_check_accepts() -> None:
+    """``check_result`` answers a plainly valid typed result in a few comparisons; every
+    combination of typed, untyped and wrong values gets the full check's verdict and
+    problems."""
+    import itertools
+
+    from scoring.comparative import _plainly_valid, check_result
+    from scoring.validate import validate_result
+
+    adjustment = (Adjustment.AVERAGE, Adjustment.AVERAGE_PLUS)
+    accepted = 0
+    for trump, points, flags, infraction, adjusted, ew_pair in itertools.product(
+        (None, Trump.O, Trump.BOTIFARRA, "O"),
+        (None, 0, 72, 73, -1, True, 1.0),
+        itertools.product((False, True, None), repeat=4),
+        (None, Side.NS, "NS"),
+        (None, adjustment, adjustment[:1], "average", list(adjustment)),
+        (1, 2),
+    ):
+        values = dict(zip(("delegated", "contro", "recontro", "sant_vicenc"), flags,
+                          strict=True))
+        problems = validate_result(trump=trump, ns_points_taken=points,
+                                   infraction=infraction, adjusted=adjusted, **values)
+        valid = not problems and ew_pair != 1
+        typed = Result(1, 1, 1, 1, ew_pair, trump, points, *flags,  # type: ignore[arg-type]
+                       infraction, adjusted)  # type: ignore[arg-type]
+        quick = _plainly_valid(typed)
+        assert not quick or valid, typed
+        accepted += quick
+        try:
+            check_result(typed)
+        except ResultError as exc:
+            assert not valid, typed
+            assert ew_pair == 1 or exc.problems == problems
+        else:
+            assert valid, typed
+    assert accepted > 100  # the quick path is taken
