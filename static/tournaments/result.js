@@ -47,6 +47,12 @@
   if (!form || !out || !window.fetch) { return; }
   var timer = null;
   var asked = 0;
+  /* An error the server already put next to its field is not said a second time. */
+  function shown(text) {
+    return Array.prototype.some.call(form.querySelectorAll(".errorlist li"), function (li) {
+      return li.textContent.trim() === text.trim();
+    });
+  }
   function ask() {
     var params = new URLSearchParams();
     ["trump", "ns_points_taken", "infraction"].forEach(function (name) {
@@ -69,7 +75,7 @@
           out.classList.remove("error");
           out.textContent = out.dataset.nsLabel + " " + sign(score.ns) + " · " +
             out.dataset.ewLabel + " " + sign(score.ew);
-        } else if (score.error) {
+        } else if (score.error && !shown(score.error)) {
           out.classList.add("error");
           out.textContent = score.error;
         } else {

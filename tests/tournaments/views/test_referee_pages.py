@@ -360,3 +360,13 @@ def test_the_head_referee_closes_a_round_from_the_referee_page(client, web: Smal
     client.force_login(head)
     page = client.get(reverse("referee_tables", args=[web.championship.slug])).content.decode()
     assert f'href="{close}"' in page
+
+
+def test_a_missing_trump_with_points_is_said_once_on_the_page(client, web: Small) -> None:
+    client.force_login(web.referee)
+    response = client.post(
+        entry_url(web, web.seatings[0], web.boards[0]), form_data(trump="", ns_points_taken="80")
+    )
+    page = response.content.decode()
+    assert page.count("Cal el trumfo (o botifarra).") == 1, page
+    assert not Result.objects.exists()
