@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse
+from django.utils import formats
 from django.utils.translation import gettext as _
 
 import scoring
@@ -96,7 +97,8 @@ def unusual(
             found.append(("far_from_field", _(
                 "NS %(ns)s punts, i a les altres taules NS en fan %(median)s (mediana): "
                 "potser s'han canviat les línies?")
-                % {"ns": ns_points_taken, "median": f"{median:g}"}))
+                % {"ns": ns_points_taken, "median": formats.number_format(
+                    median, decimal_pos=0 if median == int(median) else 1)}))
     return found
 
 
