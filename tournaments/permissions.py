@@ -107,7 +107,7 @@ CAPABILITY_ROLES: dict[Capability, frozenset[str]] = {
     C.VIEW_AUDIT_LOG: HEAD,
 }
 
-#: What the refusal says the person tried to do ("No tens permís per a: ...").
+#: What the refusal says the person tried to do ("No teniu permís per a: ...").
 LABELS: dict[Capability, Promise] = {
     C.EDIT_RULES: gettext_lazy("canviar les regles"),
     C.GRANT_ROLE: gettext_lazy("donar rols"),
@@ -221,6 +221,6 @@ def require(user: Any, championship: Championship, capability: Capability | str)
     if has(user, championship, capability):
         return
     raise NotAllowedError(
-        _("No tens permís per a: %(action)s (campionat %(name)s).")
+        _("No teniu permís per a: %(action)s (campionat %(name)s).")
         % {"action": LABELS[Capability(capability)], "name": championship.name}
     )

@@ -113,7 +113,7 @@ def capability_required(capability: Capability | frozenset[str]) -> Callable[[V]
                 if isinstance(capability, Capability) else bool(roles & capability)
             )
             if not allowed:
-                raise PermissionDenied(_("No tens permís en aquest campionat."))
+                raise PermissionDenied(_("No teniu permís en aquest campionat."))
             return view(request, championship, *args, **kwargs)
 
         return wrapper  # type: ignore[return-value]
@@ -225,7 +225,7 @@ def championship_create(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     if not request.user.has_perm(services.CREATE_PERMISSION):
-        raise PermissionDenied(_("No tens permís per crear campionats."))
+        raise PermissionDenied(_("No teniu permís per crear campionats."))
     form = ChampionshipForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)

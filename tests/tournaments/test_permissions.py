@@ -133,5 +133,5 @@ def test_require_raises_the_services_not_allowed_error_naming_action_and_champio
     assert exc.value.__class__ is NotAllowedError
     assert isinstance(exc.value, services.TournamentError)
     assert str(exc.value) == (
-        f"No tens permís per a: sortejar taules (campionat {small.championship.name})."
+        f"No teniu permís per a: sortejar taules (campionat {small.championship.name})."
     )

@@ -139,7 +139,7 @@ def championship_create(
         and acting_user.is_authenticated
         and not acting_user.has_perm(CREATE_PERMISSION)  # type: ignore[attr-defined]
     ):
-        raise NotAllowedError(_("No tens permís per crear campionats."))
+        raise NotAllowedError(_("No teniu permís per crear campionats."))
     name = (name or "").strip()
     if not name:
         raise RegistrationError(_("Cal un nom."), field="name")

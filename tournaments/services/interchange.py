@@ -221,7 +221,7 @@ def championship_import(*, data: Any, acting_user: User | None) -> Championship:
     before a row is written.
     """
     if acting_user is not None and not acting_user.has_perm(CREATE_PERMISSION):
-        raise NotAllowedError(_("No tens permís per crear campionats."))
+        raise NotAllowedError(_("No teniu permís per crear campionats."))
     doc = load(data)
     problems = model_limit_problems(doc)
     rules = doc.rules

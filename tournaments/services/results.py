@@ -285,7 +285,7 @@ def result_record(
     ):
         raise ResultConflict(
             _("%(where)s: un altre àrbitre ja ha desat aquest resultat (versió %(v)s). "
-              "Revisa'l abans de tornar a desar.") % {"where": where, "v": current.version},
+              "Reviseu-lo abans de tornar a desar.") % {"where": where, "v": current.version},
             current=current,
         )
     now = timezone.now()
