@@ -123,7 +123,8 @@ def comparative_by_score(
         if spread == 0:
             return {low: middle(rules)}
         den = q * spread
-        return {s: Fraction(p * spread + r * (s - low), den) for s in ordered}
+        # One Fraction per distinct score (tied tables repeat theirs), ascending.
+        return {s: Fraction(p * spread + r * (s - low), den) for s in dict.fromkeys(ordered)}
     most = count if most_results is None else most_results
     if most < count:
         raise ValueError(f"most_results {most} is below the {count} results of this board")

@@ -37,6 +37,7 @@ _RESULT_COLUMNS = (
 
 _TRUMPS = {trump.value: trump for trump in scoring.Trump}
 _SIDES = {side.value: side for side in Side}
+_ADJUSTMENTS = {adjustment.value: adjustment for adjustment in scoring.Adjustment}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,26 +95,16 @@ class ResultValues:
         )
 
     def to_scoring(self) -> scoring.Result:
-        # Dictionary lookups, not Enum(value) calls: this runs once per result on every
-        # recomputed page (4,000 times for 200 pairs x 40 boards).
+        # Dictionary lookups, not Enum(value) calls, and positional arguments: this runs
+        # once per result on every recomputed page (4,000 times for 200 pairs x 40 boards).
+        adjusted_ns, adjusted_ew = self.adjusted_ns, self.adjusted_ew
         return scoring.Result(
-            round=self.round,
-            table=self.table,
-            board=self.board,
-            ns_pair=self.ns_pair,
-            ew_pair=self.ew_pair,
-            trump=_TRUMPS[self.trump] if self.trump else None,
-            ns_points_taken=self.ns_points_taken,
-            delegated=self.delegated,
-            contro=self.contro,
-            recontro=self.recontro,
-            sant_vicenc=self.sant_vicenc,
-            infraction=_SIDES[self.infraction] if self.infraction else None,
-            adjusted=(
-                (scoring.Adjustment(self.adjusted_ns), scoring.Adjustment(self.adjusted_ew))
-                if self.adjusted_ns and self.adjusted_ew
-                else None
-            ),
+            self.round, self.table, self.board, self.ns_pair, self.ew_pair,
+            _TRUMPS[self.trump] if self.trump else None, self.ns_points_taken,
+            self.delegated, self.contro, self.recontro, self.sant_vicenc,
+            _SIDES[self.infraction] if self.infraction else None,
+            (_ADJUSTMENTS[adjusted_ns], _ADJUSTMENTS[adjusted_ew])
+            if adjusted_ns and adjusted_ew else None,
         )
 
 
