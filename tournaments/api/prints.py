@@ -70,7 +70,16 @@ def _visible_job(request: Request, slug: str, job_id: int) -> PrintJob:
 
 class PrintJobListApi(APIView):
     """GET: the latest jobs the user may see. POST: start a job, or get the one that
-    already answers the same request."""
+    already answers the same request.
+
+    Who sees which job (``services.jobs_for``): the organiser and the head referee see
+    every job; anyone else, anonymous clients included, sees the jobs of the public kinds
+    (standings, travellers, score cards, guide cards) whoever asked for them, and never
+    who asked. That is safe because a job of a public kind holds public information only:
+    its document is built from the boards public now whoever asks (``reports.build``,
+    ``public_only``), so an organiser's travellers are the same PDF an anonymous client
+    would get. Board sheets and entry forms reveal the deals: only the organiser and the
+    head referee may ask for them (``services.can_print``) or see them in this list."""
 
     permission_classes = [AllowAny]
 

@@ -44,6 +44,27 @@ GUIDE_ROUND_HELP = _(
 )
 
 
+#: Said to whoever asks for a document they may not print (``services.can_print``),
+#: instead of the generic "not one of the available choices".
+NOT_YOURS = _(
+    "Els fulls de mans i les actes de taula mostren les cartes: només els poden imprimir "
+    "l'organització i l'àrbitre principal del campionat."
+)
+
+
+class KindField(forms.ChoiceField):
+    """The document kind: a kind that exists but that this person may not print is
+    refused saying who may print it."""
+
+    allowed: list[str] | None = None
+
+    def validate(self, value: Any) -> None:
+        known = {c[0] for c in PrintJob.Kind.choices}
+        if self.allowed is not None and value in known and value not in self.allowed:
+            raise forms.ValidationError(NOT_YOURS, code="not_allowed")
+        super().validate(value)
+
+
 class PrintRequestForm(forms.Form):
     """The print request. ``defaults`` (``services.request_defaults``) fill the round
     (the latest drawn) and the copies (its tables), so that pressing the button at once
@@ -51,7 +72,7 @@ class PrintRequestForm(forms.Form):
     boards per page are only offered to whoever may print board sheets; everyone else
     starts from round 0, every round of the public documents."""
 
-    kind = forms.ChoiceField(label=_("Document"), choices=PrintJob.Kind.choices)
+    kind = KindField(label=_("Document"), choices=PrintJob.Kind.choices)
     round_number = forms.IntegerField(
         label=_("Ronda"), min_value=0, initial=1, required=False,
         help_text=format_lazy("{} {}", ROUND_HELP, GUIDE_ROUND_HELP),
@@ -75,6 +96,7 @@ class PrintRequestForm(forms.Form):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         field = self.fields["kind"]
         field.choices = [c for c in PrintJob.Kind.choices if c[0] in kinds]  # type: ignore[attr-defined]
+        field.allowed = list(kinds)  # type: ignore[attr-defined]
         if defaults is not None:
             self.fields["round_number"].initial = defaults.round_number
             self.fields["copies"].initial = defaults.copies

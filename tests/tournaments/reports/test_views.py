@@ -125,3 +125,42 @@ def test_the_championship_page_links_to_the_print_jobs(setup) -> None:  # type: 
     championship, _organiser, _referee = setup
     page = _client().get(reverse("championship", args=[championship.slug])).content.decode()
     assert reverse("print_jobs", args=[championship.slug]) in page
+
+
+@pytest.mark.parametrize("kind", ["board-sheets", "entry-forms"])
+def test_asking_for_a_document_one_may_not_print_says_who_may(setup, kind) -> None:  # type: ignore[no-untyped-def]
+    championship, _organiser, referee = setup
+    url = reverse("print_jobs", args=[championship.slug])
+    for client in (_client(), _client(referee)):
+        response = client.post(url, {"kind": kind, "round_number": 1})
+        assert response.status_code == 200
+        errors = response.context["form"].errors["kind"]
+        assert errors == ["Els fulls de mans i les actes de taula mostren les cartes: només "
+                          "els poden imprimir l'organització i l'àrbitre principal del "
+                          "campionat."]
+        assert "available choices" not in response.content.decode()
+    assert not PrintJob.objects.exists()
+    # A kind that does not exist is still the generic refusal.
+    response = _client().post(url, {"kind": "nonsense", "round_number": 1})
+    assert list(response.context["form"].errors["kind"]) != list(errors)
+
+
+def test_anonymous_clients_see_only_public_jobs_in_the_api_and_cannot_ask_for_deals(setup):  # type: ignore[no-untyped-def]
+    championship, organiser, _referee = setup
+    from tournaments.reports import services as jobs
+
+    jobs.print_job_request(championship=championship, kind="board-sheets", round_number=1,
+                           acting_user=organiser)
+    jobs.print_job_request(championship=championship, kind="standings", round_number=0,
+                           acting_user=organiser)
+    url = f"/api/v1/c/{championship.slug}/prints/"
+    listed = _client().get(url).json()
+    assert [job["kind"] for job in listed] == ["standings"]
+    assert all("requested_by" not in job for job in listed)
+    assert {job["kind"] for job in _client(organiser).get(url).json()} == {
+        "standings", "board-sheets"}
+    for kind in ("board-sheets", "entry-forms"):
+        response = _client().post(url, {"kind": kind, "round_number": 1},
+                                  content_type="application/json")
+        assert response.status_code == 403, (kind, response.content)
+    assert PrintJob.objects.count() == 2
