@@ -277,11 +277,13 @@ def main() -> None:
     parser.add_argument("--rebuild", action="store_true")
     parser.add_argument("--in-process-only", action="store_true",
                         help="only the in-process figures (no gunicorn, no load)")
+    parser.add_argument("--repeat", type=int, default=7,
+                        help="runs of each in-process figure (their median is printed)")
     args = parser.parse_args()
     print(machine())
     ensure_database(os.environ["DATABASE_URL"])
     setup(args.rebuild)
-    in_process()
+    in_process(args.repeat)
     if not args.in_process_only:
         served(args.seconds, args.workers)
 
