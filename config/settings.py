@@ -370,6 +370,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
+    # JSON nested too deeply is a 400 like any unreadable body, not a RecursionError.
+    "DEFAULT_PARSER_CLASSES": [
+        "tournaments.api.parsers.JSONBodyParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Botifarra Duplicate API",

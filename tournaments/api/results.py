@@ -3,15 +3,14 @@
 
 - GET: the result with its ``version`` and an ``ETag`` (``"<id>.<version>"``). The public
   gets 404 while the board is hidden (its existence would tell that the table played
-  it); a plain referee gets the version and ETag but no values (as on the public pages);
-  the organiser and the head referee get everything.
+  it); whoever may enter results in the championship (a referee, the head referee, the
+  organiser) gets everything, as the referee's sheet of the table shows it.
 - PUT: enter (201) or replace (200) it through ``services.result_record``, the form's
   service and checks. Replacing needs ``If-Match`` with the current ETag: a stale one
   gets 409 with the current result, none gets 428, one that is no ETag of ours 400.
   The same values as stored are a success that changes nothing (200, same version),
   whatever ``If-Match`` says. A 409's current result and an unchanged answer show the
-  values only to whoever GET shows them to (the public board's readers, the organiser
-  and the head referee); a plain referee sees them in the answer to its own save only.
+  values to whoever GET shows them to.
 - DELETE: void it with a ``reason`` (``services.result_delete``: head referee or
   organiser); needs ``If-Match`` too.
 """
@@ -34,9 +33,9 @@ from tournaments import selectors, services
 from tournaments.api.errors import ErrorSerializer, PreconditionRequired
 from tournaments.api.permissions import (
     ReadOrAuthenticated,
+    may,
     require,
     roles,
-    sees_hidden,
 )
 from tournaments.api.serializers import (
     ConflictSerializer,
@@ -48,7 +47,7 @@ from tournaments.api.serializers import (
 from tournaments.models import Board, Result, Seating
 from tournaments.permissions import Capability
 
-_ETAG = re.compile(r'^(?:W/)?"?([0-9]{1,18})\.([0-9]{1,9})"?$')
+_ETAG = re.compile(r'^"?([0-9]{1,18})\.([0-9]{1,9})"?$')
 
 
 def etag_of(pk: int, version: int) -> str:
@@ -114,10 +113,18 @@ def _load(pk: int) -> Result | None:
     )
 
 
+def sees_values(request: Any, championship: Any, public: bool) -> bool:
+    """Whether the request's user sees a result's values: on a public board everyone; on
+    a hidden board whoever may enter results there (the referee's sheet of the table
+    shows them too; docs/decisions.md 30)."""
+    return public or (
+        request is not None and may(request, championship, Capability.ENTER_RESULT)
+    )
+
+
 def current_result_body(result: Result | None, context: dict[str, Any]) -> dict[str, Any] | None:
     """The stored result for a 409, as GET shows it to the request's user (a refusal for
-    a role comes before any conflict): its values only on a public board or to the
-    organiser and the head referee."""
+    a role comes before any conflict): :func:`sees_values`."""
     if result is None:
         return None
     loaded = _load(result.pk)
@@ -125,9 +132,7 @@ def current_result_body(result: Result | None, context: dict[str, Any]) -> dict[
         return None
     public = selectors.board_is_public(loaded.board)
     request = context.get("request")
-    shown = public or (
-        request is not None and sees_hidden(request, loaded.seating.round.championship)
-    )
+    shown = sees_values(request, loaded.seating.round.championship, public)
     return ResultSerializer(result_data(loaded, show_values=shown, public=public)).data
 
 
@@ -206,7 +211,7 @@ class ResultApi(APIView):
                 status=status.HTTP_404_NOT_FOUND,
             )
         result.seating, result.board = seating, board_row
-        data = result_data(result, show_values=public or sees_hidden(request, championship),
+        data = result_data(result, show_values=sees_values(request, championship, public),
                            public=public)
         return Response(ResultSerializer(data).data, headers={"ETag": data["etag"]})
 
@@ -246,7 +251,7 @@ class ResultApi(APIView):
         # The answer from the rows at hand: the seating and board located above.
         saved.seating, saved.board = seating, board_row
         public = selectors.board_is_public(board_row)
-        shown = outcome != "unchanged" or public or sees_hidden(request, seating.round.championship)
+        shown = sees_values(request, seating.round.championship, public)
         body = result_data(saved, show_values=shown, public=public)
         body["outcome"] = outcome
         body["message"] = {

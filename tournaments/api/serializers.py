@@ -73,7 +73,13 @@ class TravellerSerializer(serializers.Serializer):  # type: ignore[type-arg]
     deal = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()), allow_null=True
     )
-    tables_missing = serializers.ListField(child=serializers.IntegerField())
+    tables_missing = serializers.ListField(
+        child=serializers.IntegerField(), allow_null=True,
+        help_text="the tables still to play it; null on a board hidden from the reader "
+        "(which tables played a hidden board is not the public's)",
+    )
+    tables_missing_count = serializers.IntegerField(
+        help_text="how many tables still have to play it")
     results = TravellerResultSerializer(many=True)
 
 

@@ -322,7 +322,11 @@ class TravellerApi(APIView):
             "dealer": sheet.dealer.value,
             "public": sheet.public,
             "deal": sheet.deal.to_json() if sheet.deal is not None else None,
-            "tables_missing": sheet.tables_missing,
+            # Which tables played a hidden board is not the public's: the count only.
+            "tables_missing": (sheet.tables_missing
+                               if sheet.public or sees_hidden(request, championship)
+                               else None),
+            "tables_missing_count": len(sheet.tables_missing),
             "results": [_traveller_result(row, rules) for row in sheet.rows],
             "double_dummy": _double_dummy(sheet.double_dummy),
         }

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
 
 from tests.factories import build_championship
@@ -42,7 +43,11 @@ def test_traveller_api_hides_a_board_until_every_table_played_it(client, small: 
     record(small.seatings[0], small.boards[0], 50)
     hidden = client.get(url).json()
     assert (hidden["public"], hidden["deal"], hidden["results"]) == (False, None, [])
-    assert hidden["tables_missing"] == [small.seatings[1].table.number]
+    # Which tables played a hidden board is not the public's: the count only.
+    assert (hidden["tables_missing"], hidden["tables_missing_count"]) == (None, 1)
+    organiser = Client()
+    organiser.force_login(small.organiser)
+    assert organiser.get(url).json()["tables_missing"] == [small.seatings[1].table.number]
     record(small.seatings[1], small.boards[0], 30)
     shown = client.get(url).json()
     assert shown["public"] is True

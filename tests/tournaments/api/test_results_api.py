@@ -82,7 +82,7 @@ def test_a_stale_if_match_gets_409_with_the_current_result_in_the_body(api: Api)
     assert Result.objects.get().ns_points_taken == 45
 
 
-def test_a_plain_referee_sees_no_hidden_values_in_a_409_nor_in_an_unchanged_answer(
+def test_a_referee_sees_a_hidden_boards_values_as_the_tables_sheet_shows_them(
     api: Api,
 ) -> None:
     client = api.token_client(api.small.referee)
@@ -92,24 +92,20 @@ def test_a_plain_referee_sees_no_hidden_values_in_a_409_nor_in_an_unchanged_answ
     assert conflict.status_code == 409
     current = conflict.json()["current"]
     assert (current["version"], current["public"]) == (2, False)
-    assert current["values"] is None and current["note"] is None  # as GET shows it
+    assert current["values"]["ns_points_taken"] == 45  # as GET shows it to a referee
     assert current["etag"] == client.get(api.url())["ETag"]
+    assert client.get(api.url()).json()["values"]["ns_points_taken"] == 45
     again = client.put(api.url(), body(45), format="json")  # the same values: unchanged
     assert (again.status_code, again.json()["outcome"]) == (200, "unchanged")
-    assert again.json()["values"] is None and again.json()["note"] is None
-    # Its own save it sees; and the board once public (table 2 played) is everyone's.
-    mine = client.put(api.url(), body(46), format="json", HTTP_IF_MATCH=again["ETag"])
-    assert mine.json()["values"]["ns_points_taken"] == 46
-    record(api.small.seatings[1], api.small.boards[0], 30)
-    shown = client.put(api.url(), body(46), format="json").json()
-    assert (shown["outcome"], shown["public"]) == ("unchanged", True)
-    assert shown["values"]["ns_points_taken"] == 46
+    assert again.json()["values"]["ns_points_taken"] == 45
+    # Someone who may not enter results there learns nothing: the public gets 404.
+    assert APIClient().get(api.url()).status_code == 404
 
 
 def test_a_malformed_if_match_gets_400_naming_the_header(api: Api) -> None:
     client = api.token_client(api.small.referee)
     etag = client.put(api.url(), body(40), format="json")["ETag"]
-    for header in ("garbage", "*", '"12"', f"{etag}, {etag}"):
+    for header in ("garbage", "*", '"12"', f"{etag}, {etag}", f"W/{etag}"):
         response = client.put(api.url(), body(41), format="json", HTTP_IF_MATCH=header)
         assert response.status_code == 400, header
         data = response.json()
@@ -212,14 +208,15 @@ def test_a_session_put_needs_the_csrf_token_like_the_form(api: Api) -> None:
     assert "CSRF" in response.json()["detail"]
 
 
-def test_a_result_of_a_hidden_board_is_404_to_the_public_and_valueless_to_a_referee(
+def test_a_result_of_a_hidden_board_is_404_to_the_public_and_whole_to_a_referee(
     api: Api,
 ) -> None:
     record(api.small.seatings[0], api.small.boards[0], 50)  # table 2 still to play
     assert APIClient().get(api.url()).status_code == 404
     referee = api.token_client(api.small.referee).get(api.url())
     assert referee.status_code == 200
-    assert referee.json()["values"] is None and referee.json()["version"] == 1
+    assert referee.json()["values"]["ns_points_taken"] == 50
+    assert referee.json()["version"] == 1
     head = api.token_client(api.head).get(api.url()).json()
     assert head["values"]["ns_points_taken"] == 50
     record(api.small.seatings[1], api.small.boards[0], 30)  # now complete: public
@@ -264,3 +261,17 @@ def test_drfs_own_messages_follow_the_requests_language(api: Api) -> None:
     assert garbled.status_code == 400
     assert garbled.json()["detail"].startswith("No s'ha pogut llegir el cos de la petició")
     assert Result.objects.count() == 0
+
+
+@pytest.mark.parametrize("path", ["token", "prints", "result"])
+def test_json_nested_too_deeply_is_a_400_not_a_500(api: Api, path: str) -> None:
+    deep = "[" * 5000 + "]" * 5000
+    url = {"token": reverse("api_token"),
+           "prints": f"/api/v1/c/{api.small.championship.slug}/prints/",
+           "result": api.url()}[path]
+    client = api.token_client(api.small.referee) if path == "result" else APIClient()
+    method = client.put if path == "result" else client.post
+    response = method(url, deep, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "parse_error"
+    assert not Result.objects.exists()
