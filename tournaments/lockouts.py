@@ -44,7 +44,7 @@ def client_address(request: HttpRequest) -> str:
 def lockout_message() -> str:
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     return _(
-        "Massa intents d'entrada fallits amb aquest nom d'usuari o des d'aquesta adreça. "
+        "Massa intents d'entrada fallits amb aquest nom d'usuari des d'aquesta adreça. "
         "Torneu-ho a provar d'aquí a %(minutes)s minuts, o demaneu a l'organitzador que "
         "us desbloquegi."
     ) % {"minutes": minutes}
