@@ -331,8 +331,8 @@ def score_keyed(
     if rounding is Rounding.NONE:
         ns_rounded, ew_rounded = ns_table, ew_table
     else:
-        ns_rounded = {s: round_points(v, rounding) for s, v in ns_table.items()}
-        ew_rounded = {s: round_points(v, rounding) for s, v in ew_table.items()}
+        ns_rounded = _rounded(ns_table, rounding)
+        ew_rounded = _rounded(ew_table, rounding)
     out: dict[Key, ResultScore] = {}
     made: dict[tuple[int, int], ResultScore] = {}
     averages: dict[Side, Fraction] = {}
@@ -362,6 +362,28 @@ def score_keyed(
         out[key] = ResultScore(
             None, None, round_points(ns_c, rounding), round_points(ew_c, rounding)
         )
+    return out
+
+
+#: Whole comparative points already made as a Fraction, by value: a floored scale
+#: (0..100) has few, and one Fraction each serves every board.
+_WHOLE: dict[int, Fraction] = {}
+
+
+def _rounded(table: Mapping[int, Fraction], rounding: Rounding) -> dict[int, Fraction]:
+    """:func:`round_points` of each value of ``table``; a floored value is the one
+    Fraction of its whole number (no Fraction built per score)."""
+    if rounding is not Rounding.FLOOR:
+        return {s: round_points(v, rounding) for s, v in table.items()}
+    out: dict[int, Fraction] = {}
+    for score, value in table.items():
+        whole = value.numerator // value.denominator
+        made = _WHOLE.get(whole)
+        if made is None:
+            made = Fraction(whole)
+            if len(_WHOLE) < 4096:
+                _WHOLE[whole] = made
+        out[score] = made
     return out
 
 
