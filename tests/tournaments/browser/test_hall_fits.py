@@ -19,6 +19,10 @@ def test_the_hall_screen_fits_the_projector_without_scrolling(
 ) -> None:
     championship = build_championship(pairs=24, rounds=2, boards_per_round=2, drawn_rounds=1,
                                       played_rounds=1)
+    for pair in championship.pairs.select_related("player1", "player2"):  # long surnames
+        for player in (pair.player1, pair.player2):
+            player.name = "Montserrat Puigdollers-Vilanova Castellví"
+            player.save()
     url = f"{live_server.url}/c/{championship.slug}/hall/"
     misfits = {}
     for width, height in SIZES:
@@ -32,6 +36,12 @@ def test_the_hall_screen_fits_the_projector_without_scrolling(
             "[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
         if size[0] > width or size[1] > height:
             misfits[f"{width}x{height}"] = size
+        # The two tables side by side never overlap (a long name does not push the
+        # standings' numbers under the board).
+        right, left = page.evaluate(
+            "[document.querySelector('#standings').getBoundingClientRect().right,"
+            " document.querySelector('#hall-latest').getBoundingClientRect().left]")
+        assert right <= left, (width, height, right, left)
         # The pair pairs ("12–9") never break over two lines.
         lines = page.evaluate(
             "Array.from(document.querySelectorAll('#hall-latest td.pairs'))"
