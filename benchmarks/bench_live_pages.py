@@ -206,7 +206,7 @@ def _bump_versions(every: float) -> None:
         time.sleep(every)
 
 
-def served(seconds: float, workers: int) -> None:
+def served(seconds: float, workers: int, clients: int = 8) -> None:
     port = free_port()
     env = dict(os.environ, DJANGO_SECRET_KEY="bench-" + "x" * 40, DEBUG="false",
                ALLOWED_HOSTS="127.0.0.1", LOG_LEVEL="WARNING",
@@ -241,7 +241,7 @@ def served(seconds: float, workers: int) -> None:
         conn.request("GET", f"/c/{SLUG}/live/version/")
         version = re.search(rb'"version": (\d+)', conn.getresponse().read())
         v = version.group(1).decode() if version else "0"
-        print(f"gunicorn {workers} sync workers, 8 client processes, {seconds:.0f} s each")
+        print(f"gunicorn {workers} sync workers, {clients} client processes, {seconds:.0f} s each")
         figures = {}
         for label, path, headers in (
             ("login page", "/accounts/login/", {}),
@@ -250,7 +250,7 @@ def served(seconds: float, workers: int) -> None:
             ("standings, If-None-Match (304)", standings, {"If-None-Match": etag}),
             ("poll of unchanged fragment (204)", f"/c/{SLUG}/live/standings/?v={v}", {}),
         ):
-            rate, median, statuses = load(port, path, seconds, headers=headers)
+            rate, median, statuses = load(port, path, seconds, clients, headers=headers)
             figures[label] = rate
             print(f"{label:34s} {rate:8.0f} req/s  median {median * 1000:6.1f} ms  {statuses}")
         ratio = figures["standings (cached)"] / figures["login page"]
@@ -258,7 +258,7 @@ def served(seconds: float, workers: int) -> None:
         bumper = multiprocessing.Process(target=_bump_versions, args=(0.1,), daemon=True)
         bumper.start()
         try:
-            rate, median, statuses = load(port, standings, seconds)
+            rate, median, statuses = load(port, standings, seconds, clients)
         finally:
             bumper.terminate()
             bumper.join()
@@ -274,6 +274,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--clients", type=int, default=8, help="client processes (8)")
     parser.add_argument("--rebuild", action="store_true")
     parser.add_argument("--in-process-only", action="store_true",
                         help="only the in-process figures (no gunicorn, no load)")
@@ -285,7 +286,7 @@ def main() -> None:
     setup(args.rebuild)
     in_process(args.repeat)
     if not args.in_process_only:
-        served(args.seconds, args.workers)
+        served(args.seconds, args.workers, args.clients)
 
 
 if __name__ == "__main__":
