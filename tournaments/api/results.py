@@ -45,6 +45,7 @@ from tournaments.api.serializers import (
     ResultSerializer,
 )
 from tournaments.models import Board, Result, Seating
+from tournaments.models.joined import seating_joined
 from tournaments.permissions import Capability
 
 _ETAG = re.compile(r'^"?([0-9]{1,18})\.([0-9]{1,9})"?$')
@@ -147,11 +148,9 @@ _BOARD_OF_ROUND = (
 def _locate(slug: str, round: int, table: int, board: int) -> tuple[Seating, Board]:
     """The table's seating (with its round, championship, table and pairs) and the board
     of that round numbered ``board``, in one query; 404 when any is missing."""
-    seating = (
-        Seating.objects.select_related("round__championship", "table", "ns_pair", "ew_pair")
-        .filter(round__championship__slug=slug, round__number=round, table__number=table)
-        .extra(select={"board_id": _BOARD_OF_ROUND}, select_params=(board,))  # noqa: S610
-        .first()
+    seating = seating_joined(
+        "jc.slug = %s AND jr.number = %s AND jt.number = %s", (slug, round, table),
+        extra=[("board_id", _BOARD_OF_ROUND)], extra_params=(board,), pairs=True,
     )
     if seating is None or seating.board_id is None:  # type: ignore[attr-defined]
         raise Http404

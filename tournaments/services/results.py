@@ -20,6 +20,7 @@ from tournaments.models import (
     Round,
     Seating,
 )
+from tournaments.models.joined import SEATING, seating_joined
 from tournaments.result_messages import normalise_side, result_problems
 from tournaments.services.common import Capability, User, _person, audit, require
 from tournaments.services.errors import ChampionshipStateError, ResultConflict, ResultError
@@ -148,12 +149,13 @@ def _lock_seating(seating: Seating, board: Board) -> Seating:
     and ``played_by`` (the number of this table's pair that already played ``board`` at
     another table, or ``None``). The subqueries are written out (:data:`_CHECKS`):
     Django's building them cost a save more than PostgreSQL's answering them."""
-    return (
-        Seating.objects.select_for_update(of=("self",))
-        .select_related("round__championship", "table")
-        .extra(select=_CHECKS, select_params=(board.pk, board.pk))  # noqa: S610 (fixed SQL)
-        .get(pk=seating.pk)
+    locked = seating_joined(
+        f"{SEATING}.id = %s", (seating.pk,), extra=list(_CHECKS.items()),
+        extra_params=(board.pk, board.pk), lock=True,
     )
+    if locked is None:
+        raise Seating.DoesNotExist(f"seating {seating.pk}")
+    return locked
 
 
 _S, _B, _R = Seating._meta.db_table, Board._meta.db_table, Round._meta.db_table
