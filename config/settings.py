@@ -366,7 +366,7 @@ REST_FRAMEWORK = {
     # CSRF check).
     # The token first: a request with neither gets 401 with "WWW-Authenticate: Token".
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "tournaments.api.authentication.DeviceTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",

@@ -275,3 +275,20 @@ def test_json_nested_too_deeply_is_a_400_not_a_500(api: Api, path: str) -> None:
     assert response.status_code == 400
     assert response.json()["code"] == "parse_error"
     assert not Result.objects.exists()
+
+
+def test_a_token_authenticates_its_user_and_nothing_else(api: Api) -> None:
+    referee = api.small.referee
+    client = api.token_client(referee)
+    assert client.put(api.url(), body(40), format="json").status_code == 201
+    assert client.get(api.url())["ETag"]
+    stranger = APIClient()
+    stranger.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+    response = stranger.put(api.url(), body(41), format="json")
+    assert response.status_code == 401 and response["WWW-Authenticate"] == "Token"
+    referee.is_active = False
+    referee.save(update_fields=["is_active"])
+    assert client.put(api.url(), body(41), format="json").status_code == 401
+    audit = AuditEntry.objects.get(action="result.create")
+    assert audit.acting_user_id == referee.pk  # the save acted as the token's user
+    assert Result.objects.get().ns_points_taken == 40
