@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,8 +119,8 @@ def test_no_tracked_file_points_outside_the_repository() -> None:
 DOC_REFERENCE = re.compile(r"\bdocs/([\w-]+\.md)")
 
 
-def test_every_document_of_docs_that_a_file_names_exists() -> None:
-    missing = []
+def _lines() -> Iterator[tuple[Path, int, str]]:
+    """``(path, line number, line)`` of every tracked text file but this one and test data."""
     for path in tracked_files():
         if path.resolve() == THIS or is_test_data(path):
             continue
@@ -128,11 +129,16 @@ def test_every_document_of_docs_that_a_file_names_exists() -> None:
         except UnicodeDecodeError:
             continue
         for number, line in enumerate(text.splitlines(), start=1):
-            missing.extend(
-                f"{path.relative_to(ROOT)}:{number}: docs/{name}"
-                for name in DOC_REFERENCE.findall(line)
-                if not (ROOT / "docs" / name).is_file()
-            )
+            yield path, number, line
+
+
+def test_every_document_of_docs_that_a_file_names_exists() -> None:
+    missing = [
+        f"{path.relative_to(ROOT)}:{number}: docs/{name}"
+        for path, number, line in _lines()
+        for name in DOC_REFERENCE.findall(line)
+        if not (ROOT / "docs" / name).is_file()
+    ]
     assert missing == []
 
 
@@ -142,18 +148,10 @@ BARE_DOCUMENT = re.compile(r"(?<![\w/.-])([A-Z][A-Z_-]+\.md)\b")
 
 
 def test_every_bare_document_name_is_a_file_of_the_repository() -> None:
-    missing = []
-    for path in tracked_files():
-        if path.resolve() == THIS or is_test_data(path):
-            continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            continue
-        for number, line in enumerate(text.splitlines(), start=1):
-            missing.extend(
-                f"{path.relative_to(ROOT)}:{number}: {name}"
-                for name in BARE_DOCUMENT.findall(line)
-                if not (ROOT / name).is_file() and not (path.parent / name).is_file()
-            )
+    missing = [
+        f"{path.relative_to(ROOT)}:{number}: {name}"
+        for path, number, line in _lines()
+        for name in BARE_DOCUMENT.findall(line)
+        if not (ROOT / name).is_file() and not (path.parent / name).is_file()
+    ]
     assert missing == []

@@ -9,7 +9,12 @@ import pytest
 from django.db import connections
 
 from tests.factories import UserFactory, build_championship
-from tests.tournaments.browser.test_referee_phone import PHONE, browser, shot  # noqa: F401
+from tests.tournaments.browser.test_referee_phone import (  # noqa: F401
+    PHONE,
+    browser,
+    log_in,
+    shot,
+)
 from tournaments import services
 from tournaments.models import Championship, Membership
 
@@ -18,10 +23,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 def _login(context: object, base: str, username: str) -> object:
     page = context.new_page()  # type: ignore[attr-defined]
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", "contrasenya-prova")
-    page.click("button[type=submit]")
+    log_in(page, base, username)
     return page
 
 

@@ -49,6 +49,15 @@ def shot(page: object, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
 
 
+def log_in(page: object, base: str, username: str, next_path: str = "") -> None:
+    """Log ``username`` in (the factories' password) on ``page``, then to ``next_path``."""
+    query = f"?next={next_path}" if next_path else ""
+    page.goto(f"{base}/accounts/login/{query}")  # type: ignore[attr-defined]
+    page.fill("#id_username", username)  # type: ignore[attr-defined]
+    page.fill("#id_password", "contrasenya-prova")  # type: ignore[attr-defined]
+    page.click("button[type=submit]")  # type: ignore[attr-defined]
+
+
 def test_referee_enters_a_result_on_a_phone_and_standings_change(
     transactional_db, live_server, browser
 ) -> None:

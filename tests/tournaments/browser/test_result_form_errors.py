@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import UserFactory, build_championship
-from tests.tournaments.browser.test_referee_phone import PHONE, browser, shot  # noqa: F401
+from tests.tournaments.browser.test_referee_phone import (  # noqa: F401
+    PHONE,
+    browser,
+    log_in,
+    shot,
+)
 from tournaments.models import Membership
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -23,10 +28,7 @@ def test_a_missing_trump_is_said_once_after_a_refused_save(
                                   locale="ca-ES")
     page = context.new_page()
     form = f"/c/{championship.slug}/referee/rounds/1/tables/1/boards/1/"
-    page.goto(f"{live_server.url}/accounts/login/?next={form}")
-    page.fill("#id_username", "arbitre-errors")
-    page.fill("#id_password", "contrasenya-prova")
-    page.click("button[type=submit]")
+    log_in(page, live_server.url, "arbitre-errors", form)
     page.wait_for_url(f"**{form}")
     page.fill("#id_ns_points_taken", "80")
     page.click("form.result-form button[type=submit]")
