@@ -19,8 +19,10 @@
  * are computed, and the table (128 MB) asks for huge pages. Equivalent cards (same
  * points, no card in play between them) are searched once; a forced card is played
  * without scoring; ordering by the table's best lead, a history of cutoffs and trick
- * heuristics; cutoffs from the points still to play and from the points each side is
- * sure of (top trumps, cashed top cards).
+ * heuristics (a card the opponent still to play cannot beat takes the trick; no points
+ * loaded on a trick that opponent can still take); cutoffs from the points still to
+ * play and from the points each side is sure of (top trumps, cashed top cards and the
+ * lowest cards the other seats must follow with).
  *
  * The legal-play rules mirror engine/play.py's legal_cards exactly (obligada, lliure,
  * carregar with both scopes); tests compare the two on random positions.
@@ -289,7 +291,11 @@ static void tt_store(const Key *key, int depth, int low, int high, int best) {
      botifarra all of them; in a trump hand, of a plain suit only as many as both
      opponents can follow (so neither can ruff; an opponent without trumps sets no
      limit). The partner's cards in those tricks go to the same side, so a top trump of
-     the partner played there still counts. */
+     the partner played there still counts. The other three seats play to those tricks
+     at least as many cards of the suit as they can (all of them are lower, and each
+     of them ends up either played there or discarded in another of the tricks), so
+     the side also takes at least the points of each seat's lowest min(tricks, length)
+     cards of the suit. */
 static void sure_points(const State *st, int sure[2]) {
     uint64_t all = st->hand[0] | st->hand[1] | st->hand[2] | st->hand[3];
     int p = st->leader;
@@ -324,12 +330,22 @@ static void sure_points(const State *st, int sure[2]) {
             int o2 = (h3 & SUIT_MASK[trump]) ? popcount(h3 & SUIT_MASK[s]) : 12;
             limit = o1 < o2 ? o1 : o2;
         }
-        for (int k = 0; m && k < limit; k++) {
+        int k = 0;
+        for (; m && k < limit; k++) {
             int top = highbit(m);
             if (!((suit_mine >> top) & 1)) break;
             cash_points += card_points[top];
-            cash_tricks++;
             m &= ~(1ULL << top);
+        }
+        cash_tricks += k;
+        /* The other three seats play at least min(k, their length) cards of the suit in
+           the cashing, all to the leader's side: at least their lowest ones. */
+        for (int q = 1; q < 4 && k; q++) {
+            uint64_t other = st->hand[(p + q) & 3] & SUIT_MASK[s];
+            for (int j = 0; other && j < k; j++) {
+                cash_points += card_points[lowbit(other)];
+                other &= other - 1;
+            }
         }
     }
     int lead_side = p & 1;
@@ -370,6 +386,12 @@ static void age_history(void) {
     for (size_t i = 0; i < n; i++) h[i] >>= 4;
 }
 
+/* Could ``hand`` (following the suit led if it can) take the lead from ``winner``? */
+static inline int can_beat(uint64_t hand, int led, int winner, int trump) {
+    uint64_t follow = hand & SUIT_MASK[led];
+    return ((follow ? follow : hand) & beating_mask(winner, trump)) != 0;
+}
+
 /* The legal cards of ``player``, one per class of equivalent cards, best guesses first.
    ``use_history`` 0 gives a fixed order (the choice among optimal cards must not depend
    on earlier searches). */
@@ -396,6 +418,9 @@ static int gen_moves(const State *st, int player, Move *moves, int tt_best, int 
     int last = (st->ntrick == 3);
     uint64_t partner_hand = st->hand[(player + 2) & 3];
     uint64_t opp_hand = st->hand[(player + 1) & 3] | st->hand[(player + 3) & 3];
+    /* The opponent still to play to this trick after this seat (none for the fourth). */
+    uint64_t next_opp = st->ntrick < 3 ? st->hand[(player + 1) & 3] : 0;
+    int led = st->ntrick ? suit_of(st->trick[0]) : 0;
     for (uint64_t m = legal; m; m &= m - 1) {
         int bit = lowbit(m);
         int s = suit_of(bit);
@@ -429,10 +454,14 @@ static int gen_moves(const State *st, int player, Move *moves, int tt_best, int 
         } else {
             int takes = (beats >> bit) & 1;
             if (takes) {
-                if (last) score = 600 + pts * 10 - strength;
+                if (last || !can_beat(next_opp, led, bit, trump))
+                    score = 600 + pts * 10 - strength; /* the trick is ours */
                 else score = 350 - strength + (s == trump ? 0 : pts);
             } else if (winning_side == side) {
-                score = 450 + pts * 10 - strength; /* load the partner's trick */
+                if (last || !can_beat(next_opp, led, winner_card, trump))
+                    score = 450 + pts * 10 - strength; /* load the partner's trick */
+                else
+                    score = 150 - pts * 20 - strength; /* the next opponent may take it */
             } else {
                 score = 100 - pts * 20 - strength; /* a cheap discard */
             }

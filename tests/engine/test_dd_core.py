@@ -132,3 +132,38 @@ def test_a_deal_played_by_best_card_takes_exactly_the_tables_value() -> None:
             assert hand.points()[Side.NS] + value == table[trump]
             hand.play(card)
         assert hand.points()[Side.NS] == table[trump]
+
+
+def cashing_positions(rules: Rules, count: int) -> list[tuple[dict[Seat, tuple[Card, ...]],
+                                                             Seat, Suit | None]]:
+    """Trick starts where the leader holds the top card in play of a plain suit and
+    another seat a point card of it: the sure-points bound counts the cards the other
+    seats must follow with when the leader cashes (the bound fires there)."""
+    found = []
+    for seed in range(1000, 3000):
+        trump = DECLARATIONS[seed % 5]
+        hands, leader, _ = ending(seed, 4 + seed % 2, trump, rules, 0)
+        in_play = [c for cards in hands.values() for c in cards]
+        for suit in Suit:
+            if suit is trump:
+                continue
+            of_suit = [c for c in in_play if c.suit is suit]
+            if not of_suit:
+                continue
+            top = max(of_suit, key=lambda c: c.strength)
+            others = [c for seat, cards in hands.items() if seat is not leader
+                      for c in cards if c.suit is suit and c.is_point_card]
+            if top in hands[leader] and others:
+                found.append((hands, leader, trump))
+                break
+        if len(found) == count:
+            return found
+    raise AssertionError("too few positions")
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: f"{r.variant.value}-{r.carregar}-"
+                         f"{r.carregar_scope.value}")
+def test_the_cashing_bound_keeps_the_values(rules: Rules) -> None:
+    for hands, leader, trump in cashing_positions(rules, 12):
+        assert (double_dummy(hands, trump, leader, rules, backend="c")
+                == double_dummy(hands, trump, leader, rules, backend="python")), (hands, leader)
