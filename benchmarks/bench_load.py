@@ -24,7 +24,10 @@ Redis cache), and runs, each for ``--duration`` seconds:
    counted: every 201 is a row, nothing lost or doubled;
 3. mixed: 64 users load the public standings with no pause while one referee enters a
    result every 100 ms; then the same 64 users paced at ``--phones`` requests a second
-   in all (phones refreshing), for the latency at that load;
+   in all (phones refreshing), for the latency at that load: timed by
+   ``--probe-clients`` plain ``http.client`` processes asking ``--probe-rate`` times a
+   second more alongside locust, since locust's own timing carries its client's delays
+   (both figures are printed);
 4. probes on the idle server: a conditional GET of the unchanged standings (its ETag in
    ``If-None-Match``; 304) timed 200 times, and 10 results saved through the API, each
    timed until the standings page shows the new version (a new ETag).
@@ -47,6 +50,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -236,6 +240,60 @@ def locust(port: int, plan_path: Path, users: int, duration: int, classes: list[
     return figures
 
 
+def _probe_client(port: int, path: str, period: float, offset: float, start: float,
+                  stop: float, out: Any) -> None:
+    """One plain client of :func:`probe`: a GET of ``path`` every ``period`` seconds from
+    ``start + offset`` until ``stop``, each on a new connection; puts its times (ms)."""
+    times = []
+    due = start + offset
+    while due < stop:
+        pause = due - time.time()
+        if pause > 0:
+            time.sleep(pause)
+        began = time.perf_counter()
+        status, _headers, _body = get(port, path)
+        times.append((time.perf_counter() - began) * 1000 if status == 200 else -1.0)
+        due += period
+    out.put(times)
+
+
+def probe(port: int, path: str, rate: float, clients: int, start: float,
+          stop: float) -> dict[str, float]:
+    """Time ``path`` as a phone sees it while locust loads the server: ``clients``
+    processes of plain ``http.client`` asking ``rate`` times a second in all, evenly
+    spread, from ``start`` to ``stop`` (``time.time()``). Returns the rate, median, p95
+    and p99 in ms, and the count of answers other than 200 ("failures").
+
+    locust's own figures carry its client's delays: on this machine a gevent user's
+    request to a page served in 2-3 ms measured 20-60 ms at 200 requests a second in all
+    (docs/performance.md), so the latency goal is read here."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    out = context.Queue()
+    period = clients / rate
+    workers = [
+        context.Process(target=_probe_client,
+                        args=(port, path, period, i * period / clients, start, stop, out))
+        for i in range(clients)
+    ]
+    for worker in workers:
+        worker.start()
+    times: list[float] = []
+    for _worker in workers:
+        times.extend(out.get())
+    for worker in workers:
+        worker.join()
+    answered = sorted(t for t in times if t >= 0)
+
+    def pct(fraction: float) -> float:
+        return answered[min(len(answered) - 1, int(len(answered) * fraction))]
+
+    return {"requests": float(len(times)), "failures": float(len(times) - len(answered)),
+            "rps": len(times) / (stop - start), "median": pct(0.5), "p95": pct(0.95),
+            "p99": pct(0.99)}
+
+
 def line(label: str, f: dict[str, float], baseline: float | None) -> str:
     ratio = f" = {f['rps'] / baseline:.2f}x the login page" if baseline else ""
     return (f"{label}: {f['rps']:.1f}/s{ratio}, median {f['median']:.0f} ms, "
@@ -301,6 +359,11 @@ def main() -> None:
                         help="results a second offered in all (160; 0: no pause)")
     parser.add_argument("--phones", type=float, default=200,
                         help="standings requests a second in all, paced phase (200)")
+    parser.add_argument("--probe-rate", type=float, default=40,
+                        help="standings requests a second by the plain timing clients "
+                             "alongside locust in the paced phase (40)")
+    parser.add_argument("--probe-clients", type=int, default=8,
+                        help="plain timing client processes (8)")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/7")
     parser.add_argument("--only", choices=["login", "entry", "mixed", "probes"],
                         action="append", help="run only these phases (repeatable)")
@@ -384,10 +447,23 @@ def main() -> None:
                 print(line("mixed, standings, 64 users no pause", figures["standings"], login))
                 print(line("  with result PUT every 100 ms", figures["result PUT"], None))
                 paced = dict(env, BENCH_STANDINGS_RATE=str(args.phones / 64))
+                # The plain clients time the page while locust offers the load; they
+                # start once locust's users are up and stop before locust does.
+                begin = time.time() + 3
+                end = begin + max(1, args.duration - 5)
+                timing: dict[str, dict[str, float]] = {}
+                timer = threading.Thread(target=lambda: timing.update(standings=probe(
+                    port, f"/c/{plan['slug']}/standings/", args.probe_rate,
+                    args.probe_clients, begin, end)))
+                timer.start()
                 figures = locust(port, paced_plan, 65, args.duration,
                                  ["Standings", "Referee"], paced, out)
-                print(line(f"mixed, standings, 64 users at {args.phones:g}/s in all",
-                           figures["standings"], login))
+                timer.join()
+                print(line(f"mixed, standings, 64 users at {args.phones:g}/s in all "
+                           "(locust's timing)", figures["standings"], login))
+                print(line(f"  the same page timed by {args.probe_clients} plain clients "
+                           f"at {args.probe_rate:g}/s more (goal p95 < 50 ms)",
+                           timing["standings"], None))
                 print(line("  with result PUT every 100 ms", figures["result PUT"], None))
             if "probes" in only:
                 probes(port, plan, boards)

@@ -11,6 +11,8 @@ The plan is a JSON file named by ``BENCH_PLAN``: ``{"slug", "round", "tables",
 - ``BENCH_REFEREE_USERS``: how many referee users share the tables (default: one per
   token);
 - ``BENCH_STANDINGS_RATE``: standings requests a second per user (0: no wait);
+- ``BENCH_PACING``: ``constant`` paces the users with locust's ``constant_throughput``
+  instead of a Poisson stream (:func:`poisson_throughput`), to compare;
 - ``BENCH_LEDGER``: a file the referees append to: ``sent T B`` before each PUT and
   ``201 T B`` after each 201, so the benchmark can match every answer to a stored row.
 
@@ -31,6 +33,7 @@ import json
 import os
 import random
 import threading
+import time
 from typing import Any
 
 from locust import FastHttpUser, constant, constant_throughput, task
@@ -56,8 +59,32 @@ def _rate(name: str) -> float:
     return float(os.environ.get(name, "0") or 0)
 
 
+def poisson_throughput(rate: float) -> Any:
+    """A locust ``wait_time``: the user's requests start as a Poisson stream of ``rate``
+    a second (independent exponential gaps, as from many phones or referees who do not
+    wait for one another). After slow answers the user catches up on up to a second of
+    requests due, so the rate offered holds while the answers keep up on average.
+
+    locust's ``constant_throughput`` keeps a user's phase only while every task is faster
+    than the period: a stall longer than that (a warm-up, a rebuild) sends every user it
+    held again at the same moment, and from then on they ask in step, a burst of all the
+    users once a period, each request queueing behind the others (docs/performance.md)."""
+
+    def wait(user: Any) -> float:
+        now = time.monotonic()
+        due = max(getattr(user, "_poisson_due", now), now - 1.0) + random.expovariate(rate)
+        user._poisson_due = due
+        return max(0.0, due - now)
+
+    return wait
+
+
 def _wait(rate: float) -> Any:
-    return constant_throughput(rate) if rate > 0 else constant(0)
+    if rate <= 0:
+        return constant(0)
+    if os.environ.get("BENCH_PACING") == "constant":  # locust's own, for comparison
+        return constant_throughput(rate)
+    return poisson_throughput(rate)
 
 
 class LoginPage(FastHttpUser):
