@@ -20,7 +20,8 @@
  * points, no card in play between them) are searched once; a forced card is played
  * without scoring; ordering by the table's best lead, a history of cutoffs and trick
  * heuristics (a card the opponent still to play cannot beat takes the trick; no points
- * loaded on a trick that opponent can still take); cutoffs from the points still to
+ * loaded on a trick that opponent can still take; leads of winners no opponent can
+ * ruff, to the partner's top card or ruff); cutoffs from the points still to
  * play and from the points each side is sure of (top trumps, cashed top cards and the
  * lowest cards the other seats must follow with).
  *
@@ -417,7 +418,6 @@ static int gen_moves(const State *st, int player, Move *moves, int tt_best, int 
     uint64_t beats = st->ntrick ? beating_mask(winner_card, trump) : 0;
     int last = (st->ntrick == 3);
     uint64_t partner_hand = st->hand[(player + 2) & 3];
-    uint64_t opp_hand = st->hand[(player + 1) & 3] | st->hand[(player + 3) & 3];
     /* The opponent still to play to this trick after this seat (none for the fourth). */
     uint64_t next_opp = st->ntrick < 3 ? st->hand[(player + 1) & 3] : 0;
     int led = st->ntrick ? suit_of(st->trick[0]) : 0;
@@ -439,21 +439,28 @@ static int gen_moves(const State *st, int player, Move *moves, int tt_best, int 
         } else if (st->ntrick == 0) {
             uint64_t suit_play = in_play & SUIT_MASK[s];
             int top = highbit(suit_play) == bit;
-            int opp_void = !(opp_hand & SUIT_MASK[s]);
-            int ruffable = trump != NOTRUMP && s != trump && opp_void &&
-                           (opp_hand & SUIT_MASK[trump]);
+            uint64_t o1 = st->hand[(player + 1) & 3], o3 = st->hand[(player + 3) & 3];
+            int ruffable = trump != NOTRUMP && s != trump &&
+                           ((!(o1 & SUIT_MASK[s]) && (o1 & SUIT_MASK[trump])) ||
+                            (!(o3 & SUIT_MASK[s]) && (o3 & SUIT_MASK[trump])));
             if (top && !ruffable) {
                 score = 500 + pts * 10 + strength;
             } else if ((partner_hand & SUIT_MASK[s]) &&
                        highbit(suit_play) != bit &&
                        (partner_hand >> highbit(suit_play) & 1)) {
-                score = 400 - pts * 10 - strength; /* to the partner's top card */
+                score = 400 - pts * 10; /* to the partner's top card */
+            } else if (trump != NOTRUMP && s != trump && !(partner_hand & SUIT_MASK[s]) &&
+                       (partner_hand & SUIT_MASK[trump])) {
+                score = 380 - pts * 20 - strength; /* for the partner to ruff */
             } else {
-                score = 200 - pts * 20 - strength;
+                score = 200 - pts * 20;
             }
         } else {
             int takes = (beats >> bit) & 1;
-            if (takes) {
+            if (takes && winning_side == side &&
+                (last || !can_beat(next_opp, led, winner_card, trump))) {
+                score = 450 + pts * 10 - strength; /* overtakes a sure partner: a load */
+            } else if (takes) {
                 if (last || !can_beat(next_opp, led, bit, trump))
                     score = 600 + pts * 10 - strength; /* the trick is ours */
                 else score = 350 - strength + (s == trump ? 0 : pts);
@@ -468,7 +475,8 @@ static int gen_moves(const State *st, int player, Move *moves, int tt_best, int 
         }
         moves[n].bit = bit;
         /* The table's best lead before all, then the fixed rules above, the history of
-           cutoffs to break ties (history first searched ~10% more nodes). */
+           cutoffs to break ties (history first searched ~10% more nodes; the rules for
+           leads and for discards of pointless cards leave it more ties to break). */
         if (use_history) {
             uint32_t h = history[st->trump][player][st->ntrick][bit] >> 4;
             score = (bit == tt_best ? 1 << 30 : 0) + score * 65536 +
