@@ -26,7 +26,7 @@ Redis cache), and runs, each for ``--duration`` seconds:
    result every 100 ms; then the same 64 users paced at ``--phones`` requests a second
    in all (phones refreshing), for the latency at that load: timed by
    ``--probe-clients`` plain ``http.client`` processes asking ``--probe-rate`` times a
-   second more alongside locust, since locust's own timing carries its client's delays
+   second more alongside locust, whose own timing carries its client's delays too
    (both figures are printed);
 4. probes on the idle server: a conditional GET of the unchanged standings (its ETag in
    ``If-None-Match``; 304) timed 200 times, and 10 results saved through the API, each
@@ -264,9 +264,9 @@ def probe(port: int, path: str, rate: float, clients: int, start: float,
     spread, from ``start`` to ``stop`` (``time.time()``). Returns the rate, median, p95
     and p99 in ms, and the count of answers other than 200 ("failures").
 
-    locust's own figures carry its client's delays: on this machine a gevent user's
-    request to a page served in 2-3 ms measured 20-60 ms at 200 requests a second in all
-    (docs/performance.md), so the latency goal is read here."""
+    locust's own figures carry its client's delays too (its gevent users share one
+    process with its statistics), a few milliseconds at this rate: both are printed
+    (docs/performance.md)."""
     import multiprocessing
 
     context = multiprocessing.get_context("fork")

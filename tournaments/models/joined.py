@@ -1,5 +1,5 @@
-"""A seating read with its round, championship, table (and pairs) in one fixed SQL
-statement, for the result save's hot path.
+"""Reads of the result save's hot path in fixed SQL statements: a seating with its
+round, championship, table (and pairs) in one, a table's result of a board locked.
 
 Django's ``select_related`` gives the same objects, but building its SQL (the joins,
 the selected columns, the ordering) cost a result save more CPU than PostgreSQL spent
@@ -16,6 +16,7 @@ from django.db import connections
 from django.db.models import Model
 
 from tournaments.models.championships import Championship, Pair
+from tournaments.models.results import Result
 from tournaments.models.rounds import Round, Seating, Table
 
 #: The seating table's own name is its alias, so subqueries written against
@@ -90,3 +91,28 @@ def seating_joined(
     for (name, _sql), value in zip(extra, row[start:], strict=True):
         setattr(seating, name, value)
     return seating
+
+
+
+_RESULT_COLUMNS, _RESULT_NAMES = _columns(Result, Result._meta.db_table)
+#: A table's result of a board (at most one row).
+_RESULT_SELECT = (
+    f"SELECT {', '.join(_RESULT_COLUMNS)} FROM {Result._meta.db_table}"  # noqa: S608
+    f" WHERE {Result._meta.get_field('seating').column} = %s"
+    f" AND {Result._meta.get_field('board').column} = %s"
+)
+
+
+def result_locked(seating_id: int, board_id: int, *, using: str = "default") -> Result | None:
+    """The ``Result`` of ``board_id`` at ``seating_id``'s table, its row locked until the
+    transaction ends (``FOR UPDATE`` where the database has it), or ``None``: the
+    instance ``Result.objects.select_for_update().filter(...).first()`` gives, without
+    building its SQL on every save (a unique constraint keeps it to one row)."""
+    connection = connections[using]
+    statement = _RESULT_SELECT
+    if connection.features.has_select_for_update:
+        statement += " FOR UPDATE"
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [seating_id, board_id])
+        row = cursor.fetchone()
+    return None if row is None else Result.from_db(using, _RESULT_NAMES, row)

@@ -20,7 +20,7 @@ from tournaments.models import (
     Round,
     Seating,
 )
-from tournaments.models.joined import SEATING, seating_joined
+from tournaments.models.joined import SEATING, result_locked, seating_joined
 from tournaments.result_messages import normalise_side, result_problems
 from tournaments.services.common import Capability, User, _person, audit, require
 from tournaments.services.errors import ChampionshipStateError, ResultConflict, ResultError
@@ -243,12 +243,7 @@ def result_record(
         contro=contro, recontro=recontro, sant_vicenc=sant_vicenc, infraction=infraction,
         adjusted=adjusted, note=note,
     )
-    current = (
-        Result.objects.select_for_update(of=("self",))
-        .filter(seating=seating, board=board)
-        .order_by("pk")  # at most one row: no joins for Result's default ordering
-        .first()
-    )
+    current = result_locked(seating.pk, board.pk)
     where = _("taula %(table)s, tauler %(board)s") % {
         "table": seating.table.number, "board": board.number
     }
