@@ -79,3 +79,26 @@ def test_spanish_says_dobles_and_contros_never_doblaje() -> None:
     assert entries["Doblatge"] == ["Dobles"]
     assert entries["Delegat i doblatges"] == ["Delegación y contros"]
     assert not [m for m, texts in entries.items() if any("Dobla" in t for t in texts)]
+
+
+
+@pytest.mark.parametrize("language", ["ca", "es", "en"])
+def test_every_plural_entry_has_every_form_its_language_counts(language: str) -> None:
+    """A plural entry short of a form falls back to the Catalan source for the numbers
+    that form covers (Spanish counts three: 1, whole millions, the rest)."""
+    text = (LOCALE / language / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    forms = int(text.split("nplurals=", 1)[1].split(";", 1)[0])
+    plural = [entry for entry in text.split("\n\n") if "\nmsgid_plural " in entry]
+    short = [entry.split("\nmsgid_plural", 1)[0] for entry in plural
+             if entry.count("\nmsgstr[") != forms]
+    assert plural and short == []
+
+@pytest.mark.parametrize(("language", "expected"), [
+    ("es", "24 parejas"), ("en", "24 pairs"), ("ca", "24 parelles"),
+])
+def test_a_plural_of_24_is_in_the_language_asked(language: str, expected: str) -> None:
+    from django.utils import translation
+
+    with translation.override(language):
+        said = translation.ngettext("%(n)s parella", "%(n)s parelles", 24) % {"n": 24}
+    assert said == expected
