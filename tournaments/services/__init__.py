@@ -20,7 +20,7 @@ from tournaments.services.analysis import (
     boards_analyse,
     round_analysis_enqueue,
 )
-from tournaments.services.boards import boards_generate
+from tournaments.services.boards import boards_generate, boards_regenerate_refusal
 from tournaments.services.championships import (
     CREATE_PERMISSION,
     RULE_FIELDS,
@@ -99,6 +99,7 @@ __all__ = [
     "board_analyse",
     "boards_analyse",
     "boards_generate",
+    "boards_regenerate_refusal",
     "championship_create",
     "championship_delete",
     "championship_delete_summary",

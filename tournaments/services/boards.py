@@ -15,6 +15,17 @@ from tournaments.services.errors import BoardsError
 from tournaments.services.rounds import _has_results
 
 
+def boards_regenerate_refusal(championship: Championship) -> str | None:
+    """Why the boards of ``championship`` can no longer be dealt again (the secret is
+    public, or a table has already seen the cards: a result exists), or ``None``. One
+    query at most."""
+    if championship.deal_secret_published:
+        return _("La llavor ja és pública: els taulers no es poden regenerar.")
+    if _has_results(championship):
+        return _("Ja hi ha resultats: els taulers no es poden regenerar.")
+    return None
+
+
 @transaction.atomic
 def boards_generate(*, championship: Championship, acting_user: User | None) -> list[Board]:
     """Draw a fresh secret (``engine.new_secret``), store it with its SHA-256 commitment
@@ -28,12 +39,9 @@ def boards_generate(*, championship: Championship, acting_user: User | None) -> 
 
     championship = Championship.objects.select_for_update().get(pk=championship.pk)
     require(acting_user, championship, Capability.GENERATE_BOARDS)
-    if championship.deal_secret_published:
-        raise BoardsError(_("La llavor ja és pública: els taulers no es poden regenerar."))
-    if _has_results(championship):
-        raise BoardsError(
-            _("Ja hi ha resultats: els taulers no es poden regenerar.")
-        )
+    refusal = boards_regenerate_refusal(championship)
+    if refusal is not None:
+        raise BoardsError(refusal)
     boards = list(Board.objects.filter(championship=championship).order_by("number"))
     if not boards:
         raise BoardsError(_("Primer cal preparar les rondes i els taulers."))

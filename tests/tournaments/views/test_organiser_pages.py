@@ -447,3 +447,23 @@ def test_the_first_deal_has_no_confirmation_page(client) -> None:
     assert response.url == reverse("championship", args=[championship.slug])
     championship.refresh_from_db()
     assert championship.deal_commitment == ""
+
+
+def test_dealing_again_after_a_result_shows_the_reason_instead_of_a_confirmation(
+    client,
+) -> None:
+    championship = build_championship(pairs=4, rounds=1, played_rounds=1)
+    organiser = _user("org-amb-resultats")
+    Membership.objects.create(championship=championship, user=organiser, role="organiser")
+    client.force_login(organiser)
+    before = championship.deal_commitment
+    response = client.get(reverse("boards_generate", args=[championship.slug]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("championship", args=[championship.slug])
+    assert "Ja hi ha resultats: els taulers no es poden regenerar." in _messages(response)
+    assert "Ho confirmo" not in response.content.decode()
+    # A POST all the same is refused by the service, and changes nothing.
+    response = client.post(reverse("boards_generate", args=[championship.slug]),
+                           {"confirm": "on"}, follow=True)
+    assert "Ja hi ha resultats" in _messages(response)
+    championship.refresh_from_db()
+    assert championship.deal_commitment == before
