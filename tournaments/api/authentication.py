@@ -16,6 +16,8 @@ from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
+from tournaments.models.joined import columns, from_row
+
 
 class DeviceTokenAuthentication(TokenAuthentication):
     """DRF's token authentication, with the same answers and checks (an unknown key or an
@@ -26,16 +28,13 @@ class DeviceTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
         user_model = get_user_model()
         token_fields = Token._meta.concrete_fields
-        user_fields = user_model._meta.concrete_fields
         with connection.cursor() as cursor:
             cursor.execute(_token_sql(), [key])
             row = cursor.fetchone()
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        token = Token.from_db(connection.alias, [f.attname for f in token_fields],
-                              row[:len(token_fields)])
-        user = user_model.from_db(connection.alias, [f.attname for f in user_fields],
-                                  row[len(token_fields):])
+        token = from_row(Token, row[:len(token_fields)], connection.alias)
+        user = from_row(user_model, row[len(token_fields):], connection.alias)
         token.user = user
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
@@ -49,10 +48,9 @@ def _token_sql() -> str:
     """``SELECT <token columns>, <user columns> ... WHERE key = %s``, built once."""
     if not _SQL:
         user_model = get_user_model()
-        columns = [f't."{f.column}"' for f in Token._meta.concrete_fields]
-        columns += [f'u."{f.column}"' for f in user_model._meta.concrete_fields]
+        selected = columns(Token, "t") + columns(user_model, "u")
         _SQL.append(
-            f"SELECT {', '.join(columns)} FROM {Token._meta.db_table} t"  # noqa: S608
+            f"SELECT {', '.join(selected)} FROM {Token._meta.db_table} t"  # noqa: S608
             f' INNER JOIN {user_model._meta.db_table} u'
             f' ON u."{user_model._meta.pk.column}" = t.user_id WHERE t.key = %s'
         )

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext as _gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.fields import NFCCharField
@@ -90,6 +91,19 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} {self.target} {self.at:%Y-%m-%d %H:%M}".strip()
+
+    @property
+    def shown_target(self) -> str:
+        """``target`` as the log shows it: a result's round, table and board in the
+        reader's language (``target`` keeps them in the language of the moment it was
+        written), anything else as stored."""
+        if (self.action in self.RESULT_ACTIONS and self.round_number is not None
+                and self.table_number is not None and self.board_number is not None):
+            return _gettext("ronda %(round)s, taula %(table)s, tauler %(board)s") % {
+                "round": self.round_number, "table": self.table_number,
+                "board": self.board_number,
+            }
+        return self.target
 
     @property
     def kind(self) -> str:

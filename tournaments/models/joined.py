@@ -4,7 +4,8 @@ round, championship, table (and pairs) in one, a table's result of a board locke
 Django's ``select_related`` gives the same objects, but building its SQL (the joins,
 the selected columns, the ordering) cost a result save more CPU than PostgreSQL spent
 answering it; this module writes the statement once, from the models' own field lists,
-and builds the instances with ``Model.from_db`` (so they are ordinary, saved instances).
+and builds the instances as a queryset would (:func:`from_row`: the database's
+converters, then ``Model.from_db``), so they are ordinary, saved instances.
 """
 
 from __future__ import annotations
@@ -27,6 +28,47 @@ SEATING = Seating._meta.db_table
 def _columns(model: type[Model], alias: str) -> tuple[list[str], list[str]]:
     fields = model._meta.concrete_fields
     return [f'{alias}."{f.column}"' for f in fields], [f.attname for f in fields]
+
+
+def columns(model: type[Model], alias: str) -> list[str]:
+    """``alias."column"`` of each of ``model``'s concrete fields, in the order
+    :func:`from_row` reads them."""
+    return _columns(model, alias)[0]
+
+
+#: ``{(database alias, model): [(converters, column expression) per concrete field]}``.
+_CONVERTERS: dict[tuple[str, type[Model]], list[tuple[list[Any], Any]]] = {}
+
+
+def _converters(model: type[Model], connection: Any) -> list[tuple[list[Any], Any]]:
+    key = (connection.alias, model)
+    found = _CONVERTERS.get(key)
+    if found is None:
+        found = []
+        for field in model._meta.concrete_fields:
+            column = field.get_col(model._meta.db_table)
+            # What the ORM's compiler applies to a value read: the backend's converters,
+            # then the field's (aware datetimes and booleans on SQLite, JSON, ...).
+            found.append((connection.ops.get_db_converters(column)
+                          + field.get_db_converters(connection), column))
+        _CONVERTERS[key] = found
+    return found
+
+
+def from_row(model: type[Model], values: Sequence[Any], using: str = "default") -> Any:
+    """The saved instance of ``model`` whose concrete fields' column values, as the
+    database driver returned them, are ``values`` (in :func:`columns`' order): the
+    values go through the converters the ORM applies to a queryset's rows, then
+    ``Model.from_db``. Raises ``ValueError`` when the count of values is not the count
+    of fields."""
+    connection = connections[using]
+    converted = []
+    for value, (converters, column) in zip(values, _converters(model, connection),
+                                           strict=True):
+        for converter in converters:
+            value = converter(value, column, connection)
+        converted.append(value)
+    return model.from_db(using, [f.attname for f in model._meta.concrete_fields], converted)
 
 
 _PARTS: list[tuple[type[Model], str]] = [
@@ -81,7 +123,7 @@ def seating_joined(
     instances: list[Any] = []
     start = 0
     for (model, _alias), attnames in zip(parts, names, strict=True):
-        instances.append(model.from_db(using, attnames, row[start:start + len(attnames)]))
+        instances.append(from_row(model, row[start:start + len(attnames)], using))
         start += len(attnames)
     seating, round_, championship, table = instances[:4]
     round_.championship = championship
@@ -94,7 +136,7 @@ def seating_joined(
 
 
 
-_RESULT_COLUMNS, _RESULT_NAMES = _columns(Result, Result._meta.db_table)
+_RESULT_COLUMNS = columns(Result, Result._meta.db_table)
 #: A table's result of a board (at most one row).
 _RESULT_SELECT = (
     f"SELECT {', '.join(_RESULT_COLUMNS)} FROM {Result._meta.db_table}"  # noqa: S608
@@ -115,4 +157,4 @@ def result_locked(seating_id: int, board_id: int, *, using: str = "default") -> 
     with connection.cursor() as cursor:
         cursor.execute(statement, [seating_id, board_id])
         row = cursor.fetchone()
-    return None if row is None else Result.from_db(using, _RESULT_NAMES, row)
+    return None if row is None else from_row(Result, row, using)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils import translation
 
 from tests.factories import UserFactory
 from tests.tournaments.conftest import Small
@@ -135,3 +136,21 @@ def test_the_log_page_reads_the_roles_once(client, web: Small, django_assert_num
     # session, user, championship, roles (once), count, page
     with django_assert_num_queries(6):
         client.get(url)
+
+
+def test_a_results_place_is_shown_in_the_readers_language(client, web: Small) -> None:
+    # Written while the interface speaks Catalan, read in English and Spanish.
+    services.result_record(
+        seating=web.seatings[0], board=web.boards[0], trump="O", ns_points_taken=40,
+        expected_version=None, acting_user=web.referee,
+    )
+    entry = AuditEntry.objects.filter(action="result.create").latest("id")
+    assert entry.target.startswith("ronda ")
+    where = (entry.round_number, entry.table_number, entry.board_number)
+    client.force_login(web.organiser)
+    with translation.override("ca"):  # the requests' languages do not outlive the test
+        english = client.get(_url(web), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        spanish = client.get(_url(web), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "round {}, table {}, board {}".format(*where) in english
+    assert entry.target not in english
+    assert "ronda {}, mesa {}, tablero {}".format(*where) in spanish
