@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -97,6 +99,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         first = errors[0]["message"] if errors else _("Dades no vàlides.")
         return Response(_body(first, "invalid", errors=errors),
                         status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, RequestDataTooBig):  # else Django's bare HTML 400, and a traceback
+        return Response(
+            _body(_("El cos de la petició és massa gran: el servidor n'accepta fins a "
+                    "%(n)s octets.") % {"n": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
+                  "too_large", errors=[]),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
     if isinstance(exc, exceptions.ParseError):  # DRF's own words are English only
         return Response(
             _body(_("No s'ha pogut llegir el cos de la petició: envieu-hi JSON vàlid."),
@@ -132,6 +141,7 @@ ERROR_STATUSES = {
     "429": "Too many requests from this address or user.",
 }
 WRITE_STATUSES = {
+    "413": "The request's body is larger than the server takes.",
     "409": "Another change came first, or the championship's state forbids this.",
     "428": "The resource exists: send If-Match with its ETag.",
 }

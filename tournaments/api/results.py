@@ -20,11 +20,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -44,7 +43,7 @@ from tournaments.api.serializers import (
     ResultSavedSerializer,
     ResultSerializer,
 )
-from tournaments.models import Board, Result, Seating
+from tournaments.models import Board, Championship, Result, Round, Seating
 from tournaments.models.joined import seating_joined
 from tournaments.permissions import Capability
 
@@ -145,15 +144,43 @@ _BOARD_OF_ROUND = (
 )
 
 
+#: Round, table and board numbers are small positive integers in the database: a larger
+#: number in the address names nothing (and would overflow SQLite's integers).
+_LARGEST_NUMBER = 32767
+
+
+def _not_found(slug: str, round: int, table: int, board: int) -> NotFound:
+    """The 404 of :func:`_locate`, saying which part of the address names nothing
+    (queries only on this refusal's path)."""
+    championship = Championship.objects.filter(slug=slug).only("pk").first()
+    if championship is None:
+        detail = _("No hi ha cap campionat «%(slug)s».") % {"slug": slug}
+    elif round > _LARGEST_NUMBER or not Round.objects.filter(
+            championship=championship, number=round).exists():
+        detail = _("El campionat no té la ronda %(round)s.") % {"round": round}
+    elif table > _LARGEST_NUMBER or not Seating.objects.filter(
+            round__championship=championship, round__number=round,
+            table__number=table).exists():
+        detail = _("La ronda %(round)s no té la taula %(table)s.") % {
+            "round": round, "table": table}
+    else:
+        detail = _("El tauler %(board)s no es juga a la ronda %(round)s.") % {
+            "board": board, "round": round}
+    return NotFound(detail)
+
+
 def _locate(slug: str, round: int, table: int, board: int) -> tuple[Seating, Board]:
     """The table's seating (with its round, championship, table and pairs) and the board
-    of that round numbered ``board``, in one query; 404 when any is missing."""
+    of that round numbered ``board``, in one query. Raises ``NotFound`` (404) naming the
+    championship, round, table or board that does not exist."""
+    if max(round, table, board) > _LARGEST_NUMBER:
+        raise _not_found(slug, round, table, board)
     seating = seating_joined(
         "jc.slug = %s AND jr.number = %s AND jt.number = %s", (slug, round, table),
         extra=[("board_id", _BOARD_OF_ROUND)], extra_params=(board,), pairs=True,
     )
     if seating is None or seating.board_id is None:  # type: ignore[attr-defined]
-        raise Http404
+        raise _not_found(slug, round, table, board)
     championship = seating.round.championship
     # The board's row as the query named it (its deal, which nobody here reads, deferred).
     board_row = Board.from_db(

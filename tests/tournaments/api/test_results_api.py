@@ -292,3 +292,35 @@ def test_a_token_authenticates_its_user_and_nothing_else(api: Api) -> None:
     audit = AuditEntry.objects.get(action="result.create")
     assert audit.acting_user_id == referee.pk  # the save acted as the token's user
     assert Result.objects.get().ns_points_taken == 40
+
+
+@pytest.mark.parametrize(("where", "detail"), [
+    ({"slug": "cap"}, "No hi ha cap campionat «cap»."),
+    ({"round": 9}, "El campionat no té la ronda 9."),
+    ({"round": 2 ** 63}, f"El campionat no té la ronda {2 ** 63}."),
+    ({"table": 99}, "La ronda 1 no té la taula 99."),
+    ({"table": 10 ** 20}, f"La ronda 1 no té la taula {10 ** 20}."),
+    ({"board": 3}, "El tauler 3 no es juga a la ronda 1."),  # a board of round 2
+    ({"board": 2 ** 64}, f"El tauler {2 ** 64} no es juga a la ronda 1."),
+])
+def test_an_address_that_names_nothing_is_a_404_saying_what(api: Api, where, detail) -> None:
+    # Numbers beyond the database's integers too (SQLite overflowed on them: a 500).
+    slug = where.get("slug", api.small.championship.slug)
+    url = reverse("api_result", args=[slug, where.get("round", 1), where.get("table", 1),
+                                      where.get("board", api.small.boards[0].number)])
+    client = api.token_client(api.small.referee)
+    for response in (client.put(url, body(40), format="json"), client.get(url),
+                     APIClient().get(url)):
+        assert response.status_code == 404
+        assert response.json() == {"detail": detail, "code": "not_found"}
+    assert Result.objects.count() == 0
+
+
+def test_a_body_over_the_upload_limit_is_a_413_in_the_apis_shape(api: Api, settings) -> None:
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    client = api.token_client(api.small.referee)
+    response = client.put(api.url(), body(40, note="x" * 2000), format="json")
+    assert response.status_code == 413
+    assert response.json()["code"] == "too_large"
+    assert "1000 octets" in response.json()["detail"]
+    assert Result.objects.count() == 0
