@@ -384,6 +384,10 @@ def main() -> None:
     mixed_boards = max(1, int(10 * args.duration * 2.4 / (PAIRS // 2)) + 1)
     boards = entry_boards + 2 * mixed_boards + 1
     plan = setup(boards)
+    # The planner's statistics and the visibility map as autovacuum would leave them
+    # (it may be off, as on a CI machine, and rows pile up from run to run).
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
     connection.close()
     print(f"championship {plan['slug']}: {PAIRS} pairs, {plan['tables']} tables, "
           f"{boards} boards in round 1, {REFEREES} referee tokens; gunicorn "
