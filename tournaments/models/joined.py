@@ -135,7 +135,6 @@ def seating_joined(
     return seating
 
 
-
 _RESULT_COLUMNS = columns(Result, Result._meta.db_table)
 #: A table's result of a board (at most one row).
 _RESULT_SELECT = (
