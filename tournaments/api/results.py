@@ -285,8 +285,11 @@ class ResultApi(APIView):
             "updated": _("Resultat corregit."),
             "unchanged": _("Aquest resultat ja estava desat."),
         }[outcome]
+        # ``body`` holds JSON's own types, exactly what ``ResultSavedSerializer`` (the
+        # schema of this answer) makes of it: passing it through the serializer cost a
+        # save about a tenth of its CPU and changed nothing (tests compare the two).
         return Response(
-            ResultSavedSerializer(body).data,
+            body,
             status=status.HTTP_201_CREATED if outcome == "created" else status.HTTP_200_OK,
             headers={"ETag": body["etag"]},
         )

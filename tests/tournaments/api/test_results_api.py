@@ -324,3 +324,33 @@ def test_a_body_over_the_upload_limit_is_a_413_in_the_apis_shape(api: Api, setti
     assert response.json()["code"] == "too_large"
     assert "1000 octets" in response.json()["detail"]
     assert Result.objects.count() == 0
+
+
+def test_a_saves_answer_is_what_its_schemas_serializer_makes_of_it(api: Api) -> None:
+    """The PUT answers with its body as built, skipping ``ResultSavedSerializer``: the
+    serializer must give back exactly the same, keys, order and types, for every kind
+    of result and outcome."""
+    from tournaments.api.serializers import ResultSavedSerializer
+
+    client = api.token_client(api.head)
+    first, second = (b.number for b in api.small.boards[:2])
+    answers = [
+        client.put(api.url(board=first), body(40), format="json"),  # created
+        client.put(api.url(board=first), body(40), format="json"),  # unchanged
+    ]
+    answers.append(client.put(api.url(board=first), body(52, contro=True, note="nota"),
+                              format="json", HTTP_IF_MATCH=answers[0]["ETag"]))  # updated
+    answers.append(client.put(api.url(table=2, board=first),
+                              {"adjusted": {"NS": "average_plus", "EW": "average_minus"}},
+                              format="json"))
+    answers.append(client.put(api.url(table=1, board=second),
+                              body(30, trump="botifarra", infraction="NS"), format="json"))
+    assert [a.status_code for a in answers] == [201, 200, 200, 201, 201], [
+        a.json() for a in answers]
+    for answer in answers:
+        sent = answer.json()
+        assert list(sent) == list(ResultSavedSerializer(sent).data)
+        assert [(k, v, type(v)) for k, v in ResultSavedSerializer(sent).data.items()] == [
+            (k, v, type(v)) for k, v in sent.items()]
+    assert answers[3].json()["values"]["adjusted"] == {"NS": "average_plus",
+                                                       "EW": "average_minus"}
