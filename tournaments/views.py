@@ -423,8 +423,8 @@ def boards_generate(request: HttpRequest, championship: Championship) -> HttpRes
         if request.method == "POST":
             return _action(request, championship, call, done)
         return redirect("championship", championship.slug)  # its button posts at once
-    refusal = services.boards_regenerate_refusal(championship)
-    if refusal is not None and request.method == "GET":
+    if request.method == "GET" and (
+            refusal := services.boards_regenerate_refusal(championship)) is not None:
         # No confirmation page for what would be refused: the reason, on the
         # championship's page (a POST still gets the service's refusal).
         messages.error(request, refusal)

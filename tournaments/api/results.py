@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -43,7 +44,7 @@ from tournaments.api.serializers import (
     ResultSavedSerializer,
     ResultSerializer,
 )
-from tournaments.models import Board, Championship, Result, Round, Seating
+from tournaments.models import Board, Championship, Result, Round, Seating, Table
 from tournaments.models.joined import seating_joined
 from tournaments.permissions import Capability
 
@@ -144,9 +145,16 @@ _BOARD_OF_ROUND = (
 )
 
 
-#: Round, table and board numbers are small positive integers in the database: a larger
-#: number in the address names nothing (and would overflow SQLite's integers).
-_LARGEST_NUMBER = 32767
+def _largest_number() -> int:
+    """The largest round, table or board number the database stores (their fields'
+    own limit): a larger number in an address names nothing, and would overflow
+    SQLite's integers if it reached the query."""
+    return min(
+        validator.limit_value
+        for model in (Round, Table, Board)
+        for validator in model._meta.get_field("number").validators
+        if isinstance(validator, MaxValueValidator)
+    )
 
 
 def _not_found(slug: str, round: int, table: int, board: int) -> NotFound:
@@ -155,10 +163,10 @@ def _not_found(slug: str, round: int, table: int, board: int) -> NotFound:
     championship = Championship.objects.filter(slug=slug).only("pk").first()
     if championship is None:
         detail = _("No hi ha cap campionat «%(slug)s».") % {"slug": slug}
-    elif round > _LARGEST_NUMBER or not Round.objects.filter(
+    elif round > _largest_number() or not Round.objects.filter(
             championship=championship, number=round).exists():
         detail = _("El campionat no té la ronda %(round)s.") % {"round": round}
-    elif table > _LARGEST_NUMBER or not Seating.objects.filter(
+    elif table > _largest_number() or not Seating.objects.filter(
             round__championship=championship, round__number=round,
             table__number=table).exists():
         detail = _("La ronda %(round)s no té la taula %(table)s.") % {
@@ -173,7 +181,7 @@ def _locate(slug: str, round: int, table: int, board: int) -> tuple[Seating, Boa
     """The table's seating (with its round, championship, table and pairs) and the board
     of that round numbered ``board``, in one query. Raises ``NotFound`` (404) naming the
     championship, round, table or board that does not exist."""
-    if max(round, table, board) > _LARGEST_NUMBER:
+    if max(round, table, board) > _largest_number():
         raise _not_found(slug, round, table, board)
     seating = seating_joined(
         "jc.slug = %s AND jr.number = %s AND jt.number = %s", (slug, round, table),

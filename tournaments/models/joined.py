@@ -36,22 +36,25 @@ def columns(model: type[Model], alias: str) -> list[str]:
     return _columns(model, alias)[0]
 
 
-#: ``{(database alias, model): [(converters, column expression) per concrete field]}``.
-_CONVERTERS: dict[tuple[str, type[Model]], list[tuple[list[Any], Any]]] = {}
+#: ``{(database alias, model): (attnames, [(converters, column) per concrete field])}``.
+_CONVERTERS: dict[tuple[str, type[Model]],
+                  tuple[list[str], list[tuple[list[Any], Any]]]] = {}
 
 
-def _converters(model: type[Model], connection: Any) -> list[tuple[list[Any], Any]]:
+def _converters(model: type[Model], connection: Any
+                ) -> tuple[list[str], list[tuple[list[Any], Any]]]:
     key = (connection.alias, model)
     found = _CONVERTERS.get(key)
     if found is None:
-        found = []
-        for field in model._meta.concrete_fields:
+        fields = model._meta.concrete_fields
+        per_field = []
+        for field in fields:
             column = field.get_col(model._meta.db_table)
             # What the ORM's compiler applies to a value read: the backend's converters,
             # then the field's (aware datetimes and booleans on SQLite, JSON, ...).
-            found.append((connection.ops.get_db_converters(column)
-                          + field.get_db_converters(connection), column))
-        _CONVERTERS[key] = found
+            per_field.append((connection.ops.get_db_converters(column)
+                              + field.get_db_converters(connection), column))
+        found = _CONVERTERS[key] = ([f.attname for f in fields], per_field)
     return found
 
 
@@ -62,13 +65,13 @@ def from_row(model: type[Model], values: Sequence[Any], using: str = "default") 
     ``Model.from_db``. Raises ``ValueError`` when the count of values is not the count
     of fields."""
     connection = connections[using]
+    attnames, per_field = _converters(model, connection)
     converted = []
-    for value, (converters, column) in zip(values, _converters(model, connection),
-                                           strict=True):
+    for value, (converters, column) in zip(values, per_field, strict=True):
         for converter in converters:
             value = converter(value, column, connection)
         converted.append(value)
-    return model.from_db(using, [f.attname for f in model._meta.concrete_fields], converted)
+    return model.from_db(using, attnames, converted)
 
 
 _PARTS: list[tuple[type[Model], str]] = [
