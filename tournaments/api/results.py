@@ -5,8 +5,9 @@
   gets 404 while the board is hidden (its existence would tell that the table played
   it); whoever may enter results in the championship (a referee, the head referee, the
   organiser) gets everything, as the referee's sheet of the table shows it.
-- PUT: enter (201) or replace (200) it through ``services.result_record``, the form's
-  service and checks. Replacing needs ``If-Match`` with the current ETag: a stale one
+- PUT: enter (201) or replace (200) it through ``services.result_record_at``: the
+  form's service and checks, the table and board located in the same locked read.
+  Replacing needs ``If-Match`` with the current ETag: a stale one
   gets 409 with the current result, none gets 428, one that is no ETag of ours 400.
   The same values as stored are a success that changes nothing (200, same version),
   whatever ``If-Match`` says. A 409's current result and an unchanged answer show the
@@ -24,7 +25,7 @@ from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import APIException, NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -45,7 +46,7 @@ from tournaments.api.serializers import (
     ResultSerializer,
 )
 from tournaments.models import Board, Championship, Result, Round, Seating, Table
-from tournaments.models.joined import seating_joined
+from tournaments.models.joined import seating_at
 from tournaments.permissions import Capability
 
 _ETAG = re.compile(r'^"?([0-9]{1,18})\.([0-9]{1,9})"?$')
@@ -137,14 +138,6 @@ def current_result_body(result: Result | None, context: dict[str, Any]) -> dict[
     return ResultSerializer(result_data(loaded, show_values=shown, public=public)).data
 
 
-#: The id of the board numbered %s of the seating's round (a subquery written out:
-#: Django's building of it cost a PUT more than PostgreSQL's answering it).
-_BOARD_OF_ROUND = (
-    f"SELECT b.id FROM {Board._meta.db_table} b"  # noqa: S608
-    f" WHERE b.round_id = {Seating._meta.db_table}.round_id AND b.number = %s"
-)
-
-
 def _largest_number() -> int:
     """The largest round, table or board number the database stores (their fields'
     own limit): a larger number in an address names nothing, and would overflow
@@ -183,20 +176,10 @@ def _locate(slug: str, round: int, table: int, board: int) -> tuple[Seating, Boa
     championship, round, table or board that does not exist."""
     if max(round, table, board) > _largest_number():
         raise _not_found(slug, round, table, board)
-    seating = seating_joined(
-        "jc.slug = %s AND jr.number = %s AND jt.number = %s", (slug, round, table),
-        extra=[("board_id", _BOARD_OF_ROUND)], extra_params=(board,), pairs=True,
-    )
-    if seating is None or seating.board_id is None:  # type: ignore[attr-defined]
+    located = seating_at(slug, round, table, board)
+    if located is None:
         raise _not_found(slug, round, table, board)
-    championship = seating.round.championship
-    # The board's row as the query named it (its deal, which nobody here reads, deferred).
-    board_row = Board.from_db(
-        Board.objects.db, ["id", "championship_id", "round_id", "number"],
-        [seating.board_id, championship.pk, seating.round_id, board],  # type: ignore[attr-defined]
-    )
-    board_row.championship, board_row.round = championship, seating.round
-    return seating, board_row
+    return located
 
 
 def _if_match(request: Request) -> tuple[int, int] | None:
@@ -260,14 +243,20 @@ class ResultApi(APIView):
     )
     def put(self, request: Request, slug: str, round: int, table: int, board: int
             ) -> Response:
-        seating, board_row = _locate(slug, round, table, board)
-        incoming = ResultInputSerializer(data=request.data)
-        incoming.is_valid(raise_exception=True)
-        data = incoming.validated_data
-        expected = _if_match(request)
+        if max(round, table, board) > _largest_number():
+            raise _not_found(slug, round, table, board)
         try:
-            saved = services.result_record(
-                seating=seating, board=board_row,
+            incoming = ResultInputSerializer(data=request.data)
+            incoming.is_valid(raise_exception=True)
+            expected = _if_match(request)
+        except APIException:  # a bad body or header: an address naming nothing is 404 first
+            _locate(slug, round, table, board)
+            raise
+        data = incoming.validated_data
+        try:
+            # Located and locked in the same statement as the save's checks.
+            saved = services.result_record_at(
+                slug=slug, round_number=round, table_number=table, board_number=board,
                 expected_version=None if expected is None else expected[1],
                 expected_id=None if expected is None else expected[0],
                 acting_user=request.user,
@@ -277,15 +266,16 @@ class ResultApi(APIView):
                 infraction=data.get("infraction"), adjusted=data.get("adjusted"),
                 note=data.get("note") or "",
             )
+        except services.AddressError:
+            raise _not_found(slug, round, table, board) from None
         except services.ResultConflict as exc:
             if expected is None and exc.current is not None:
                 raise PreconditionRequired() from None
             raise
         outcome = getattr(saved, "outcome", "updated")
-        # The answer from the rows at hand: the seating and board located above.
-        saved.seating, saved.board = seating, board_row
-        public = selectors.board_is_public(board_row)
-        shown = sees_values(request, seating.round.championship, public)
+        # The answer from the rows the save read (its seating and board).
+        public = selectors.board_is_public(saved.board)
+        shown = sees_values(request, saved.seating.round.championship, public)
         body = result_data(saved, show_values=shown, public=public)
         body["outcome"] = outcome
         body["message"] = {

@@ -18,7 +18,7 @@ from django.db.models import Model
 
 from tournaments.models.championships import Championship, Pair
 from tournaments.models.results import Result
-from tournaments.models.rounds import Round, Seating, Table
+from tournaments.models.rounds import Board, Round, Seating, Table
 
 #: The seating table's own name is its alias, so subqueries written against
 #: ``<seating table>.round_id`` work inside the statement.
@@ -136,6 +136,41 @@ def seating_joined(
     for (name, _sql), value in zip(extra, row[start:], strict=True):
         setattr(seating, name, value)
     return seating
+
+
+#: The id of the board numbered %s of the seating's round (a subquery written out:
+#: Django's building of it cost a save more than PostgreSQL's answering it).
+BOARD_OF_ROUND = (
+    f"SELECT b.id FROM {Board._meta.db_table} b"  # noqa: S608
+    f" WHERE b.round_id = {SEATING}.round_id AND b.number = %s"
+)
+
+
+def seating_at(
+    slug: str, round_number: int, table_number: int, board_number: int, *,
+    extra: Sequence[tuple[str, str]] = (), extra_params: Sequence[Any] = (),
+    lock: bool = False, using: str = "default",
+) -> tuple[Seating, Board] | None:
+    """The seating of table ``table_number`` in round ``round_number`` of the
+    championship ``slug`` (as :func:`seating_joined` gives it, with its pairs and the
+    ``extra`` columns, whose parameters ``extra_params`` come after the board's number)
+    and that round's board numbered ``board_number`` (its row without the deal, which
+    the callers do not read, with its championship and round set), in one query.
+    ``None`` when any of the four names nothing."""
+    seating = seating_joined(
+        "jc.slug = %s AND jr.number = %s AND jt.number = %s",
+        (slug, round_number, table_number), extra=[("board_id", BOARD_OF_ROUND), *extra],
+        extra_params=(board_number, *extra_params), pairs=True, lock=lock, using=using,
+    )
+    if seating is None or seating.board_id is None:  # type: ignore[attr-defined]
+        return None
+    championship = seating.round.championship
+    board = Board.from_db(
+        using, ["id", "championship_id", "round_id", "number"],
+        [seating.board_id, championship.pk, seating.round_id, board_number],  # type: ignore[attr-defined]
+    )
+    board.championship, board.round = championship, seating.round
+    return seating, board
 
 
 _RESULT_COLUMNS = columns(Result, Result._meta.db_table)

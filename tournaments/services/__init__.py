@@ -37,6 +37,7 @@ from tournaments.services.deletion import (
     championship_delete_summary,
 )
 from tournaments.services.errors import (
+    AddressError,
     BoardsError,
     ChampionshipStateError,
     DrawError,
@@ -65,6 +66,7 @@ from tournaments.services.results import (
     result_correct,
     result_delete,
     result_record,
+    result_record_at,
     validate_result,
 )
 from tournaments.services.rounds import (
@@ -82,6 +84,7 @@ __all__ = [
     "PLAYER_NAME_MAX",
     "RULE_FIELDS",
     "WITHDRAWAL_REASON_MAX",
+    "AddressError",
     "AnalysisRun",
     "BoardsError",
     "ChampionshipStateError",
@@ -118,6 +121,7 @@ __all__ = [
     "result_correct",
     "result_delete",
     "result_record",
+    "result_record_at",
     "round_analysis_enqueue",
     "round_check",
     "round_close",

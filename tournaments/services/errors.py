@@ -14,8 +14,8 @@ from tournaments.models import (
 )
 
 __all__ = [
-    "BoardsError", "ChampionshipStateError", "DrawError", "NotAllowedError", "PairsCsvError",
-    "RegistrationError", "ResultConflict", "ResultError", "TournamentError",
+    "AddressError", "BoardsError", "ChampionshipStateError", "DrawError", "NotAllowedError",
+    "PairsCsvError", "RegistrationError", "ResultConflict", "ResultError", "TournamentError",
 ]
 
 
@@ -41,6 +41,11 @@ class DrawError(TournamentError):
 
 class BoardsError(TournamentError):
     """Boards that cannot be generated now (none set up, results already in...)."""
+
+
+class AddressError(TournamentError):
+    """A championship, round, table or board named by its slug or number that does not
+    exist."""
 
 
 class ResultError(TournamentError):

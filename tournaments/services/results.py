@@ -20,10 +20,21 @@ from tournaments.models import (
     Round,
     Seating,
 )
-from tournaments.models.joined import SEATING, result_locked, seating_joined
+from tournaments.models.joined import (
+    BOARD_OF_ROUND,
+    SEATING,
+    result_locked,
+    seating_at,
+    seating_joined,
+)
 from tournaments.result_messages import normalise_side, result_problems
 from tournaments.services.common import Capability, User, _person, audit, require
-from tournaments.services.errors import ChampionshipStateError, ResultConflict, ResultError
+from tournaments.services.errors import (
+    AddressError,
+    ChampionshipStateError,
+    ResultConflict,
+    ResultError,
+)
 from tournaments.services.movements import round_check
 
 
@@ -180,28 +191,46 @@ _CHECKS = {
 }
 
 
+#: :data:`_CHECKS` for a board named by its number in the seating's round (so it fits
+#: by construction); the parameter: the board's number, in ``played_by``.
+_CHECKS_AT = {
+    "round_started": _CHECKS["round_started"],
+    "played_by": _CHECKS["played_by"].replace("%s", f"({BOARD_OF_ROUND})", 1),
+}
+
+
 @transaction.atomic
-def result_record(
-    *,
-    seating: Seating,
-    board: Board,
-    trump: Any,
-    ns_points_taken: int | None,
-    delegated: bool = False,
-    contro: bool = False,
-    recontro: bool = False,
-    sant_vicenc: bool = False,
-    infraction: Any = None,
-    adjusted: Any = None,
-    note: str = "",
-    expected_version: int | None,
-    expected_id: int | None = None,
-    acting_user: User | None,
+def result_record_at(
+    *, slug: str, round_number: int, table_number: int, board_number: int, **values: Any
 ) -> Result:
+    """:func:`result_record` on the table and board named by their numbers (the API's
+    address), located and locked in the same query as the checks (one query fewer than
+    locating them first). ``values``: :func:`result_record`'s other keywords. The
+    returned result's ``seating`` (with its round, championship, table and pairs) and
+    ``board`` are the rows read. Raises :class:`AddressError` when the championship,
+    round, table or board does not exist; otherwise as :func:`result_record`."""
+    located = seating_at(slug, round_number, table_number, board_number,
+                         extra=list(_CHECKS_AT.items()), extra_params=(board_number,),
+                         lock=True)
+    if located is None:
+        raise AddressError(_("No hi ha aquesta taula o aquest tauler en aquest campionat."))
+    seating, board = located
+    seating.board_fits = True  # type: ignore[attr-defined]
+    saved = _record(seating, board, **values)
+    saved.seating, saved.board = seating, board
+    return saved
+
+
+@transaction.atomic
+def result_record(*, seating: Seating, board: Board, **values: Any) -> Result:
     """Enter (``expected_version=None``) or correct (``expected_version`` = the version
     the form was loaded with) the result of ``board`` at ``seating``'s table.
     ``expected_id``: the id of the result that version is of, when the caller knows it
-    (the API's ETag): a result deleted and entered again is then a conflict too.
+    (the API's ETag): a result deleted and entered again is then a conflict too. The
+    other keywords (all keyword-only): the result's values as :func:`validate_result`
+    takes them (``trump``, ``ns_points_taken``, ``delegated``, ``contro``,
+    ``recontro``, ``sant_vicenc``, ``infraction``, ``adjusted``, ``note``) and
+    ``acting_user``.
 
     Locks the seating and the result row (``select_for_update``) so that two referees
     saving at once are serialised; the second then sees a version other than the one it
@@ -222,7 +251,28 @@ def result_record(
     result is refused with :class:`ChampionshipStateError` naming the problems while its
     seating has any (:func:`_check_seating_before_first_result`).
     """
-    seating = _lock_seating(seating, board)
+    return _record(_lock_seating(seating, board), board, **values)
+
+
+def _record(
+    seating: Seating,
+    board: Board,
+    *,
+    trump: Any,
+    ns_points_taken: int | None,
+    delegated: bool = False,
+    contro: bool = False,
+    recontro: bool = False,
+    sant_vicenc: bool = False,
+    infraction: Any = None,
+    adjusted: Any = None,
+    note: str = "",
+    expected_version: int | None,
+    expected_id: int | None = None,
+    acting_user: User | None,
+) -> Result:
+    """:func:`result_record`'s work, with ``seating`` already read and locked in this
+    transaction with the checks of :func:`_lock_seating` (or :data:`_CHECKS_AT`)."""
     round = seating.round
     championship = round.championship
     require(acting_user, championship, Capability.ENTER_RESULT)

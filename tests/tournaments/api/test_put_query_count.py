@@ -11,12 +11,12 @@ from tests.tournaments.api.conftest import Api, body
 
 pytestmark = pytest.mark.django_db
 
-#: token and user, the seating with the board's id, the seating's lock with the checks,
+#: token and user, the seating located and locked with the board's id and the checks,
 #: the roles, the current result's lock, the result, its pair-board rows, the audit row,
 #: the version bump, the board's visibility (plus BEGIN and COMMIT where captured).
-CREATE_STATEMENTS = 10
+CREATE_STATEMENTS = 9
 #: the same values again: no write.
-UNCHANGED_STATEMENTS = 6
+UNCHANGED_STATEMENTS = 5
 
 
 def _counted(client, url: str, **extra: str) -> tuple[int, int]:  # type: ignore[no-untyped-def]

@@ -309,8 +309,12 @@ def test_an_address_that_names_nothing_is_a_404_saying_what(api: Api, where, det
     url = reverse("api_result", args=[slug, where.get("round", 1), where.get("table", 1),
                                       where.get("board", api.small.boards[0].number)])
     client = api.token_client(api.small.referee)
+    # A bad body or If-Match too: what names nothing is said first.
     for response in (client.put(url, body(40), format="json"), client.get(url),
-                     APIClient().get(url)):
+                     APIClient().get(url),
+                     client.put(url, body(40, contro="potser"), format="json"),
+                     client.put(url, "{no", content_type="application/json"),
+                     client.put(url, body(40), format="json", HTTP_IF_MATCH="cap")):
         assert response.status_code == 404
         assert response.json() == {"detail": detail, "code": "not_found"}
     assert Result.objects.count() == 0

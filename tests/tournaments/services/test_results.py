@@ -140,6 +140,36 @@ def test_a_board_of_another_round_is_refused(small):
     assert "ronda 1" in str(exc.value)
 
 
+def test_result_record_at_finds_the_table_and_board_by_their_numbers(small):
+    seating, board = small.seatings[1], small.boards[1]
+    address = {"slug": small.championship.slug, "round_number": 1,
+               "table_number": seating.table.number, "board_number": board.number}
+    saved = services.result_record_at(**address, trump="E", ns_points_taken=50,
+                                      expected_version=None, acting_user=small.referee)
+    assert (saved.outcome, saved.seating.pk, saved.board.pk) == ("created", seating.pk, board.pk)
+    assert saved.seating.ns_pair.number == seating.ns_pair.number  # with its pairs
+    stored = Result.objects.get()
+    assert (stored.seating_id, stored.board_id, stored.ns_points_taken) == (
+        seating.pk, board.pk, 50)
+    again = services.result_record_at(**address, trump="E", ns_points_taken=50,
+                                      expected_version=None, acting_user=small.referee)
+    assert again.outcome == "unchanged"
+
+
+@pytest.mark.parametrize("wrong", [
+    {"slug": "cap"}, {"round_number": 9}, {"table_number": 99}, {"board_number": 3},
+])
+def test_result_record_at_an_address_naming_nothing_is_refused(small, wrong):
+    address = {"slug": small.championship.slug, "round_number": 1,
+               "table_number": small.seatings[0].table.number,
+               "board_number": small.boards[0].number} | wrong
+    with pytest.raises(services.AddressError):
+        services.result_record_at(**address, trump="O", ns_points_taken=40,
+                                  expected_version=None, acting_user=small.referee)
+    assert not Result.objects.exists() and not AuditEntry.objects.filter(
+        action__startswith="result.").exists()
+
+
 def test_a_pair_never_plays_a_board_twice(small):
     record(small, seating=0, board=0)
     played = small.seatings[0]
