@@ -23,7 +23,8 @@
  * loaded on a trick that opponent can still take; leads of winners no opponent can
  * ruff, to a partner's card above the opponents' or to a partner's ruff); cutoffs from the points still to
  * play and from the points each side is sure of (top trumps, cashed top cards and the
- * lowest cards the other seats must follow with).
+ * lowest cards the other seats must follow with). The last two tricks are searched by a
+ * plain alpha-beta, without the table or the move ordering.
  *
  * The legal-play rules mirror engine/play.py's legal_cards exactly (obligada, lliure,
  * carregar with both scopes); tests compare the two on random positions.
@@ -49,7 +50,7 @@ static const uint64_t SUIT_MASK[4] = {
 static const uint64_t POINT_CARDS = 0xF80ULL | (0xF80ULL << 12) | (0xF80ULL << 24) | (0xF80ULL << 36);
 static int card_points[48];
 
-static inline int suit_of(int bit) { return bit / 12; }
+static inline int suit_of(int bit) { return (int)((unsigned)bit / 12u); }
 static inline int lowbit(uint64_t m) { return __builtin_ctzll(m); }
 static inline int highbit(uint64_t m) { return 63 - __builtin_clzll(m); }
 static inline int popcount(uint64_t m) { return __builtin_popcountll(m); }
@@ -75,7 +76,7 @@ static uint64_t beating_mask(int winner, int trump) {
 }
 
 /* engine.play.legal_cards: ``win`` is the index in ``trick`` of the card winning it. */
-static uint64_t legal_moves(uint64_t hand, const int *trick, int ntrick, int win, int trump,
+static inline uint64_t legal_moves(uint64_t hand, const int *trick, int ntrick, int win, int trump,
                             int flags) {
     if (ntrick == 0) return hand;
     int led = suit_of(trick[0]);
@@ -180,7 +181,7 @@ static void normalize(const State *st, uint64_t out[4]) {
         if (!low) continue;
         for (int p = 0; p < 4; p++) {
             int held = (int)((st->hand[p] >> (12 * s)) & 0x7F);
-            if (held) out[p] |= (uint64_t)compress[low][held] << (12 * s);
+            out[p] |= (uint64_t)compress[low][held] << (12 * s); /* compress[low][0] is 0 */
         }
     }
 }
@@ -421,6 +422,7 @@ static int gen_moves(const State *st, int player, Move *moves, int tt_best, int 
     /* The opponent still to play to this trick after this seat (none for the fourth). */
     uint64_t next_opp = st->ntrick < 3 ? st->hand[(player + 1) & 3] : 0;
     int led = st->ntrick ? suit_of(st->trick[0]) : 0;
+    const uint32_t *hist = history[st->trump][player][st->ntrick];
     for (uint64_t m = legal; m; m &= m - 1) {
         int bit = lowbit(m);
         int s = suit_of(bit);
@@ -432,7 +434,7 @@ static int gen_moves(const State *st, int player, Move *moves, int tt_best, int 
             if (((legal >> next) & 1) && card_points[next] == card_points[bit]) continue;
         }
         int pts = card_points[bit];
-        int strength = bit % 12;
+        int strength = bit - 12 * s;
         int score;
         if (bit == tt_best) {
             score = 10000;
@@ -481,7 +483,7 @@ static int gen_moves(const State *st, int player, Move *moves, int tt_best, int 
            cutoffs to break ties (history first searched ~10% more nodes; the rules for
            leads and for discards of pointless cards leave it more ties to break). */
         if (use_history) {
-            uint32_t h = history[st->trump][player][st->ntrick][bit] >> 4;
+            uint32_t h = hist[bit] >> 4;
             score = (bit == tt_best ? 1 << 30 : 0) + score * 65536 +
                     (int)(h < 0xFFFF ? h : 0xFFFF);
         }
@@ -560,6 +562,51 @@ static int last_trick(const State *st) {
     return (win & 1) ? 0 : points;
 }
 
+/* The last two tricks, from the seat to play in the first of them (every hand holds at
+   most two cards): fail-soft alpha-beta over the at most 16 ways to play it, the last
+   trick forced; no table, no ordering. */
+static int two_tricks(State *st, int alpha, int beta) {
+    int player = (st->leader + st->ntrick) & 3;
+    uint64_t legal = legal_moves(st->hand[player], st->trick, st->ntrick, st->win, st->trump,
+                                 st->flags);
+    int maximizing = !(player & 1);
+    int best = maximizing ? -1 : 1000;
+    for (; legal; legal &= legal - 1) {
+        int bit = lowbit(legal);
+        int saved_win = st->win;
+        st->win = winner_after(st, bit);
+        st->hand[player] &= ~(1ULL << bit);
+        st->trick[st->ntrick++] = bit;
+        int value;
+        if (st->ntrick == 4) {
+            int leader = st->leader;
+            int winner = (leader + st->win) & 3;
+            int points = 1 + card_points[st->trick[0]] + card_points[st->trick[1]] +
+                         card_points[st->trick[2]] + card_points[st->trick[3]];
+            st->leader = winner;
+            value = ((winner & 1) ? 0 : points) + last_trick(st);
+            st->leader = leader;
+        } else {
+            value = two_tricks(st, alpha, beta);
+        }
+        st->ntrick--;
+        st->hand[player] |= 1ULL << bit;
+        st->win = saved_win;
+        if (maximizing) {
+            if (value > best) {
+                best = value;
+                if (best >= beta) break;
+                if (best > alpha) alpha = best;
+            }
+        } else if (value < best) {
+            best = value;
+            if (best <= alpha) break;
+            if (best < beta) beta = best;
+        }
+    }
+    return best;
+}
+
 static int search(State *st, int alpha, int beta) {
     st->nodes++;
     Key key;
@@ -572,6 +619,7 @@ static int search(State *st, int alpha, int beta) {
         if (remaining <= alpha) return remaining;
         if (beta <= 0) return 0;
         if (!(lead & (lead - 1))) return last_trick(st);
+        if (popcount(lead) == 2) return two_tricks(st, alpha, beta);
         make_key(st, &key); /* prefetches the table's line while the bounds are computed */
         int sure[2];
         sure_points(st, sure);
