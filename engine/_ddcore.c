@@ -16,7 +16,7 @@
  * (8..2) of each suit renumbered by rank among those still in play (positions that
  * differ only in which small cards are gone share an entry), packed as three masks so
  * that two 32-byte entries fill one cache line; the line is prefetched while the bounds
- * are computed, and the table (128 MB) asks for huge pages. Equivalent cards (same
+ * are computed and the leads ordered, and the table (128 MB) asks for huge pages. Equivalent cards (same
  * points, no card in play between them) are searched once; a forced card is played
  * without scoring; ordering by the table's best lead, a history of cutoffs and trick
  * heuristics (a card the opponent still to play cannot beat takes the trick; no points
@@ -610,8 +610,11 @@ static int two_tricks(State *st, int alpha, int beta) {
 static int search(State *st, int alpha, int beta) {
     st->nodes++;
     Key key;
-    int keyed = 0, tt_best = -1;
-    int alpha0, beta0;
+    int keyed = 0;
+    int player = (st->leader + st->ntrick) & 3;
+    int maximizing = !(player & 1);
+    Move moves[12];
+    int n;
     if (st->ntrick == 0) {
         uint64_t lead = st->hand[st->leader];
         if (!lead) return 0;
@@ -626,21 +629,31 @@ static int search(State *st, int alpha, int beta) {
         if (sure[0] >= beta) return sure[0];
         if (remaining - sure[1] <= alpha) return remaining - sure[1];
         keyed = 1;
+        /* the leads, ordered while the table's line arrives; the table's best lead is
+           moved to the front afterwards (the same order as scoring it first) */
+        n = gen_moves(st, player, moves, -1, 1);
         Entry *e = tt_find(&key);
         if (e) {
             if (e->low >= beta || e->low == e->high) return e->low;
             if (e->high <= alpha) return e->high;
             if (e->low > alpha) alpha = e->low;
             if (e->high < beta) beta = e->high;
-            if (e->best) tt_best = denormalize(st, e->best - 1);
+            if (e->best) {
+                int tt_best = denormalize(st, e->best - 1);
+                for (int i = 1; i < n; i++) {
+                    if (moves[i].bit == tt_best) {
+                        Move mv = moves[i];
+                        memmove(moves + 1, moves, i * sizeof(Move));
+                        moves[0] = mv;
+                        break;
+                    }
+                }
+            }
         }
+    } else {
+        n = gen_moves(st, player, moves, -1, 1);
     }
-    alpha0 = alpha;
-    beta0 = beta;
-    int player = (st->leader + st->ntrick) & 3;
-    int maximizing = !(player & 1);
-    Move moves[12];
-    int n = gen_moves(st, player, moves, tt_best, 1);
+    int alpha0 = alpha, beta0 = beta;
     int best = maximizing ? -1000 : 1000;
     int best_bit = -1;
     for (int i = 0; i < n; i++) {
