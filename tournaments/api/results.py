@@ -301,6 +301,9 @@ class ResultApi(APIView):
     def delete(self, request: Request, slug: str, round: int, table: int, board: int
                ) -> Response:
         seating, board_row = _locate(slug, round, table, board)
+        # Who may not delete learns that first, whether a result is there or not (on a
+        # hidden board its existence would tell that the table played it).
+        require(request, seating.round.championship, Capability.DELETE_RESULT)
         incoming = DeleteInputSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         result = Result.objects.filter(seating=seating, board=board_row).order_by().first()
@@ -311,8 +314,7 @@ class ResultApi(APIView):
                 status=status.HTTP_404_NOT_FOUND,
             )
         expected = _if_match(request)
-        if expected is None:  # who may not delete learns that first, not "send If-Match"
-            require(request, seating.round.championship, Capability.DELETE_RESULT)
+        if expected is None:
             raise PreconditionRequired()
         pk, version = expected
         services.result_delete(

@@ -152,6 +152,16 @@ def _check_seating_before_first_result(round: Round, *, started: bool | None = N
         )
 
 
+def _seating_changed(table_number: int, board_number: int) -> ResultConflict:
+    """The refusal of a save whose table was drawn again or edited while it waited."""
+    return ResultConflict(
+        _("Taula %(table)s, tauler %(board)s: la distribució de la taula ha canviat "
+          "mentre es desava. Torneu a desar.")
+        % {"table": table_number, "board": board_number},
+        current=None,
+    )
+
+
 def _lock_seating(seating: Seating, board: Board) -> Seating:
     """``seating`` read again and locked (``FOR UPDATE`` of its row only) with its round,
     championship and table, and, in the same query, what the checks of
@@ -164,8 +174,8 @@ def _lock_seating(seating: Seating, board: Board) -> Seating:
         f"{SEATING}.id = %s", (seating.pk,), extra=list(_CHECKS.items()),
         extra_params=(board.pk, board.pk), lock=True,
     )
-    if locked is None:
-        raise Seating.DoesNotExist(f"seating {seating.pk}")
+    if locked is None:  # the table drawn again (its seating replaced) meanwhile
+        raise _seating_changed(seating.table.number, board.number)
     return locked
 
 
@@ -208,12 +218,24 @@ def result_record_at(
     locating them first). ``values``: :func:`result_record`'s other keywords. The
     returned result's ``seating`` (with its round, championship, table and pairs) and
     ``board`` are the rows read. Raises :class:`AddressError` when the championship,
-    round, table or board does not exist; otherwise as :func:`result_record`."""
-    located = seating_at(slug, round_number, table_number, board_number,
-                         extra=list(_CHECKS_AT.items()), extra_params=(board_number,),
-                         lock=True)
-    if located is None:
-        raise AddressError(_("No hi ha aquesta taula o aquest tauler en aquest campionat."))
+    round, table or board does not exist, :class:`ResultConflict` when the table's
+    seating kept changing under three reads (edits or draws at that very moment);
+    otherwise as :func:`result_record`."""
+    address = (slug, round_number, table_number, board_number)
+    for _attempt in range(3):
+        located = seating_at(*address, extra=list(_CHECKS_AT.items()),
+                             extra_params=(board_number,), lock=True)
+        if located is not None:
+            break
+        # Nothing, or a seating row that another transaction changed (an edit of the
+        # table's pairs, a new draw) while this read waited for its lock: PostgreSQL
+        # then drops the row whose joins no longer hold. A fresh read tells which.
+        if seating_at(*address) is None:
+            raise AddressError(
+                _("No hi ha aquesta taula o aquest tauler en aquest campionat.")
+            )
+    else:
+        raise _seating_changed(table_number, board_number)
     seating, board = located
     seating.board_fits = True  # type: ignore[attr-defined]
     saved = _record(seating, board, **values)

@@ -80,3 +80,54 @@ def test_twenty_puts_with_the_same_etag_one_wins_the_others_get_409(on_postgres)
         assert current["values"] == winner["values"]  # a referee sees its table's result
     audits = AuditEntry.objects.filter(action__startswith="result.").count()
     assert audits - audits_before == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_put_waiting_on_a_seating_being_edited_saves_after_the_edit(on_postgres) -> None:
+    """The PUT's locked read finds the table by its numbers through the seating's pairs;
+    when an edit of that seating (NS and EW swapped by hand) holds the row, PostgreSQL
+    drops the row once the edit commits, and the save reads it again instead of
+    answering that the board does not exist."""
+    import time
+
+    from django.db import transaction
+
+    c = build_championship(pairs=4, rounds=1, boards_per_round=1)
+    referee = UserFactory(username="arbitre-espera")
+    services.membership_grant(championship=c, user=referee, role=Membership.Role.REFEREE,
+                              acting_user=None)
+    seating = Seating.objects.filter(round__championship=c).order_by("table__number").first()
+    url = reverse("api_result", args=[c.slug, 1, seating.table.number, 1])
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {access.token_for(user=referee)}")
+    held = threading.Event()
+    answers: list[Any] = []
+
+    def edit() -> None:
+        try:
+            with transaction.atomic():
+                Seating.objects.filter(pk=seating.pk).update(
+                    ns_pair=seating.ew_pair_id, ew_pair=seating.ns_pair_id)
+                held.set()
+                time.sleep(0.8)  # the PUT below waits for this row meanwhile
+        finally:
+            connection.close()
+
+    def put() -> None:
+        try:
+            held.wait(10)
+            answers.append(client.put(url, {"trump": "O", "ns_points_taken": 40},
+                                      format="json"))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=edit), threading.Thread(target=put)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert answers[0].status_code == 201, answers[0].content
+    result = Result.objects.get()
+    assert result.seating_id == seating.pk
+    assert answers[0].json()["ns"] == seating.ew_pair.number  # the seating as edited

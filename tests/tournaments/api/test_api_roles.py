@@ -47,6 +47,23 @@ def test_delete_of_a_result_per_role(api: Api, who: str, expected: int) -> None:
     assert Result.objects.count() == (0 if expected == 204 else 1)
 
 
+@pytest.mark.parametrize("who", ["nobody", "outsider", "referee"])
+def test_a_delete_by_who_may_not_delete_says_the_same_whether_a_result_is_there(
+        api: Api, who: str) -> None:
+    # The round's boards are hidden while it is played: a 404 where nothing is stored
+    # and a 403 where a result is would tell that the table played the board.
+    record(api.small.seatings[0], api.small.boards[0], 40)
+    client = client_of(api, who)
+    answers = [
+        client.delete(api.url(board=board.number), body, format="json", **headers)
+        for board in api.small.boards[:2]
+        for body, headers in (({"reason": "error"}, {}), ({}, {"HTTP_IF_MATCH": "cap"}),
+                              ({"reason": "error"}, {"HTTP_IF_MATCH": '"1.1"'}))
+    ]
+    assert {(a.status_code, a.json()["code"]) for a in answers} == {(403, "not_allowed")}
+    assert Result.objects.count() == 1
+
+
 def test_a_plain_referee_may_not_change_a_closed_round_the_head_referee_may(api: Api):
     from tournaments import services
 

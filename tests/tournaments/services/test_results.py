@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from tests.factories import UserFactory
 from tournaments import services
-from tournaments.models import AuditEntry, Board, Membership, PairBoard, Result
+from tournaments.models import AuditEntry, Board, Membership, PairBoard, Result, Seating
 
 pytestmark = pytest.mark.django_db
 
@@ -168,6 +168,16 @@ def test_result_record_at_an_address_naming_nothing_is_refused(small, wrong):
                                   expected_version=None, acting_user=small.referee)
     assert not Result.objects.exists() and not AuditEntry.objects.filter(
         action__startswith="result.").exists()
+
+
+def test_a_save_whose_seating_was_replaced_meanwhile_is_a_conflict(small):
+    # The form was loaded before the round was drawn again: its seating row is gone.
+    stale = small.seatings[0]
+    Seating.objects.filter(pk=stale.pk).delete()
+    with pytest.raises(services.ResultConflict) as exc:
+        record(small, seating=0, user=small.referee)
+    assert "la distribució de la taula ha canviat" in str(exc.value)
+    assert not Result.objects.exists()
 
 
 def test_a_pair_never_plays_a_board_twice(small):
