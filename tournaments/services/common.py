@@ -11,6 +11,7 @@ from django.db import connections, router, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.text import normalise
 from tournaments.models import (
     AuditEntry,
     Championship,
@@ -69,7 +70,8 @@ def audit(
         target=(target or "")[:AUDIT_TEXT_MAX],
         before=before,
         after=after,
-        reason=(reason or "").strip()[:AUDIT_REASON_MAX],
+        # Composed before it is cut: the column stores NFC, and composing can lengthen it.
+        reason=normalise(reason or "").strip()[:AUDIT_REASON_MAX],
         round_number=round_number,
         table_number=table_number,
         board_number=board_number,

@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.text import normalise
 from scoring.validate import parse_result
 from tournaments.models import (
     AuditEntry,
@@ -106,7 +107,10 @@ def validate_result(
             (values.adjusted[0].value, values.adjusted[1].value)
             if values.adjusted is not None else None
         ),
-        note=(note or "").strip()[:500],
+        # Composed (NFC) before it is cut and compared: the column stores it composed,
+        # and composing can lengthen a text (some letters decompose) or change it (a
+        # decomposed accent), which made a stored note too long or differ from itself.
+        note=normalise(note or "").strip()[:500],
     )
 
 

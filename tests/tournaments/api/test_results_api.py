@@ -358,3 +358,23 @@ def test_a_saves_answer_is_what_its_schemas_serializer_makes_of_it(api: Api) -> 
             (k, v, type(v)) for k, v in sent.items()]
     assert answers[3].json()["values"]["adjusted"] == {"NS": "average_plus",
                                                        "EW": "average_minus"}
+
+
+def test_a_note_is_composed_before_it_is_cut_and_compared(api: Api) -> None:
+    # U+0958 composes to two characters (it is excluded from composition): 300 of them
+    # are 600 once stored in NFC, past the column's 500.
+    client = api.token_client(api.small.referee)
+    lengthened = client.put(api.url(), body(40, note="\u0958" * 300), format="json")
+    assert lengthened.status_code == 201, lengthened.content
+    assert len(Result.objects.get().note) == 500
+    # A decomposed accent saved twice is the same note: the second is no change.
+    other = api.url(board=api.small.boards[1].number)
+    assert client.put(other, body(40, note="Nu\u0301ria"), format="json").status_code == 201
+    again = client.put(other, body(40, note="Nu\u0301ria"), format="json")
+    assert (again.status_code, again.json()["outcome"]) == (200, "unchanged")
+    assert Result.objects.get(board=api.small.boards[1]).note == "N\u00faria"
+    head = api.token_client(api.head)
+    gone = head.delete(other, {"reason": "\u0958" * 300}, format="json",
+                       HTTP_IF_MATCH=again["ETag"])
+    assert gone.status_code == 204, gone.content
+    assert len(AuditEntry.objects.get(action="result.delete").reason) <= 500
