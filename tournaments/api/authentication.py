@@ -26,6 +26,8 @@ class DeviceTokenAuthentication(TokenAuthentication):
     request more CPU building its SQL than the database spent answering it."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
+        if "\x00" in key:  # PostgreSQL refuses NUL in text: no key holds one
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         user_model = get_user_model()
         token_fields = Token._meta.concrete_fields
         with connection.cursor() as cursor:

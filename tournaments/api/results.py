@@ -49,7 +49,10 @@ from tournaments.models import Board, Championship, Result, Round, Seating, Tabl
 from tournaments.models.joined import seating_at
 from tournaments.permissions import Capability
 
-_ETAG = re.compile(r'^"?([0-9]{1,18})\.([0-9]{1,9})"?$')
+#: An ETag of ours, quoted (as sent) or bare (as some clients copy it), its numbers as
+#: ``etag_of`` writes them (no leading zero): a strong comparison, character for character.
+_ETAG = re.compile(r'^(?:"(0|[1-9][0-9]{0,17})\.(0|[1-9][0-9]{0,8})"'
+                   r'|(0|[1-9][0-9]{0,17})\.(0|[1-9][0-9]{0,8}))$')
 
 
 def etag_of(pk: int, version: int) -> str:
@@ -59,9 +62,13 @@ def etag_of(pk: int, version: int) -> str:
 
 
 def parse_etag(value: str) -> tuple[int, int] | None:
-    """``'"12.3"'`` -> ``(12, 3)``; ``None`` for anything else (then it matches nothing)."""
+    """``'"12.3"'`` (or ``12.3``) -> ``(12, 3)``; ``None`` for anything else, such as
+    ``"12.03"`` or an unbalanced quote (a 400 naming the header)."""
     match = _ETAG.match(value.strip())
-    return (int(match[1]), int(match[2])) if match else None
+    if match is None:
+        return None
+    pk, version = (match[1], match[2]) if match[1] is not None else (match[3], match[4])
+    return int(pk), int(version)
 
 
 def values_data(r: selectors.ResultValues | Result, score: Any) -> dict[str, Any]:

@@ -378,3 +378,22 @@ def test_a_note_is_composed_before_it_is_cut_and_compared(api: Api) -> None:
                        HTTP_IF_MATCH=again["ETag"])
     assert gone.status_code == 204, gone.content
     assert len(AuditEntry.objects.get(action="result.delete").reason) <= 500
+
+
+@pytest.mark.parametrize(("header", "parsed"), [
+    ('"12.3"', (12, 3)), ("12.3", (12, 3)), (' "1.1" ', (1, 1)),
+    ('"12.3', None), ('12.3"', None), ('"012.3"', None), ('"12.03"', None),
+    ('W/"12.3"', None), ('"12.3", "12.4"', None), ("*", None), ('""', None),
+])
+def test_an_if_match_is_one_of_our_etags_character_for_character(header, parsed) -> None:
+    from tournaments.api.results import parse_etag
+
+    assert parse_etag(header) == parsed
+
+
+def test_a_token_with_a_nul_byte_is_a_401_not_a_500(api: Api) -> None:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token abc\x00def")
+    response = client.put(api.url(), body(40), format="json")
+    assert response.status_code == 401
+    assert not Result.objects.exists()
