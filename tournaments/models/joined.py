@@ -100,8 +100,10 @@ def seating_joined(
     ``seating.round``, ``seating.round.championship`` and ``seating.table`` (and
     ``ns_pair``/``ew_pair`` with ``pairs``) filled; each ``extra`` ``(name, sql)``
     column (parameters ``extra_params``, before ``params``) set as an attribute of the
-    seating. ``lock``: ``FOR UPDATE`` of the seating's row only (PostgreSQL; elsewhere
-    plain ``FOR UPDATE`` where supported). ``None`` when nothing matches."""
+    seating. ``lock``: on PostgreSQL ``FOR UPDATE`` of the seating's row and ``FOR KEY
+    SHARE`` of its championship's and round's (a close or finish waiting for the save,
+    or the save seeing the closed round); elsewhere ``FOR UPDATE`` where supported.
+    ``None`` when nothing matches."""
     parts = _PARTS + (_PAIRS if pairs else [])
     columns: list[str] = []
     names: list[list[str]] = []
@@ -115,7 +117,14 @@ def seating_joined(
         + f" WHERE {where} LIMIT 1"
     )
     connection = connections[using]
-    if lock and connection.features.has_select_for_update:
+    if lock and connection.vendor == "postgresql":
+        # The championship's and round's rows too, in that order, before the seating's:
+        # whoever locks them FOR UPDATE (closing the round, finishing the championship,
+        # a draw, a registration: each locks the championship's row first) runs before
+        # this save, whose read then waits and sees what it wrote, or after it. KEY
+        # SHARE, the lock of a foreign key's check, lets saves run side by side.
+        statement += f" FOR KEY SHARE OF jc, jr FOR UPDATE OF {SEATING}"
+    elif lock and connection.features.has_select_for_update:
         statement += (f" FOR UPDATE OF {SEATING}"
                       if connection.features.has_select_for_update_of else " FOR UPDATE")
     with connection.cursor() as cursor:

@@ -71,7 +71,12 @@ def board_analyse(*, board_id: int, force: bool = False) -> BoardAnalysis | None
     best = par(table, board.dealer)
     with transaction.atomic():
         locked = (
-            Board.objects.select_for_update().select_related("championship")
+            # The board's row only, FOR NO KEY UPDATE (a new deal waits; a result's
+            # foreign-key check, KEY SHARE, does not): a result save holds the
+            # championship's row and takes the board's at its commit, so a lock on both,
+            # or one a result's check waits for, could deadlock with it.
+            Board.objects.select_for_update(no_key=True, of=("self",))
+            .select_related("championship")
             .filter(pk=board_id).first()
         )
         if locked is None or BoardAnalysis.source_of(

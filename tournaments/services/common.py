@@ -112,12 +112,15 @@ _BUMP = (
 
 
 def _lock_championship(championship: Championship | int) -> Championship:
-    """The championship's row, locked until the transaction ends, so that registrations
-    (and removals) of one championship run one at a time: every one sees the pairs and
-    player codes the previous one wrote. ``FOR NO KEY UPDATE`` does not block the result
-    writes (their foreign keys only take ``FOR KEY SHARE``)."""
+    """The championship's row, locked (``FOR UPDATE``) until the transaction ends: the
+    first lock of every change to a championship's pairs, rounds and seatings, so that
+    they run one at a time (each sees the pairs and player codes the previous one
+    wrote) and one at a time with the result saves, which take the same row first
+    (``FOR KEY SHARE``, :func:`tournaments.models.joined.seating_joined`). With the
+    championship's row always taken first, no two of them wait for each other: a draw
+    that held it while a save held the round's would deadlock."""
     pk = championship if isinstance(championship, int) else championship.pk
-    return Championship.objects.select_for_update(no_key=True).get(pk=pk)
+    return Championship.objects.select_for_update().get(pk=pk)
 
 
 def _check_not_finished(championship: Championship) -> None:

@@ -347,8 +347,12 @@ def round_close(
     :class:`NotAllowedError` (no ``CLOSE_ROUND``; ``allow_missing`` with results missing
     and no ``CLOSE_ROUND_WITH_MISSING``).
     """
-    round = Round.objects.select_for_update().select_related("championship").get(pk=round.pk)
-    championship = round.championship
+    # The championship's row first, as every writer takes it: a result being saved
+    # holds it (KEY SHARE) until it commits, so the missing results below are read after
+    # it, and a save that comes later sees the round closed.
+    championship = _lock_championship(round.championship_id)
+    round = Round.objects.select_for_update().get(pk=round.pk)
+    round.championship = championship
     require(acting_user, championship, Capability.CLOSE_ROUND)
     if round.is_closed:
         raise ChampionshipStateError(_("La ronda %(n)s ja està tancada.") % {"n": round.number})
@@ -403,7 +407,9 @@ def round_reopen(*, round: Round, acting_user: User | None) -> Round:
     """Reopen a closed round while the championship runs (``REOPEN_ROUND``: head referee
     or organiser); an open round stays as it is (nothing written, nothing audited).
     Raises :class:`ChampionshipStateError` (finished), :class:`NotAllowedError`."""
-    round = Round.objects.select_for_update().select_related("championship").get(pk=round.pk)
+    championship = _lock_championship(round.championship_id)  # first, as round_close
+    round = Round.objects.select_for_update().get(pk=round.pk)
+    round.championship = championship
     require(acting_user, round.championship, Capability.REOPEN_ROUND)
     if round.championship.status == Championship.Status.FINISHED:
         raise ChampionshipStateError(_("El campionat ja s'ha acabat."))

@@ -131,3 +131,119 @@ def test_a_put_waiting_on_a_seating_being_edited_saves_after_the_edit(on_postgre
     result = Result.objects.get()
     assert result.seating_id == seating.pk
     assert answers[0].json()["ns"] == seating.ew_pair.number  # the seating as edited
+
+
+def _held(monkeypatch: Any, module: Any, started: threading.Event) -> None:
+    """``module.audit`` (or ``_audit``) waits 0.8 s once it is called: its caller's
+    transaction stays open, its locks held, while another request runs."""
+    import time
+
+    name = "audit" if hasattr(module, "audit") else "_audit"
+    real = getattr(module, name)
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        started.set()
+        time.sleep(0.8)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, slow)
+
+
+def _race(first: Any, second: Any, started: threading.Event) -> list[Any]:
+    """``first`` in a thread; ``second`` once ``first`` holds its locks; both answers."""
+    answers: list[Any] = [None, None]
+
+    def run(i: int, call: Any) -> None:
+        try:
+            if i == 1:
+                started.wait(10)
+            answers[i] = call()
+        except Exception as exc:  # asserted on below
+            answers[i] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate((first, second))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    return answers
+
+
+def _round_with_one_result_missing() -> tuple[Any, Any, str, APIClient]:
+    c = build_championship(pairs=4, rounds=1, boards_per_round=2)
+    organiser = None  # the services' own acting user: every capability
+    referee = UserFactory(username="arbitre-carrera")
+    services.membership_grant(championship=c, user=referee, role=Membership.Role.REFEREE,
+                              acting_user=None)
+    for seating in Seating.objects.filter(round__championship=c):
+        for board in Board.objects.filter(round__championship=c):
+            if (seating.table.number, board.number) != (1, 1):
+                services.result_record(seating=seating, board=board, trump="O",
+                                       ns_points_taken=36, expected_version=None,
+                                       acting_user=organiser)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {access.token_for(user=referee)}")
+    return c, organiser, reverse("api_result", args=[c.slug, 1, 1, 1]), client
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_save_during_a_round_close_sees_the_round_closed(on_postgres, monkeypatch) -> None:
+    from tournaments.models import Round
+    from tournaments.services import rounds
+
+    c, organiser, url, client = _round_with_one_result_missing()
+    started = threading.Event()
+    _held(monkeypatch, rounds, started)
+    round_ = Round.objects.get(championship=c, number=1)
+    closed, put = _race(
+        lambda: services.round_close(round=round_, acting_user=organiser, allow_missing=True),
+        lambda: client.put(url, {"trump": "O", "ns_points_taken": 40}, format="json"),
+        started,
+    )
+    assert put.status_code == 403, put.content  # a plain referee, a closed round
+    assert closed.is_closed
+    audit = AuditEntry.objects.get(championship=c, action="round.close")
+    assert audit.after["missing"] == ["1/1"]
+    assert not Result.objects.filter(seating__table__number=1, board__number=1).exists()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_round_close_during_a_save_sees_the_result(on_postgres, monkeypatch) -> None:
+    from tournaments.models import Round
+    from tournaments.services import results
+
+    c, organiser, url, client = _round_with_one_result_missing()
+    started = threading.Event()
+    _held(monkeypatch, results, started)
+    round_ = Round.objects.get(championship=c, number=1)
+    put, closed = _race(
+        lambda: client.put(url, {"trump": "O", "ns_points_taken": 40}, format="json"),
+        lambda: services.round_close(round=round_, acting_user=organiser),
+        started,
+    )
+    assert put.status_code == 201, put.content
+    assert closed.is_closed  # without allow_missing: nothing was missing any more
+    assert AuditEntry.objects.get(championship=c, action="round.close").after["missing"] == []
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_save_during_the_finish_sees_the_championship_finished(on_postgres,
+                                                                 monkeypatch) -> None:
+    from tournaments.services import championships
+
+    c, organiser, url, client = _round_with_one_result_missing()
+    started = threading.Event()
+    _held(monkeypatch, championships, started)
+    finished, put = _race(
+        lambda: services.championship_finish(championship=c, acting_user=organiser),
+        lambda: client.put(url, {"trump": "O", "ns_points_taken": 40}, format="json"),
+        started,
+    )
+    assert not isinstance(finished, Exception), finished
+    assert (put.status_code, put.json()["code"]) == (409, "state"), put.content
+    assert not Result.objects.filter(seating__table__number=1, board__number=1).exists()
