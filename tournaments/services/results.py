@@ -306,8 +306,6 @@ def _record(
         raise ChampionshipStateError(
             _("El campionat ja s'ha acabat: els resultats no es poden canviar.")
         )
-    if round.is_closed:
-        require(acting_user, championship, Capability.CHANGE_CLOSED_ROUND)
     if not seating.board_fits:  # type: ignore[attr-defined]
         raise ResultError(
             _("El tauler %(board)s no es juga a la ronda %(round)s.")
@@ -343,6 +341,8 @@ def _record(
         # (docs/decisions.md "Saving the same thing twice").
         current.outcome = "unchanged"
         return current
+    if round.is_closed:  # after the same values: a retry once the round closed is no change
+        require(acting_user, championship, Capability.CHANGE_CLOSED_ROUND)
     if data.adjusted is not None or (current is not None and current.is_adjusted):
         # Putting an adjusted score, or replacing one by a played result, is the
         # director's (docs/decisions.md 17).
