@@ -16,7 +16,9 @@
  * (8..2) of each suit renumbered by rank among those still in play (positions that
  * differ only in which small cards are gone share an entry), packed as three masks so
  * that two 32-byte entries fill one cache line; the line is prefetched while the bounds
- * are computed and the leads ordered, and the table (128 MB) asks for huge pages. Equivalent cards (same
+ * are computed and the leads ordered (at the last seat of a trick, those of the next
+ * trick's starts after each of its legal cards, before its cards are ordered), and the
+ * table (128 MB) asks for huge pages. Equivalent cards (same
  * points, no card in play between them) are searched once; a forced card is played
  * without scoring; ordering by the table's best lead, a history of cutoffs and trick
  * heuristics (a card the opponent still to play cannot beat takes the trick; no points
@@ -173,14 +175,14 @@ static void init_compress(void) {
     }
 }
 
-static void normalize(const State *st, uint64_t out[4]) {
-    uint64_t all = st->hand[0] | st->hand[1] | st->hand[2] | st->hand[3];
-    for (int p = 0; p < 4; p++) out[p] = st->hand[p] & POINT_CARDS;
+static inline void normalize_hands(const uint64_t hand[4], uint64_t out[4]) {
+    uint64_t all = hand[0] | hand[1] | hand[2] | hand[3];
+    for (int p = 0; p < 4; p++) out[p] = hand[p] & POINT_CARDS;
     for (int s = 0; s < 4; s++) {
         int low = (int)((all >> (12 * s)) & 0x7F);
         if (!low) continue;
         for (int p = 0; p < 4; p++) {
-            int held = (int)((st->hand[p] >> (12 * s)) & 0x7F);
+            int held = (int)((hand[p] >> (12 * s)) & 0x7F);
             out[p] |= (uint64_t)compress[low][held] << (12 * s); /* compress[low][0] is 0 */
         }
     }
@@ -216,13 +218,18 @@ typedef struct {
     Entry *bucket;
 } Key;
 
-static inline void make_key(const State *st, Key *key) {
+static inline void normalize(const State *st, uint64_t out[4]) {
+    normalize_hands(st->hand, out);
+}
+
+/* The key of the trick start with these hands and leader (the line prefetched). */
+static inline void make_key_of(const uint64_t hand[4], int leader, int config, Key *key) {
     uint64_t h[4];
-    normalize(st, h);
+    normalize_hands(hand, h);
     key->k[0] = h[0] | h[1] | h[2] | h[3];
     key->k[1] = h[1] | h[3];
     key->k[2] = h[2] | h[3];
-    key->tag = (uint8_t)(st->config * 4 + st->leader + 1);
+    key->tag = (uint8_t)(config * 4 + leader + 1);
     uint64_t x = key->k[0] * 0x9E3779B97F4A7C15ULL;
     x ^= key->k[1] * 0xC2B2AE3D27D4EB4FULL;
     x ^= key->k[2] * 0x165667B19E3779F9ULL;
@@ -232,6 +239,10 @@ static inline void make_key(const State *st, Key *key) {
     x ^= x >> 32;
     key->bucket = &table[(x >> (64 - TT_BITS)) & ~1ULL];
     __builtin_prefetch(key->bucket);
+}
+
+static inline void make_key(const State *st, Key *key) {
+    make_key_of(st->hand, st->leader, st->config, key);
 }
 
 static inline int same_key(const Entry *e, const Key *key) {
@@ -505,10 +516,12 @@ static int gen_moves(const State *st, int player, Move *moves, int tt_best, int 
 
 /* ------------------------------------------------------------------ search */
 
-static int search(State *st, int alpha, int beta);
+static int search_key(State *st, int alpha, int beta, const Key *pre);
+static inline int search(State *st, int alpha, int beta) { return search_key(st, alpha, beta, NULL); }
 
-/* NS points from the current trick on after the seat to play plays ``bit``. */
-static int play_and_search(State *st, int bit, int alpha, int beta) {
+/* NS points from the current trick on after the seat to play plays ``bit``; ``pre``: the
+   key of the next trick's start when this card ends a trick and it was computed before. */
+static int play_and_search_key(State *st, int bit, int alpha, int beta, const Key *pre) {
     int player = (st->leader + st->ntrick) & 3;
     int saved_win = st->win;
     st->win = winner_after(st, bit);
@@ -527,7 +540,7 @@ static int play_and_search(State *st, int bit, int alpha, int beta) {
         st->leader = winner;
         st->remaining -= points;
         st->win = 0;
-        value = gain + search(st, alpha - gain, beta - gain);
+        value = gain + search_key(st, alpha - gain, beta - gain, pre);
         st->remaining += points;
         st->leader = leader;
         memcpy(st->trick, t, sizeof(t));
@@ -540,6 +553,10 @@ static int play_and_search(State *st, int bit, int alpha, int beta) {
     st->hand[player] |= 1ULL << bit;
     st->win = saved_win;
     return value;
+}
+
+static inline int play_and_search(State *st, int bit, int alpha, int beta) {
+    return play_and_search_key(st, bit, alpha, beta, NULL);
 }
 
 /* The last trick: every hand holds one card, play is forced. */
@@ -607,7 +624,7 @@ static int two_tricks(State *st, int alpha, int beta) {
     return best;
 }
 
-static int search(State *st, int alpha, int beta) {
+static int search_key(State *st, int alpha, int beta, const Key *pre) {
     st->nodes++;
     Key key;
     int keyed = 0;
@@ -615,6 +632,8 @@ static int search(State *st, int alpha, int beta) {
     int maximizing = !(player & 1);
     Move moves[12];
     int n;
+    Key keys[12];
+    int key_bits[12], nkeys = 0;
     if (st->ntrick == 0) {
         uint64_t lead = st->hand[st->leader];
         if (!lead) return 0;
@@ -623,7 +642,8 @@ static int search(State *st, int alpha, int beta) {
         if (beta <= 0) return 0;
         if (!(lead & (lead - 1))) return last_trick(st);
         if (popcount(lead) == 2) return two_tricks(st, alpha, beta);
-        make_key(st, &key); /* prefetches the table's line while the bounds are computed */
+        if (pre) key = *pre; /* prefetched by the trick's last seat */
+        else make_key(st, &key); /* prefetches the table's line while the bounds are computed */
         int sure[2];
         sure_points(st, sure);
         if (sure[0] >= beta) return sure[0];
@@ -650,6 +670,20 @@ static int search(State *st, int alpha, int beta) {
                 }
             }
         }
+    } else if (st->ntrick == 3 && popcount(st->hand[player]) > 3) {
+        /* The last seat of a trick: the keys of the next trick's starts first, their
+           lines prefetched while this seat's cards are ordered. */
+        uint64_t legal = legal_moves(st->hand[player], st->trick, 3, st->win, st->trump,
+                                     st->flags);
+        uint64_t h[4] = {st->hand[0], st->hand[1], st->hand[2], st->hand[3]};
+        for (uint64_t m = legal; m; m &= m - 1) {
+            int bit = lowbit(m);
+            h[player] = st->hand[player] & ~(1ULL << bit);
+            int leader = (st->leader + winner_after(st, bit)) & 3;
+            make_key_of(h, leader, st->config, &keys[nkeys]);
+            key_bits[nkeys++] = bit;
+        }
+        n = gen_moves(st, player, moves, -1, 1);
     } else {
         n = gen_moves(st, player, moves, -1, 1);
     }
@@ -657,7 +691,10 @@ static int search(State *st, int alpha, int beta) {
     int best = maximizing ? -1000 : 1000;
     int best_bit = -1;
     for (int i = 0; i < n; i++) {
-        int value = play_and_search(st, moves[i].bit, alpha, beta);
+        const Key *pre = NULL;
+        for (int k = 0; k < nkeys; k++)
+            if (key_bits[k] == moves[i].bit) pre = &keys[k];
+        int value = play_and_search_key(st, moves[i].bit, alpha, beta, pre);
         if (maximizing) {
             if (value > best) {
                 best = value;
