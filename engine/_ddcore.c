@@ -405,12 +405,14 @@ static inline int can_beat(uint64_t hand, int led, int winner, int trump) {
     return ((follow ? follow : hand) & beating_mask(winner, trump)) != 0;
 }
 
-/* The legal cards of ``player``, one per class of equivalent cards, best guesses first.
-   ``use_history`` 0 gives a fixed order (the choice among optimal cards must not depend
-   on earlier searches). */
-static int gen_moves(const State *st, int player, Move *moves, int tt_best, int use_history) {
-    uint64_t hand = st->hand[player];
-    uint64_t legal = legal_moves(hand, st->trick, st->ntrick, st->win, st->trump, st->flags);
+static inline uint64_t legal_of(const State *st, int player) {
+    return legal_moves(st->hand[player], st->trick, st->ntrick, st->win, st->trump, st->flags);
+}
+
+/* The ``legal`` cards of ``player`` (legal_of), one per class of equivalent cards, best
+   guesses first. ``use_history`` 0 gives a fixed order (the choice among optimal cards
+   must not depend on earlier searches). */
+static int gen_moves(const State *st, int player, uint64_t legal, Move *moves, int use_history) {
     if (!(legal & (legal - 1))) { /* a forced card */
         moves[0].bit = lowbit(legal);
         moves[0].score = 0;
@@ -447,9 +449,7 @@ static int gen_moves(const State *st, int player, Move *moves, int tt_best, int 
         int pts = card_points[bit];
         int strength = bit - 12 * s;
         int score;
-        if (bit == tt_best) {
-            score = 10000;
-        } else if (st->ntrick == 0) {
+        if (st->ntrick == 0) {
             uint64_t suit_play = in_play & SUIT_MASK[s];
             int top = highbit(suit_play) == bit;
             uint64_t o1 = st->hand[(player + 1) & 3], o3 = st->hand[(player + 3) & 3];
@@ -490,13 +490,13 @@ static int gen_moves(const State *st, int player, Move *moves, int tt_best, int 
             }
         }
         moves[n].bit = bit;
-        /* The table's best lead before all, then the fixed rules above, the history of
-           cutoffs to break ties (history first searched ~10% more nodes; the rules for
-           leads and for discards of pointless cards leave it more ties to break). */
+        /* The fixed rules above, then the history of cutoffs to break ties (history first
+           searched ~10% more nodes; the rules for leads and for discards of pointless
+           cards leave it more ties to break). The table's best lead is put first by the
+           caller. */
         if (use_history) {
             uint32_t h = hist[bit] >> 4;
-            score = (bit == tt_best ? 1 << 30 : 0) + score * 65536 +
-                    (int)(h < 0xFFFF ? h : 0xFFFF);
+            score = score * 65536 + (int)(h < 0xFFFF ? h : 0xFFFF);
         }
         moves[n].score = score;
         n++;
@@ -651,7 +651,7 @@ static int search_key(State *st, int alpha, int beta, const Key *pre) {
         keyed = 1;
         /* the leads, ordered while the table's line arrives; the table's best lead is
            moved to the front afterwards (the same order as scoring it first) */
-        n = gen_moves(st, player, moves, -1, 1);
+        n = gen_moves(st, player, legal_of(st, player), moves, 1);
         Entry *e = tt_find(&key);
         if (e) {
             if (e->low >= beta || e->low == e->high) return e->low;
@@ -673,8 +673,7 @@ static int search_key(State *st, int alpha, int beta, const Key *pre) {
     } else if (st->ntrick == 3 && popcount(st->hand[player]) > 3) {
         /* The last seat of a trick: the keys of the next trick's starts first, their
            lines prefetched while this seat's cards are ordered. */
-        uint64_t legal = legal_moves(st->hand[player], st->trick, 3, st->win, st->trump,
-                                     st->flags);
+        uint64_t legal = legal_of(st, player);
         uint64_t h[4] = {st->hand[0], st->hand[1], st->hand[2], st->hand[3]};
         for (uint64_t m = legal; m; m &= m - 1) {
             int bit = lowbit(m);
@@ -683,9 +682,9 @@ static int search_key(State *st, int alpha, int beta, const Key *pre) {
             make_key_of(h, leader, st->config, &keys[nkeys]);
             key_bits[nkeys++] = bit;
         }
-        n = gen_moves(st, player, moves, -1, 1);
+        n = gen_moves(st, player, legal, moves, 1);
     } else {
-        n = gen_moves(st, player, moves, -1, 1);
+        n = gen_moves(st, player, legal_of(st, player), moves, 1);
     }
     int alpha0 = alpha, beta0 = beta;
     int best = maximizing ? -1000 : 1000;
@@ -731,7 +730,7 @@ static int greedy(State *st) {
     while (g.hand[(g.leader + g.ntrick) & 3]) {
         int player = (g.leader + g.ntrick) & 3;
         Move moves[12];
-        gen_moves(&g, player, moves, -1, 1);
+        gen_moves(&g, player, legal_of(&g, player), moves, 1);
         int bit = moves[0].bit;
         g.win = winner_after(&g, bit);
         g.hand[player] &= ~(1ULL << bit);
@@ -889,7 +888,7 @@ static PyObject *dd_best(PyObject *self, PyObject *args) {
     int player = (st.leader + st.ntrick) & 3;
     int maximizing = !(player & 1);
     Move moves[12];
-    int n = gen_moves(&st, player, moves, -1, 0);
+    int n = gen_moves(&st, player, legal_of(&st, player), moves, 0);
     int chosen = -1;
     for (int i = 0; i < n && chosen < 0; i++) {
         int v = maximizing ? play_and_search(&st, moves[i].bit, value - 1, value)
