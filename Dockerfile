@@ -16,7 +16,7 @@ COPY pyproject.toml README.md ./
 RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/requirements.txt \
     && pip install -r /tmp/requirements.txt
 
-COPY manage.py ./
+COPY manage.py setup.py ./
 COPY config config
 COPY engine engine
 COPY scoring scoring
@@ -25,7 +25,16 @@ COPY templates templates
 COPY static static
 COPY locale locale
 # Editable: the code runs from /app, where the settings find templates/, static/, locale/.
-RUN pip install --no-deps -e .
+# The install compiles the double-dummy solver's core (engine/_ddcore.c, setup.py), which
+# needs a C compiler at build time only: without it the install would still succeed and
+# the analysis fall back to the pure-Python solver, minutes a board instead of a second.
+# The build stops if the core did not build; the compiler is removed afterwards.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && pip install --no-deps -e . \
+    && python -c "import sys, engine.dd as dd; sys.exit(0 if dd.core_available() else 'the compiled double-dummy core did not build')" \
+    && apt-get purge -y --auto-remove gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/* build
 
 # Static files with hashed names and compressed copies, served by whitenoise. The key
 # only lets the settings load for this command; the real one comes from the env file.

@@ -100,6 +100,19 @@ def test_the_dockerfile_collects_static_files_at_build_time_and_runs_unprivilege
     assert 'CMD ["gunicorn", "config.wsgi"' in text
 
 
+def test_the_image_builds_the_compiled_double_dummy_core() -> None:
+    # Without a compiler the install succeeds with the pure-Python solver only (minutes a
+    # board): the image copies setup.py, installs gcc for the build, and checks the core.
+    text = (ROOT / "Dockerfile").read_text()
+    copied = next(line for line in text.splitlines() if line.startswith("COPY manage.py"))
+    assert "setup.py" in copied.split() and (ROOT / "setup.py").is_file()
+    install = text[text.index("apt-get install"):text.index("collectstatic")]
+    assert "gcc" in install and "pip install --no-deps -e ." in install
+    assert "dd.core_available()" in install and "sys.exit" in install
+    ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()}
+    assert "engine/*.so" in ignored  # a core built on the host is not copied in
+
+
 def test_the_build_context_leaves_out_secrets_and_local_state() -> None:
     ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()}
     assert {".git", ".venv", "var", "deploy/production.env", "*.env"} <= ignored
