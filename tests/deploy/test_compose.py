@@ -136,3 +136,17 @@ def test_the_deploy_readme_covers_backups_restore_scaling_and_measured() -> None
                    "manage.py export_championship", "import_championship",
                    "## Scaling out", "WEB_CONCURRENCY", "## Measured", "docs/performance.md"):
         assert needle in text, needle
+
+
+def test_the_systemd_units_take_their_sizes_from_the_env_file_and_start_only_the_app() -> None:
+    web = (ROOT / "deploy" / "botifarra-web.service").read_text()
+    worker = (ROOT / "deploy" / "botifarra-worker.service").read_text()
+    assert "EnvironmentFile=/etc/botifarra/env" in web and "EnvironmentFile" in worker
+    # WEB_CONCURRENCY and CELERY_WORKER_CONCURRENCY come from the env file: a size on the
+    # command line would override them; collectstatic and migrate run once per deployment.
+    commands = [line for line in (web + worker).splitlines() if line.startswith("Exec")]
+    assert [line.split("=", 1)[0] for line in commands] == ["ExecStart", "ExecStart"]
+    assert not any(word in line for line in commands
+                   for word in ("--workers", "--concurrency", "migrate", "collectstatic"))
+    env = (ROOT / "deploy" / "production.env.example").read_text()
+    assert "WEB_CONCURRENCY=" in env and "CELERY_WORKER_CONCURRENCY=" in env
