@@ -254,7 +254,10 @@ def _label_width(card_size: float) -> float:
 def wrap_ranks(ranks: list[str], size: float, available: float) -> list[str]:
     """The ranks of one suit as lines of at most ``available`` points at ``size`` (bold),
     in order, split between cards (a rank is never cut); ``[]`` for a void suit, and a
-    rank wider than the line alone on its line."""
+    rank wider than the line alone on its line. As few lines as fit, their cards shared
+    out evenly (the first lines take one more): a five-card suit that does not fit on
+    one line prints as 3 and 2, never as 4 and a lone card, which a player making up
+    the deal can take for another suit's line."""
     lines: list[str] = []
     for rank in ranks:
         candidate = f"{lines[-1]} {rank}" if lines else rank
@@ -262,6 +265,17 @@ def wrap_ranks(ranks: list[str], size: float, available: float) -> list[str]:
             lines[-1] = candidate
         else:
             lines.append(rank)
+    if len(lines) < 2:
+        return lines
+    count, extra = divmod(len(ranks), len(lines))
+    even: list[str] = []
+    start = 0
+    for index in range(len(lines)):
+        end = start + count + (1 if index < extra else 0)
+        even.append(" ".join(ranks[start:end]))
+        start = end
+    if all(width(line, FONT_BOLD, size) <= available for line in even):
+        return even
     return lines
 
 

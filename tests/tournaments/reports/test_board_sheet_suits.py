@@ -46,3 +46,14 @@ def test_a_seven_card_suit_keeps_the_deal_size_and_wraps() -> None:
     assert deal_card_size(deal, 11.0, HAND_W, HAND_H) == 11.0
     oros = [str(c.rank) for c in deal[Seat.N] if c.suit.value == "O"]
     assert len(oros) == 7
+
+
+def test_a_wrapped_suit_shares_its_cards_out_evenly_never_leaving_one_alone() -> None:
+    ranks = ["9", "12", "11", "7", "3"]
+    four = width("9 12 11 7", FONT_BOLD, 11.0)
+    lines = wrap_ranks(ranks, 11.0, four + 0.5)  # room for four of them, not five
+    assert lines == ["9 12 11", "7 3"]
+    nine = ["9", "1", "12", "11", "10", "8", "7", "6", "5"]
+    lines = wrap_ranks(nine, 11.0, width("9 1 12 11", FONT_BOLD, 11.0) + 0.5)
+    assert [len(line.split()) for line in lines] == [3, 3, 3]  # not 4, 4, 1
+    assert " ".join(lines).split() == nine
