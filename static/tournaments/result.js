@@ -53,7 +53,9 @@
       return li.textContent.trim() === text.trim();
     });
   }
-  function ask() {
+  /* ``quiet``: the first ask, on a form not touched yet: a blank form's "trump
+     missing" is no error yet, so only a score is shown (an edited result's). */
+  function ask(quiet) {
     var params = new URLSearchParams();
     ["trump", "ns_points_taken", "infraction"].forEach(function (name) {
       var field = form.querySelector("[name=" + name + "]:checked") ||
@@ -75,7 +77,7 @@
           out.classList.remove("error");
           out.textContent = out.dataset.nsLabel + " " + sign(score.ns) + " · " +
             out.dataset.ewLabel + " " + sign(score.ew);
-        } else if (score.error && !shown(score.error)) {
+        } else if (score.error && !quiet && !shown(score.error)) {
           out.classList.add("error");
           out.textContent = score.error;
         } else {
@@ -84,8 +86,8 @@
       })
       .catch(function () { /* offline: the server still checks on saving */ });
   }
-  function later() { clearTimeout(timer); timer = setTimeout(ask, 150); }
+  function later() { clearTimeout(timer); timer = setTimeout(function () { ask(false); }, 150); }
   form.addEventListener("change", later);
   form.addEventListener("input", later);
-  ask();
+  ask(true);
 })();

@@ -30,6 +30,10 @@ def test_a_missing_trump_is_said_once_after_a_refused_save(
     form = f"/c/{championship.slug}/referee/rounds/1/tables/1/boards/1/"
     log_in(page, live_server.url, "arbitre-errors", form)
     page.wait_for_url(f"**{form}")
+    page.wait_for_load_state("networkidle")  # the live hand score has answered
+    # A blank form says nothing is missing before anything is typed.
+    assert "Cal el trumfo" not in page.inner_text("main")
+    assert page.is_hidden("#live-score")
     page.fill("#id_ns_points_taken", "80")
     page.click("form.result-form button[type=submit]")
     page.wait_for_load_state("networkidle")  # the live hand score has answered
