@@ -17,11 +17,13 @@ install: $(STAMP)
 
 # The double-dummy tables of the demo's boards are computed in the background while the
 # site is already served (about a minute of CPU); the travellers show each as it lands.
+# Stopping the server (Ctrl-C) stops that computation too.
 demo: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo --analysis-budget 0
 	mkdir -p var
-	$(BIN)/python manage.py analyse_boards demo > var/analyse_boards.log 2>&1 &
+	$(BIN)/python manage.py analyse_boards demo > var/analyse_boards.log 2>&1 & \
+	analysis=$$!; trap 'kill $$analysis 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 lint: $(STAMP)
