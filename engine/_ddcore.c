@@ -18,15 +18,15 @@
  * that two 32-byte entries fill one cache line; the line is prefetched while the bounds
  * are computed and the leads ordered (at the last seat of a trick, those of the next
  * trick's starts after each of its legal cards, before its cards are ordered), and the
- * table (128 MB) asks for huge pages. Equivalent cards (same
- * points, no card in play between them) are searched once; a forced card is played
- * without scoring; ordering by the table's best lead, a history of cutoffs and trick
- * heuristics (a card the opponent still to play cannot beat takes the trick; no points
- * loaded on a trick that opponent can still take; leads of winners no opponent can
- * ruff, to a partner's card above the opponents' or to a partner's ruff); cutoffs from the points still to
- * play and from the points each side is sure of (top trumps, cashed top cards and the
- * lowest cards the other seats must follow with). The last two tricks are searched by a
- * plain alpha-beta, without the table or the move ordering.
+ * table (128 MB) asks for huge pages. Equivalent cards (same points, no card in play
+ * between them) are searched once; a forced card is played without scoring; ordering by
+ * the table's best lead, a history of cutoffs and trick heuristics (a card the opponent
+ * still to play cannot beat takes the trick; no points loaded on a trick that opponent
+ * can still take; leads of winners no opponent can ruff, to a partner's card above the
+ * opponents' or to a partner's ruff); cutoffs from the points still to play and from the
+ * points each side is sure of (top trumps, cashed top cards and the lowest cards the
+ * other seats must follow with). The last two tricks are searched by a plain alpha-beta,
+ * without the table or the move ordering.
  *
  * The legal-play rules mirror engine/play.py's legal_cards exactly (obligada, lliure,
  * carregar with both scopes); tests compare the two on random positions.
