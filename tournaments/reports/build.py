@@ -312,7 +312,9 @@ def standings(championship: Championship, *, through_round: int = 0) -> Standing
                 scored, through_round=through_round)),
             tables=(StandingsTable(title="", through_round=through_round,
                                    rows=rows(rows_after)),),
-            progress=_progress(championship),
+            # The rounds it covers, as the standings page after that round counts them.
+            progress="{0.results_in}/{0.results_expected}".format(
+                selectors.progress_of(scored, through_round=through_round)),
         )
     tables = [StandingsTable(title="", through_round=None, rows=rows(scored.score.standings()))]
     if len(after) > 1:

@@ -59,6 +59,7 @@ from tournaments.selectors.standings import (
     Progress,
     StandingRow,
     StandingsView,
+    progress_of,
     standings,
     standings_after_each_round,
 )
@@ -88,6 +89,7 @@ __all__ = [
     "load_results",
     "pair_score_card",
     "pairs_by_number",
+    "progress_of",
     "public_board_numbers",
     "referee_round",
     "referee_table",

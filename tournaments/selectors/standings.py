@@ -12,7 +12,7 @@ from tournaments.models import (
     Championship,
     Pair,
 )
-from tournaments.selectors.results import scored_championship
+from tournaments.selectors.results import ScoredChampionship, scored_championship
 
 # --------------------------------------------------------------------------- standings
 
@@ -82,6 +82,38 @@ def _pairs(championship: Championship) -> dict[int, Pair]:
     }
 
 
+def progress_of(scored: ScoredChampionship, *, through_round: int | None = None,
+                round_only: int | None = None) -> Progress:
+    """Results in / results expected of the rounds in scope (all, 1..``through_round``
+    or ``round_only``): the tables seated in each round times its boards, plus each
+    result on an imported board of no single round (due where it was played). Every
+    result counts, hidden boards' too: it says how many are in, not what they are. No
+    query (``scored`` holds the rows)."""
+    seen = scored.visibility
+    boards_of_round = count_by(r for r in seen.board_rounds.values() if r is not None)
+
+    def in_scope(number: int) -> bool:
+        if round_only is not None:
+            return number == round_only
+        if through_round is not None:
+            return number <= through_round
+        return True
+
+    expected = sum(
+        tables * boards_of_round.get(number, 0)
+        for number, tables in seen.tables_due.items()
+        if in_scope(number)
+    )
+    results_in = 0
+    for result in scored.all_results:
+        if not in_scope(result.round):
+            continue
+        results_in += 1
+        if result.board_round is None:
+            expected += 1
+    return Progress(results_in, expected)
+
+
 def standings(
     championship: Championship,
     *,
@@ -107,31 +139,10 @@ def standings(
         scored.score.standings(through_round=through_round, round_only=round_only), pairs
     )
     seen = scored.visibility
-    boards_of_round = count_by(r for r in seen.board_rounds.values() if r is not None)
-
-    def in_scope(number: int) -> bool:
-        if round_only is not None:
-            return number == round_only
-        if through_round is not None:
-            return number <= through_round
-        return True
-
-    expected = sum(
-        tables * boards_of_round.get(number, 0)
-        for number, tables in seen.tables_due.items()
-        if in_scope(number)
-    )
-    results_in = 0
-    for result in scored.all_results:
-        if not in_scope(result.round):
-            continue
-        results_in += 1
-        if result.board_round is None:
-            expected += 1  # an imported board with no single round: due where played
     return StandingsView(
         championship=championship,
         rows=rows,
-        progress=Progress(results_in, expected),
+        progress=progress_of(scored, through_round=through_round, round_only=round_only),
         rounds=sorted(seen.tables_due),
         through_round=through_round,
         round_only=round_only,

@@ -125,6 +125,20 @@ def test_printed_standings_leave_out_a_hidden_board_but_count_it_in_progress(pla
     assert after.progress != before.progress
 
 
+def test_printed_standings_after_a_round_count_the_results_of_those_rounds(played) -> None:  # type: ignore[no-untyped-def]
+    # A result of round 3 is in: the standings after round 1 do not count it.
+    rnd3 = Round.objects.get(championship=played, number=3)
+    services.result_record(seating=rnd3.seatings.order_by("table__number").first(),
+                           board=Board.objects.filter(round=rnd3).order_by("number").first(),
+                           trump="O", ns_points_taken=60, expected_version=None,
+                           acting_user=None)
+    printed = build.standings(played, through_round=1)
+    web = selectors.standings(played, through_round=1, for_public=True).progress
+    assert printed.progress == f"{web.results_in}/{web.results_expected}"
+    whole = selectors.standings(played, for_public=True).progress
+    assert printed.progress != f"{whole.results_in}/{whole.results_expected}"
+
+
 def test_travellers_and_score_cards_never_show_a_hidden_board(played) -> None:  # type: ignore[no-untyped-def]
     # Round 3 gets one result on its first board: that board stays hidden (3 tables missing).
     rnd3 = Round.objects.get(championship=played, number=3)
