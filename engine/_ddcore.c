@@ -125,6 +125,12 @@ typedef struct {
     long long nodes;
 } State;
 
+/* The points of the four cards of a completed trick, with the trick's 1. */
+static inline int trick_points(const State *st) {
+    return 1 + card_points[st->trick[0]] + card_points[st->trick[1]] +
+           card_points[st->trick[2]] + card_points[st->trick[3]];
+}
+
 static inline int winner_after(const State *st, int card) {
     if (st->ntrick == 0) return 0;
     int best = st->trick[st->win];
@@ -531,8 +537,7 @@ static int play_and_search_key(State *st, int bit, int alpha, int beta, const Ke
     if (st->ntrick == 4) {
         int leader = st->leader;
         int winner = (leader + st->win) & 3;
-        int points = 1 + card_points[st->trick[0]] + card_points[st->trick[1]] +
-                     card_points[st->trick[2]] + card_points[st->trick[3]];
+        int points = trick_points(st);
         int gain = (winner & 1) ? 0 : points;
         int t[4];
         memcpy(t, st->trick, sizeof(t));
@@ -598,8 +603,7 @@ static int two_tricks(State *st, int alpha, int beta) {
         if (st->ntrick == 4) {
             int leader = st->leader;
             int winner = (leader + st->win) & 3;
-            int points = 1 + card_points[st->trick[0]] + card_points[st->trick[1]] +
-                         card_points[st->trick[2]] + card_points[st->trick[3]];
+            int points = trick_points(st);
             st->leader = winner;
             value = ((winner & 1) ? 0 : points) + last_trick(st);
             st->leader = leader;
@@ -737,8 +741,7 @@ static int greedy(State *st) {
         g.trick[g.ntrick++] = bit;
         if (g.ntrick == 4) {
             int winner = (g.leader + g.win) & 3;
-            int points = 1 + card_points[g.trick[0]] + card_points[g.trick[1]] +
-                         card_points[g.trick[2]] + card_points[g.trick[3]];
+            int points = trick_points(&g);
             if (!(winner & 1)) total += points;
             g.ntrick = 0; g.leader = winner; g.win = 0;
         }
