@@ -2,7 +2,10 @@
 check. MEDIA_URL is deliberately not routed: generated files (PDFs) are downloaded only
 through the app's permission check."""
 
+from typing import Any
+
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import (
@@ -14,8 +17,20 @@ from drf_spectacular.views import (
 from tournaments import lockouts
 from tournaments.health import healthz
 
+
+class FaviconView(RedirectView):
+    """``/favicon.ico``, which browsers ask for on pages that name no icon (the API's
+    JSON, ReDoc's): the site's icon, resolved at request time (its hashed name)."""
+
+    permanent = False
+
+    def get_redirect_url(self, *args: Any, **kwargs: Any) -> str:
+        return static("tournaments/favicon.svg")
+
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", FaviconView.as_view(), name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/lockouts/", lockouts.lockouts, name="lockouts"),
     path("accounts/", include("django.contrib.auth.urls")),
