@@ -3,6 +3,8 @@ result (audited), refusals next to the field, conflicts between two referees."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -168,6 +170,27 @@ def test_two_referees_entering_the_same_result_the_second_gets_a_conflict(
     again = client.post(url, form_data(ns_points_taken="20", version="1"))
     assert again.status_code == 302
     assert Result.objects.get(pk=stored.pk).ns_points_taken == 20
+
+
+def test_the_history_names_every_value_of_each_version(client, web: Small) -> None:
+    """A correction that only adds a contro must show in the history: each line says the
+    trump, the doubles, NS's points and an infraction, as the conflict panel does."""
+    seating, board = web.seatings[0], web.boards[0]
+    client.force_login(web.referee)
+    url = entry_url(web, seating, board)
+    client.post(url, form_data(ns_points_taken="40"))
+    client.post(url, form_data(ns_points_taken="40", contro="on", version="1"))
+    client.post(url, form_data(ns_points_taken="40", contro="on", recontro="on",
+                               infraction="EW", version="2"))
+    page = client.get(url).content.decode()
+    history = page.split("Historial", 1)[1].split("</ul>", 1)[0]
+    lines = [re.sub(r"<[^>]+>", "", line).split(" · ", 3)[-1].strip()
+             for line in history.split("<li>")[1:]]
+    assert lines == [
+        "Oros · Punts NS 40",
+        "Oros · Contro · Punts NS 40",
+        "Oros · Recontro · Punts NS 40 · Infracció EO",
+    ], history
 
 
 def test_a_stale_correction_gets_a_conflict_and_loses_nothing(client, web: Small) -> None:
