@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -256,7 +257,8 @@ class ResultApi(APIView):
             incoming = ResultInputSerializer(data=request.data)
             incoming.is_valid(raise_exception=True)
             expected = _if_match(request)
-        except APIException:  # a bad body or header: an address naming nothing is 404 first
+        except (APIException, RequestDataTooBig):
+            # A bad, or too large, body or header: an address naming nothing is 404 first.
             _locate(slug, round, table, board)
             raise
         data = incoming.validated_data

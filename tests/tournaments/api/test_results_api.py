@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -294,6 +296,14 @@ def test_a_token_authenticates_its_user_and_nothing_else(api: Api) -> None:
     assert Result.objects.get().ns_points_taken == 40
 
 
+def big(client: Any, url: str) -> Any:
+    """A PUT whose body is over the upload limit (as the settings have it)."""
+    from django.conf import settings
+
+    return client.put(url, body(40, note="x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE),
+                      format="json")
+
+
 @pytest.mark.parametrize(("where", "detail"), [
     ({"slug": "cap"}, "No hi ha cap campionat «cap»."),
     ({"round": 9}, "El campionat no té la ronda 9."),
@@ -313,6 +323,7 @@ def test_an_address_that_names_nothing_is_a_404_saying_what(api: Api, where, det
     for response in (client.put(url, body(40), format="json"), client.get(url),
                      APIClient().get(url),
                      client.put(url, body(40, contro="potser"), format="json"),
+                     big(client, url),
                      client.put(url, "{no", content_type="application/json"),
                      client.put(url, body(40), format="json", HTTP_IF_MATCH="cap")):
         assert response.status_code == 404
