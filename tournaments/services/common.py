@@ -17,6 +17,7 @@ from tournaments.models import (
     Championship,
     Result,
 )
+from tournaments.models.written import BUMP_RESULTS_VERSION
 from tournaments.permissions import Capability, has, require
 from tournaments.services.errors import ChampionshipStateError
 
@@ -34,7 +35,7 @@ AUDIT_TEXT_MAX = 200
 AUDIT_REASON_MAX = 500
 
 
-def audit(
+def audit_entry(
     championship: Championship | int,
     action: str,
     acting_user: User | None,
@@ -49,21 +50,11 @@ def audit(
     result: Result | None = None,
     at: Any = None,
 ) -> AuditEntry:
-    """Write the audit row of one write (``AuditEntry``), inside that write's transaction
-    (so the row and the write are stored together or not at all).
-
-    ``action``: an ``AuditEntry.Action`` (``"result.create"``...); ``acting_user``: who
-    (``None`` or anonymous: the system); ``target``: a short text naming what changed
-    ("ronda 2", "parella 7"; cut to 200 characters); ``before`` / ``after``: JSON-able
-    values (dates and decimals allowed), ``None`` when there is nothing; ``reason``: the
-    person's reason, cut to 500 characters. Never pass a deal or the deal secret.
-    Raises ``RuntimeError`` outside a transaction (a bug: the row could outlive a
-    write that failed).
-    """
-    if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("audit() must run inside the write's transaction")
+    """The audit row :func:`audit` writes, built and not yet saved (for a write that
+    stores it with its own rows in one statement, and then bumps the results version
+    itself: ``models.written.insert_result``). Arguments as :func:`audit`'s."""
     championship_id = championship if isinstance(championship, int) else championship.pk
-    entry = AuditEntry.objects.create(
+    return AuditEntry(
         championship_id=championship_id,
         action=action,
         acting_user=_person(acting_user),
@@ -78,10 +69,34 @@ def audit(
         result=result,
         at=at or timezone.now(),
     )
+
+
+def audit(
+    championship: Championship | int,
+    action: str,
+    acting_user: User | None,
+    **fields: Any,
+) -> AuditEntry:
+    """Write the audit row of one write (``AuditEntry``), inside that write's transaction
+    (so the row and the write are stored together or not at all).
+
+    ``action``: an ``AuditEntry.Action`` (``"result.create"``...); ``acting_user``: who
+    (``None`` or anonymous: the system); keywords (:func:`audit_entry`'s): ``target``, a
+    short text naming what changed ("ronda 2", "parella 7"; cut to 200 characters);
+    ``before`` / ``after``: JSON-able values (dates and decimals allowed), ``None`` when
+    there is nothing; ``reason``: the person's reason, cut to 500 characters;
+    ``round_number``, ``table_number``, ``board_number``, ``result``, ``at``. Never pass
+    a deal or the deal secret. Raises ``RuntimeError`` outside a transaction (a bug: the
+    row could outlive a write that failed).
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("audit() must run inside the write's transaction")
+    entry = audit_entry(championship, action, acting_user, **fields)
+    entry.save()
     # Last, so that the championship's row, which every result of the championship
     # updates, stays locked only until the commit that follows.
     if action.split(".", 1)[0] not in UNPUBLISHED_KINDS:
-        bump_results_version(championship_id)
+        bump_results_version(entry.championship_id)
     return entry
 
 
@@ -97,18 +112,10 @@ def bump_results_version(championship_id: int) -> None:
     connection = connections[router.db_for_write(Championship)]
     stamp = _CHANGED_AT.get_db_prep_value(timezone.now(), connection)
     with connection.cursor() as cursor:
-        cursor.execute(_BUMP, [stamp, championship_id])
+        cursor.execute(BUMP_RESULTS_VERSION, [stamp, championship_id])
 
 
 _CHANGED_AT = Championship._meta.get_field("results_changed_at")
-#: :func:`bump_results_version`'s statement, written once: every result save runs it,
-#: and building the ORM's ``update()`` cost more CPU than the database's answer.
-_BUMP = (
-    f"UPDATE {Championship._meta.db_table} SET"  # noqa: S608
-    f" {Championship._meta.get_field('results_version').column} ="
-    f" {Championship._meta.get_field('results_version').column} + 1,"
-    f" {_CHANGED_AT.column} = %s WHERE id = %s"
-)
 
 
 def _lock_championship(championship: Championship | int) -> Championship:

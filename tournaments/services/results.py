@@ -28,8 +28,9 @@ from tournaments.models.joined import (
     seating_at,
     seating_joined,
 )
+from tournaments.models.written import insert_result
 from tournaments.result_messages import normalise_side, result_problems
-from tournaments.services.common import Capability, User, _person, audit, require
+from tournaments.services.common import Capability, User, _person, audit, audit_entry, require
 from tournaments.services.errors import (
     AddressError,
     ChampionshipStateError,
@@ -114,22 +115,32 @@ def validate_result(
     )
 
 
+def _audit_fields(
+    result: Result | None, *, seating: Seating, board: Board,
+    before: dict[str, Any] | None, after: dict[str, Any] | None, at: Any, reason: str = "",
+) -> dict[str, Any]:
+    """The audit row's fields of a result's change (``before``/``after``:
+    ``Result.snapshot()``), as :func:`common.audit` takes them."""
+    return {
+        "target": _("ronda %(round)s, taula %(table)s, tauler %(board)s") % {
+            "round": seating.round.number, "table": seating.table.number,
+            "board": board.number,
+        },
+        "result": result, "round_number": seating.round.number,
+        "table_number": seating.table.number, "board_number": board.number,
+        "before": before, "after": after, "reason": reason, "at": at,
+    }
+
+
 def _audit(
     result: Result | None, *, seating: Seating, board: Board, action: str,
     acting_user: User | None, before: dict[str, Any] | None, after: dict[str, Any] | None,
     at: Any, reason: str = "",
 ) -> None:
-    """The audit row of a result's change (``before``/``after``: ``Result.snapshot()``)."""
-    audit(
-        board.championship_id, action, acting_user,
-        target=_("ronda %(round)s, taula %(table)s, tauler %(board)s") % {
-            "round": seating.round.number, "table": seating.table.number,
-            "board": board.number,
-        },
-        result=result, round_number=seating.round.number,
-        table_number=seating.table.number, board_number=board.number,
-        before=before, after=after, reason=reason, at=at,
-    )
+    """Write the audit row of a result's change (and bump the results version)."""
+    audit(board.championship_id, action, acting_user,
+          **_audit_fields(result, seating=seating, board=board, before=before,
+                          after=after, at=at, reason=reason))
 
 
 def _check_seating_before_first_result(round: Round, *, started: bool | None = None) -> None:
@@ -377,16 +388,18 @@ def _record(
             seating=seating, board=board, entered_by=_person(acting_user),
             entered_at=now, updated_at=now, version=1, **fields,
         )
+        # The audit row's ``after`` is the result's snapshot, which needs no id.
+        entry = audit_entry(
+            board.championship_id, AuditEntry.Action.RESULT_CREATE, acting_user,
+            **_audit_fields(None, seating=seating, board=board, before=None,
+                            after=result.snapshot(), at=now),
+        )
         try:
-            # No savepoint: a refusal here ends the whole transaction anyway.
+            # No savepoint: a refusal here ends the whole transaction anyway. The
+            # result, its pairs' rows, the audit row and the version bump: one statement.
             with transaction.atomic(savepoint=False):
-                result.save()
-                PairBoard.objects.bulk_create(
-                    [
-                        PairBoard(pair_id=seating.ns_pair_id, board=board, result=result),
-                        PairBoard(pair_id=seating.ew_pair_id, board=board, result=result),
-                    ]
-                )
+                insert_result(result, ns_pair_id=seating.ns_pair_id,
+                              ew_pair_id=seating.ew_pair_id, entry=entry)
         except IntegrityError:
             # Only reachable in a race the row lock did not cover (a pair of this table
             # saved on this board at another table at the same moment); the database
@@ -397,8 +410,6 @@ def _record(
                 % {"where": where},
                 current=None,
             ) from None
-        _audit(result, seating=seating, board=board, action=AuditEntry.Action.RESULT_CREATE,
-               acting_user=acting_user, before=None, after=result.snapshot(), at=now)
         result.outcome = "created"
         return result
     before = current.snapshot()
