@@ -158,11 +158,12 @@ def test_a_request_whose_database_fails_gets_a_503_page_and_stores_nothing(
     transaction rolls back, the referee sees a page saying to try again."""
     from tournaments.services import results
 
-    def dropped(*args: object, **kwargs: object) -> None:
+    def dropped(result: Result, **kwargs: object) -> None:
+        result.save()
         raise OperationalError("server closed the connection unexpectedly")
 
     referee = logged_in(played, "ref-dbdown", Membership.Role.REFEREE)
-    monkeypatch.setattr(results, "_audit", dropped)
+    monkeypatch.setattr(results, "insert_result", dropped)
     response = referee.post(entry_url(played), form_data())
     assert response.status_code == 503
     assert response["Retry-After"] == "5"

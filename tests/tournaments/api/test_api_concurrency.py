@@ -133,12 +133,13 @@ def test_a_put_waiting_on_a_seating_being_edited_saves_after_the_edit(on_postgre
     assert answers[0].json()["ns"] == seating.ew_pair.number  # the seating as edited
 
 
-def _held(monkeypatch: Any, module: Any, started: threading.Event) -> None:
-    """``module.audit`` (or ``_audit``) waits 0.8 s once it is called: its caller's
-    transaction stays open, its locks held, while another request runs."""
+def _held(monkeypatch: Any, module: Any, started: threading.Event,
+          name: str = "audit") -> None:
+    """``module.<name>`` (the audit, or a new result's insert) waits 0.8 s once it is
+    called: its caller's transaction stays open, its locks held, while another request
+    runs."""
     import time
 
-    name = "audit" if hasattr(module, "audit") else "_audit"
     real = getattr(module, name)
 
     def slow(*args: Any, **kwargs: Any) -> Any:
@@ -168,6 +169,8 @@ def _race(first: Any, second: Any, started: threading.Event) -> list[Any]:
         t.start()
     for t in threads:
         t.join(timeout=30)
+    # Else ``second`` ran after ``first`` was done, and the race was not run at all.
+    assert started.is_set(), "the first call never reached its held step"
     return answers
 
 
@@ -218,7 +221,7 @@ def test_a_round_close_during_a_save_sees_the_result(on_postgres, monkeypatch) -
 
     c, organiser, url, client = _round_with_one_result_missing()
     started = threading.Event()
-    _held(monkeypatch, results, started)
+    _held(monkeypatch, results, started, "insert_result")
     round_ = Round.objects.get(championship=c, number=1)
     put, closed = _race(
         lambda: client.put(url, {"trump": "O", "ns_points_taken": 40}, format="json"),
