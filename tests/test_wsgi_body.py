@@ -4,6 +4,7 @@ decodes it; refused clearly where it cannot be read or is too large."""
 from __future__ import annotations
 
 import io
+import os
 from typing import Any
 
 import pytest
@@ -78,3 +79,18 @@ def test_a_chunked_body_over_djangos_limit_is_djangos_413(settings: Any) -> None
     with pytest.raises(RequestDataTooBig):  # the API's handler answers it with a 413
         call(app, b"x" * 11, HTTP_TRANSFER_ENCODING="chunked",
              **{"wsgi.input_terminated": True})
+
+
+def test_the_wsgi_module_freezes_the_loaded_application_out_of_the_collectors_view(
+) -> None:
+    """config.wsgi moves the application's long-lived objects out of the garbage
+    collector's full collections (``gc.freeze``), in its own process as gunicorn does."""
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", "import gc, config.wsgi; print(gc.get_freeze_count())"],
+        capture_output=True, text=True, check=True, timeout=120,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
+    )
+    assert int(out.stdout.strip().splitlines()[-1]) > 10_000, out.stderr
