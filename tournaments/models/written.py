@@ -28,8 +28,10 @@ _VERSION = Championship._meta.get_field("results_version")
 _CHANGED_AT = Championship._meta.get_field("results_changed_at")
 
 #: Adds one to a championship's ``results_version`` and stamps ``results_changed_at``:
-#: parameters the stamp (prepared by the field) and the championship's id.
-BUMP_RESULTS_VERSION = (
+#: parameters the stamp (prepared by the field) and the championship's id. Written once:
+#: every result save runs it, and building the ORM's ``update()`` cost more CPU than the
+#: database's answer.
+_BUMP = (
     f'UPDATE "{Championship._meta.db_table}" SET'  # noqa: S608
     f' "{_VERSION.column}" = "{_VERSION.column}" + 1, "{_CHANGED_AT.column}" = %s'
     f' WHERE "id" = %s'
@@ -43,6 +45,8 @@ def _insert_fields(model: type[Model]) -> list[Field[Any, Any]]:
 _RESULT_FIELDS = _insert_fields(Result)
 _AUDIT_FIELDS = _insert_fields(AuditEntry)
 _AUDIT_RESULT = AuditEntry._meta.get_field("result")
+#: The audit row's fields given as parameters (its result comes from the result's insert).
+_AUDIT_GIVEN = [f for f in _AUDIT_FIELDS if f is not _AUDIT_RESULT]
 _PAIR_BOARD = [PairBoard._meta.get_field(name) for name in ("pair", "board", "result")]
 _NEW_ID = "(SELECT \"id\" FROM r)"
 
@@ -61,9 +65,22 @@ _INSERT_ALL = (
     f' a AS (INSERT INTO "{AuditEntry._meta.db_table}" ({_names(_AUDIT_FIELDS)}) VALUES ('
     + ", ".join(_NEW_ID if f is _AUDIT_RESULT else "%s" for f in _AUDIT_FIELDS)
     + ') RETURNING "id") '
-    + BUMP_RESULTS_VERSION
+    + _BUMP
     + f' RETURNING {_NEW_ID}, (SELECT "id" FROM a)'  # noqa: S608
 )
+
+
+def _stamp(connection: Any) -> Any:
+    """Now, as ``results_changed_at`` is sent to ``connection``."""
+    return _CHANGED_AT.get_db_prep_value(timezone.now(), connection)
+
+
+def bump_results_version(championship_id: int, *, using: str = "default") -> None:
+    """One more ``results_version`` of the championship, ``results_changed_at`` now
+    (``services.common.bump_results_version`` says when and why)."""
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(_BUMP, [_stamp(connection), championship_id])
 
 
 def _values(instance: Model, fields: list[Field[Any, Any]], connection: Any) -> list[Any]:
@@ -101,22 +118,17 @@ def with_the_orm(result: Result, *, ns_pair_id: int, ew_pair_id: int, entry: Aud
     ])
     entry.result = result
     entry.save(using=using)
-    connection = connections[using]
-    stamp = _CHANGED_AT.get_db_prep_value(timezone.now(), connection)
-    with connection.cursor() as cursor:
-        cursor.execute(BUMP_RESULTS_VERSION, [stamp, entry.championship_id])
+    bump_results_version(entry.championship_id, using=using)
 
 
 def in_one_statement(result: Result, *, ns_pair_id: int, ew_pair_id: int,
                      entry: AuditEntry, using: str = "default") -> None:
     """:func:`insert_result` in one statement (PostgreSQL: ``WITH ... INSERT``)."""
     connection = connections[using]
-    stamp = _CHANGED_AT.get_db_prep_value(timezone.now(), connection)
-    audit_values = _values(entry, [f for f in _AUDIT_FIELDS if f is not _AUDIT_RESULT],
-                           connection)
     params = [*_values(result, _RESULT_FIELDS, connection),
               ns_pair_id, result.board_id, ew_pair_id, result.board_id,
-              *audit_values, stamp, entry.championship_id]
+              *_values(entry, _AUDIT_GIVEN, connection), _stamp(connection),
+              entry.championship_id]
     with connection.cursor() as cursor:
         cursor.execute(_INSERT_ALL, params)
         row = cursor.fetchone()

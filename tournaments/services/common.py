@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import connections, router, transaction
+from django.db import router, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -16,8 +16,8 @@ from tournaments.models import (
     AuditEntry,
     Championship,
     Result,
+    written,
 )
-from tournaments.models.written import BUMP_RESULTS_VERSION
 from tournaments.permissions import Capability, has, require
 from tournaments.services.errors import ChampionshipStateError
 
@@ -109,13 +109,7 @@ def bump_results_version(championship_id: int) -> None:
     results_version + 1``, so concurrent writers never lose a bump; a rolled back write
     rolls its bump back too. The live pages' ETags and cached fragments and the prints'
     "out of date" compare this number (docs/decisions.md, live pages)."""
-    connection = connections[router.db_for_write(Championship)]
-    stamp = _CHANGED_AT.get_db_prep_value(timezone.now(), connection)
-    with connection.cursor() as cursor:
-        cursor.execute(BUMP_RESULTS_VERSION, [stamp, championship_id])
-
-
-_CHANGED_AT = Championship._meta.get_field("results_changed_at")
+    written.bump_results_version(championship_id, using=router.db_for_write(Championship))
 
 
 def _lock_championship(championship: Championship | int) -> Championship:
