@@ -22,7 +22,6 @@ from collections import defaultdict
 from fractions import Fraction
 
 from django.conf import settings
-from django.db.models import Count
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -30,7 +29,7 @@ import scoring
 from engine.deal import Deal
 from engine.seats import Side, dealer, first_leader
 from tournaments import selectors
-from tournaments.models import Board, Championship, Pair, Result, Seating
+from tournaments.models import Board, Championship, Pair, Seating
 from tournaments.numbers import average_out, comparative_out
 from tournaments.reports import labels
 from tournaments.reports.documents import (
@@ -260,23 +259,12 @@ def _percentage(average: Fraction, championship: Championship) -> float:
     return float((average - bottom) / (top - bottom) * 100) if top > bottom else 0.0
 
 
-def _progress(championship: Championship) -> str:
+def _progress(scored: selectors.ScoredChampionship, *, through_round: int | None = None
+              ) -> str:
     """"results in/results expected" as the standings page counts them
-    (``selectors.standings``): tables seated x boards of their round, plus results on
-    imported boards that belong to no round. Every result counts, hidden boards' too: the
-    progress says how many are in, not what they are. Four queries."""
-    tables = dict(
-        Seating.objects.filter(round__championship=championship)
-        .values("round_id").annotate(n=Count("id")).values_list("round_id", "n")
-    )
-    boards = dict(
-        Board.objects.filter(championship=championship, round__isnull=False)
-        .values("round_id").annotate(n=Count("id")).values_list("round_id", "n")
-    )
-    results = Result.objects.filter(board__championship=championship)
-    expected = sum(n * boards.get(round_id, 0) for round_id, n in tables.items())
-    expected += results.filter(board__round__isnull=True).count()
-    return f"{results.count()}/{expected}"
+    (``selectors.progress_of``; no query)."""
+    progress = selectors.progress_of(scored, through_round=through_round)
+    return f"{progress.results_in}/{progress.results_expected}"
 
 
 def standings(championship: Championship, *, through_round: int = 0) -> Standings:
@@ -313,8 +301,7 @@ def standings(championship: Championship, *, through_round: int = 0) -> Standing
             tables=(StandingsTable(title="", through_round=through_round,
                                    rows=rows(rows_after)),),
             # The rounds it covers, as the standings page after that round counts them.
-            progress="{0.results_in}/{0.results_expected}".format(
-                selectors.progress_of(scored, through_round=through_round)),
+            progress=_progress(scored, through_round=through_round),
         )
     tables = [StandingsTable(title="", through_round=None, rows=rows(scored.score.standings()))]
     if len(after) > 1:
@@ -323,7 +310,7 @@ def standings(championship: Championship, *, through_round: int = 0) -> Standing
         ]
     return Standings(header=header(championship, missing=missing_boards(scored)),
                      tables=tuple(tables),
-                     progress=_progress(championship))
+                     progress=_progress(scored))
 
 
 def _doubles(result: selectors.ResultValues) -> str:
