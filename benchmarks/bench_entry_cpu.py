@@ -1,0 +1,205 @@
+"""CPU of one result PUT, in process: the application's own (``time.process_time``) and
+its PostgreSQL backend's (``/proc/<backend pid>/stat``), with no load generator and no
+network, so that two versions of the code can be compared on a busy machine.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/botifarra_perf \\
+        .venv/bin/python benchmarks/bench_entry_cpu.py [--puts 400] [--rounds 3]
+
+Builds a championship as ``bench_load.py`` does (200 pairs at 100 tables, one round, 32
+referees with API tokens; ``VACUUM ANALYZE`` after it), then calls ``config.wsgi``'s
+application directly with the PUTs locust sends (a new result each, a referee's token,
+JSON), under the benchmark server's settings (``DEBUG=0``, a kept connection, server-side
+binding, the Redis cache). ``--warmup`` PUTs first (prepared statements, caches), then
+``--rounds`` batches of ``--puts`` PUTs; each batch prints the milliseconds of CPU per
+PUT in this process and in its backend. Every answer must be a 201.
+
+``--root DIR`` imports the project from another checkout (``git worktree add``) against
+the same database. ``--compare DIR_A DIR_B`` compares two checkouts on a machine whose
+speed drifts: it starts one such process for each (each with its own championship) and
+has them run their batches in turn, A, B, A, B..., ``--rounds`` each, then prints the
+medians and the median of the B/A ratios of consecutive batches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+parser.add_argument("--puts", type=int, default=400, help="PUTs per batch (400)")
+parser.add_argument("--rounds", type=int, default=3, help="batches (3)")
+parser.add_argument("--warmup", type=int, default=100, help="PUTs before timing (100)")
+parser.add_argument("--redis", default="redis://127.0.0.1:6379/7")
+parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent,
+                    help="the checkout to import the project from (this one)")
+parser.add_argument("--profile", type=Path, help="write a cProfile of the timed PUTs here")
+parser.add_argument("--compare", type=Path, nargs=2, metavar=("DIR_A", "DIR_B"),
+                    help="two checkouts to compare, batch by batch")
+parser.add_argument("--plans", action="store_true",
+                    help="list this connection's prepared statements and their plans")
+parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+args = parser.parse_args()
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(args.root.resolve()))
+sys.path.insert(0, str(BENCH))
+os.chdir(args.root)
+# As bench_load.py starts gunicorn.
+os.environ.update(
+    DJANGO_SETTINGS_MODULE="config.settings", DEBUG="0",
+    DJANGO_SECRET_KEY="bench-" + "k" * 50, ALLOWED_HOSTS="127.0.0.1,localhost",
+    DATABASE_CONN_MAX_AGE="60", REDIS_URL=args.redis, LOG_LEVEL="WARNING",
+    SESSION_COOKIE_SECURE="0", CSRF_COOKIE_SECURE="0",
+)
+os.environ.setdefault("DATABASE_SERVER_SIDE_BINDING", "1")
+
+from bench_load import PAIRS, setup  # noqa: E402
+from common import machine  # noqa: E402
+
+TICK = os.sysconf("SC_CLK_TCK")
+TRUMPS = ["O", "C", "E", "B", "botifarra"]
+
+
+def backend_cpu(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def main() -> None:
+    from django.db import connection
+
+    from config.wsgi import application  # django.setup(), the URL patterns, gc.freeze
+
+    if connection.vendor != "postgresql":
+        sys.exit("bench_entry_cpu needs PostgreSQL: set DATABASE_URL=postgres://...")
+    tables = PAIRS // 2
+    total = args.warmup + args.puts * args.rounds
+    plan = setup(total // tables + 1)
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+    connection.close()
+    if not args.serve:
+        print(f"{machine()}; load average {os.getloadavg()[0]:.1f}; root {args.root}")
+    slots = iter([(t, b) for b in range(1, total // tables + 2) for t in range(1, tables + 1)])
+    tokens = plan["tokens"]
+
+    def put(n: int) -> None:
+        table, board = next(slots)
+        body = json.dumps({"trump": TRUMPS[n % 5], "ns_points_taken": (7 * n) % 73}).encode()
+        environ = {
+            "REQUEST_METHOD": "PUT", "SCRIPT_NAME": "", "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.url_scheme": "http",
+            "PATH_INFO": f"/api/v1/c/{plan['slug']}/rounds/1/tables/{table}/boards/{board}/result/",
+            "QUERY_STRING": "", "REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": "127.0.0.1:8000",
+            "CONTENT_TYPE": "application/json", "CONTENT_LENGTH": str(len(body)),
+            "HTTP_AUTHORIZATION": f"Token {tokens[table % len(tokens)]}",
+            "HTTP_ACCEPT": "*/*", "HTTP_USER_AGENT": "bench_entry_cpu",
+            "wsgi.input": io.BytesIO(body), "wsgi.errors": sys.stderr,
+            "wsgi.multithread": False, "wsgi.multiprocess": True, "wsgi.run_once": False,
+            "wsgi.version": (1, 0),
+        }
+        answer: list[str] = []
+        chunks = application(environ, lambda status, headers, exc=None: answer.append(status))
+        b"".join(chunks)
+        if hasattr(chunks, "close"):
+            chunks.close()
+        if not answer[0].startswith("201"):
+            sys.exit(f"PUT {table}/{board}: {answer[0]}")
+
+    n = 0
+    for _ in range(args.warmup):
+        put(n)
+        n += 1
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    if args.serve:
+        print("ready", flush=True)
+    profile = None
+    if args.profile:
+        import cProfile
+        profile = cProfile.Profile(time.process_time)  # CPU, not the waits
+    app_ms, db_ms = [], []
+    for _ in range(args.rounds):
+        if args.serve:  # the comparing process says when
+            sys.stdin.readline()
+        cpu, db, wall = time.process_time(), backend_cpu(backend), time.perf_counter()
+        if profile:
+            profile.enable()
+        for _ in range(args.puts):
+            put(n)
+            n += 1
+        if profile:
+            profile.disable()
+        app_ms.append((time.process_time() - cpu) * 1000 / args.puts)
+        db_ms.append((backend_cpu(backend) - db) * 1000 / args.puts)
+        if args.serve:
+            print(f"batch {app_ms[-1]} {db_ms[-1]}", flush=True)
+            continue
+        print(f"  {args.puts} PUTs: CPU per PUT {app_ms[-1]:.2f} ms here + "
+              f"{db_ms[-1]:.2f} ms PostgreSQL; wall "
+              f"{(time.perf_counter() - wall) * 1000 / args.puts:.2f} ms")
+    if not args.serve:
+        print(f"median of {args.rounds}: {statistics.median(app_ms):.2f} + "
+              f"{statistics.median(db_ms):.2f} ms CPU per PUT")
+    if profile:
+        profile.dump_stats(args.profile)
+    if args.plans:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT generic_plans, custom_plans, left(statement, 110)"
+                           " FROM pg_prepared_statements ORDER BY custom_plans DESC")
+            for row in cursor.fetchall():
+                print(f"  prepared: {row[0]:5d} generic, {row[1]:5d} custom plans: {row[2]}")
+
+
+def compare(roots: list[Path]) -> None:
+    """Batches of two checkouts in turn (see the module's docstring)."""
+    import subprocess
+
+    print(f"{machine()}; load average {os.getloadavg()[0]:.1f}")
+    command = [sys.executable, __file__, "--serve", "--puts", str(args.puts),
+               "--rounds", str(args.rounds), "--warmup", str(args.warmup),
+               "--redis", args.redis]
+    children = []
+    for root in roots:  # one after the other: each names its championship by the second
+        child = subprocess.Popen([*command, "--root", str(root.resolve())],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert child.stdout is not None
+        line = child.stdout.readline()  # built and warmed up
+        if not line.startswith("ready"):
+            sys.exit(f"a process did not start: {line!r}")
+        children.append(child)
+        time.sleep(1)
+    figures: list[list[tuple[float, float]]] = [[], []]
+    for _ in range(args.rounds):
+        for child, rows in zip(children, figures, strict=True):
+            assert child.stdin is not None and child.stdout is not None
+            child.stdin.write("go\n")
+            child.stdin.flush()
+            _word, app, db = child.stdout.readline().split()
+            rows.append((float(app), float(db)))
+    for child in children:
+        child.wait()
+    for name, root, rows in zip("AB", roots, figures, strict=True):
+        print(f"{name} {root}: CPU per PUT, median of {args.rounds} batches of {args.puts}: "
+              f"{statistics.median(r[0] for r in rows):.2f} ms here (batches "
+              f"{' '.join(f'{r[0]:.2f}' for r in rows)}) + "
+              f"{statistics.median(r[1] for r in rows):.2f} ms PostgreSQL")
+    for index, what in ((0, "here"), (1, "PostgreSQL")):
+        ratios = [b[index] / a[index] for a, b in zip(*figures, strict=True) if a[index]]
+        print(f"B/A {what}: median {statistics.median(ratios):.3f} "
+              f"(range {min(ratios):.3f}-{max(ratios):.3f})")
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    if args.compare:
+        compare(list(args.compare))
+    else:
+        main()
