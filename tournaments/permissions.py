@@ -171,11 +171,21 @@ _ROLES = (
 )
 
 
+def _memo_of(user: Any) -> dict[int, frozenset[str]]:
+    """The role sets remembered on ``user`` (emptied when a ``Membership`` changed)."""
+    memo: tuple[int, dict[int, frozenset[str]]] | None = getattr(user, _MEMO, None)
+    if memo is None or memo[0] != _generation:
+        memo = (_generation, {})
+        setattr(user, _MEMO, memo)
+    return memo[1]
+
+
 def roles_of(user: Any, championship: Championship | int) -> frozenset[str]:
     """The roles (``Membership.Role`` values) ``user`` holds in ``championship`` (a row or
     its id): none for ``None`` or an anonymous user, every role for a superuser. One
-    query the first time for a user object and championship; remembered on the user
-    object after that (so once per request)."""
+    query the first time for a user object and championship (none when a read of the
+    championship brought them: :func:`remember_roles`); remembered on the user object
+    after that (so once per request)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return frozenset()
     if getattr(user, "is_superuser", False):
@@ -183,18 +193,42 @@ def roles_of(user: Any, championship: Championship | int) -> frozenset[str]:
     championship_id: int = (
         championship if isinstance(championship, int) else championship.pk
     )
-    memo: tuple[int, dict[int, frozenset[str]]] | None = getattr(user, _MEMO, None)
-    if memo is None or memo[0] != _generation:
-        memo = (_generation, {})
-        setattr(user, _MEMO, memo)
-    roles: frozenset[str] | None = memo[1].get(championship_id)
+    memo = _memo_of(user)
+    roles: frozenset[str] | None = memo.get(championship_id)
     if roles is None:
         connection = connections[router.db_for_read(Membership)]
         with connection.cursor() as cursor:
             cursor.execute(_ROLES, [championship_id, user.pk])
             roles = frozenset(row[0] for row in cursor.fetchall())
-        memo[1][championship_id] = roles
+        memo[championship_id] = roles
     return roles
+
+
+#: A subquery of :func:`roles_sql`: the roles, comma-separated (none: NULL).
+_ROLES_JOINED = (
+    f"(SELECT string_agg({Membership._meta.get_field('role').column}, ',')"  # noqa: S608
+    f" FROM {Membership._meta.db_table}"
+    f" WHERE {Membership._meta.get_field('championship').column} = {{championship}}"
+    f" AND {Membership._meta.get_field('user').column} = %s)"
+)
+
+
+def roles_sql(championship_column: str) -> str:
+    """For PostgreSQL, a column of another statement (its one parameter: the user's id)
+    giving what :func:`roles_of` would read for the championship whose id is
+    ``championship_column``: a result's save reads them with its seating, one
+    query fewer. Its value goes to :func:`remember_roles`."""
+    return _ROLES_JOINED.format(championship=championship_column)
+
+
+def remember_roles(user: Any, championship_id: int, joined: str | None) -> None:
+    """Remember ``joined``, the value of :func:`roles_sql`'s column read for ``user``
+    in championship ``championship_id``, as :func:`roles_of` would have read it (no
+    effect for anonymous users and superusers, whose roles need no query)."""
+    if (user is None or not getattr(user, "is_authenticated", False)
+            or getattr(user, "is_superuser", False)):
+        return
+    _memo_of(user)[championship_id] = frozenset(joined.split(",") if joined else ())
 
 
 def roles_for(capability: Capability | str) -> frozenset[str]:

@@ -155,6 +155,21 @@ BOARD_OF_ROUND = (
 )
 
 
+_C, _R, _T = (Championship._meta.db_table, Round._meta.db_table, Table._meta.db_table)
+#: The seating at (slug, round number, slug, table number), by the round's and the
+#: table's ids, each found through its unique (championship, number) key, then the
+#: seating's own (round, table) key. Written as conditions on the joined rows
+#: (``jc.slug = %s AND jr.number = %s AND jt.number = %s``), PostgreSQL read every
+#: seating of the round and every championship's tables to match them (a third of the
+#: statement's CPU with 100 tables).
+_AT = (
+    f"{SEATING}.round_id = (SELECT r0.id FROM {_R} r0 WHERE r0.championship_id ="  # noqa: S608
+    f" (SELECT c0.id FROM {_C} c0 WHERE c0.slug = %s) AND r0.number = %s)"
+    f" AND {SEATING}.table_id = (SELECT t0.id FROM {_T} t0 WHERE t0.championship_id ="
+    f" (SELECT c0.id FROM {_C} c0 WHERE c0.slug = %s) AND t0.number = %s)"
+)
+
+
 def seating_at(
     slug: str, round_number: int, table_number: int, board_number: int, *,
     extra: Sequence[tuple[str, str]] = (), extra_params: Sequence[Any] = (),
@@ -167,8 +182,8 @@ def seating_at(
     the callers do not read, with its championship and round set), in one query.
     ``None`` when any of the four names nothing."""
     seating = seating_joined(
-        "jc.slug = %s AND jr.number = %s AND jt.number = %s",
-        (slug, round_number, table_number), extra=[("board_id", BOARD_OF_ROUND), *extra],
+        _AT, (slug, round_number, slug, table_number),
+        extra=[("board_id", BOARD_OF_ROUND), *extra],
         extra_params=(board_number, *extra_params), pairs=True, lock=lock, using=using,
     )
     if seating is None or seating.board_id is None:  # type: ignore[attr-defined]
