@@ -6,6 +6,7 @@ gives the same values as ``python -m scoring`` on the exported file.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from django.utils.translation import gettext_lazy
@@ -244,6 +245,12 @@ class ResultInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
                                   help_text="organiser or head referee only")
     note = serializers.CharField(allow_blank=True, required=False, max_length=500,
                                  default="", validators=[ONE_LINE])
+
+    def get_fields(self) -> dict[str, Any]:
+        """The declared fields, each a shallow copy (its own binding, the rest shared:
+        nothing here changes a field after its construction). DRF's deep copy built
+        every field again: 0.15 ms of a result PUT's CPU, a twentieth of it."""
+        return {name: copy.copy(field) for name, field in self._declared_fields.items()}
 
 
 class DeleteInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
