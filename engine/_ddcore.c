@@ -18,8 +18,11 @@
  * that two 32-byte entries fill one cache line; the line is prefetched while the bounds
  * are computed and the leads ordered (at the last seat of a trick, those of the next
  * trick's starts after each of its legal cards, before its cards are ordered), and the
- * table (128 MB) asks for huge pages. Equivalent cards (same points, no card in play
- * between them) are searched once; a forced card is played without scoring; ordering by
+ * table (128 MB) asks for huge pages; a start whose key was prefetched by the last seat
+ * reads its entry before anything else, and the last seat computes no key for a start
+ * the window already settles. Equivalent cards (same points, no card in play between
+ * them) are searched once; a seat with one legal card inside a trick plays it at once
+ * (no ordering, no history); ordering by
  * the table's best lead, a history of cutoffs and trick heuristics (a card the opponent
  * still to play cannot beat takes the trick; no points loaded on a trick that opponent
  * can still take; leads of winners no opponent can ruff, to a partner's card above the
@@ -52,7 +55,11 @@ static const uint64_t SUIT_MASK[4] = {
 static const uint64_t POINT_CARDS = 0xF80ULL | (0xF80ULL << 12) | (0xF80ULL << 24) | (0xF80ULL << 36);
 static int card_points[48];
 
-static inline int suit_of(int bit) { return (int)((unsigned)bit / 12u); }
+/* A card's suit, and the cards of its suit above it (tables: a load is cheaper than the
+   division and the shifts, and both are asked at almost every node). */
+static uint8_t suit_table[48];
+static uint64_t above_table[48];
+static inline int suit_of(int bit) { return suit_table[bit]; }
 static inline int lowbit(uint64_t m) { return __builtin_ctzll(m); }
 static inline int highbit(uint64_t m) { return 63 - __builtin_clzll(m); }
 static inline int popcount(uint64_t m) { return __builtin_popcountll(m); }
@@ -72,7 +79,7 @@ static uint64_t lowest_of_each_suit(uint64_t cards) {
    the winner is not a trump (engine.play._beats). */
 static uint64_t beating_mask(int winner, int trump) {
     int s = suit_of(winner);
-    uint64_t above = SUIT_MASK[s] & ~((2ULL << winner) - 1);
+    uint64_t above = above_table[winner];
     if (trump != NOTRUMP && s != trump) above |= SUIT_MASK[trump];
     return above;
 }
@@ -181,17 +188,16 @@ static void init_compress(void) {
     }
 }
 
-static inline void normalize_hands(const uint64_t hand[4], uint64_t out[4]) {
-    uint64_t all = hand[0] | hand[1] | hand[2] | hand[3];
-    for (int p = 0; p < 4; p++) out[p] = hand[p] & POINT_CARDS;
+/* ``compress`` of the mask ``held`` (any union of hands) in every suit, with ``all`` the
+   cards in play: point cards kept, small cards renumbered. Renumbering only selects bits,
+   so the union of two normalized hands is the normalized union. */
+static inline uint64_t normalize_mask(uint64_t all, uint64_t held) {
+    uint64_t out = held & POINT_CARDS;
     for (int s = 0; s < 4; s++) {
         int low = (int)((all >> (12 * s)) & 0x7F);
-        if (!low) continue;
-        for (int p = 0; p < 4; p++) {
-            int held = (int)((hand[p] >> (12 * s)) & 0x7F);
-            out[p] |= (uint64_t)compress[low][held] << (12 * s); /* compress[low][0] is 0 */
-        }
+        out |= (uint64_t)compress[low][(held >> (12 * s)) & 0x7F] << (12 * s);
     }
+    return out;
 }
 
 /* The actual card of a normalized bit (inverse of ``normalize`` for one card). */
@@ -224,17 +230,13 @@ typedef struct {
     Entry *bucket;
 } Key;
 
-static inline void normalize(const State *st, uint64_t out[4]) {
-    normalize_hands(st->hand, out);
-}
-
-/* The key of the trick start with these hands and leader (the line prefetched). */
+/* The key of the trick start with these hands and leader (the line prefetched): the
+   normalized cards in play, those of W and E, those of S and E. */
 static inline void make_key_of(const uint64_t hand[4], int leader, int config, Key *key) {
-    uint64_t h[4];
-    normalize_hands(hand, h);
-    key->k[0] = h[0] | h[1] | h[2] | h[3];
-    key->k[1] = h[1] | h[3];
-    key->k[2] = h[2] | h[3];
+    uint64_t all = hand[0] | hand[1] | hand[2] | hand[3];
+    key->k[0] = normalize_mask(all, all);
+    key->k[1] = normalize_mask(all, hand[1] | hand[3]);
+    key->k[2] = normalize_mask(all, hand[2] | hand[3]);
     key->tag = (uint8_t)(config * 4 + leader + 1);
     uint64_t x = key->k[0] * 0x9E3779B97F4A7C15ULL;
     x ^= key->k[1] * 0xC2B2AE3D27D4EB4FULL;
@@ -447,7 +449,7 @@ static int gen_moves(const State *st, int player, uint64_t legal, Move *moves, i
         int s = suit_of(bit);
         /* Equivalent cards: skip when the next higher card in play of the suit is ours,
            legal and worth the same. */
-        uint64_t above = in_play & SUIT_MASK[s] & ~((2ULL << bit) - 1);
+        uint64_t above = in_play & above_table[bit];
         if (above) {
             int next = lowbit(above);
             if (((legal >> next) & 1) && card_points[next] == card_points[bit]) continue;
@@ -522,7 +524,7 @@ static int gen_moves(const State *st, int player, uint64_t legal, Move *moves, i
 
 /* ------------------------------------------------------------------ search */
 
-static int search_key(State *st, int alpha, int beta, const Key *pre);
+static inline int search_key(State *st, int alpha, int beta, const Key *pre);
 static inline int search(State *st, int alpha, int beta) { return search_key(st, alpha, beta, NULL); }
 
 /* NS points from the current trick on after the seat to play plays ``bit``; ``pre``: the
@@ -628,7 +630,9 @@ static int two_tricks(State *st, int alpha, int beta) {
     return best;
 }
 
-static int search_key(State *st, int alpha, int beta, const Key *pre) {
+/* A node that orders its cards: a trick start, or a seat with a choice (``legal``, its
+   legal cards; 0 at a trick start). */
+static int search_node(State *st, int alpha, int beta, const Key *pre, uint64_t legal) {
     st->nodes++;
     Key key;
     int keyed = 0;
@@ -646,20 +650,36 @@ static int search_key(State *st, int alpha, int beta, const Key *pre) {
         if (beta <= 0) return 0;
         if (!(lead & (lead - 1))) return last_trick(st);
         if (popcount(lead) == 2) return two_tricks(st, alpha, beta);
-        if (pre) key = *pre; /* prefetched by the trick's last seat */
-        else make_key(st, &key); /* prefetches the table's line while the bounds are computed */
+        /* A key from the trick's last seat was prefetched a while ago: its entry is read
+           first, and most starts end there. Otherwise the line is fetched while the
+           bounds are computed and the leads ordered. */
+        Entry *e = NULL;
+        if (pre) {
+            key = *pre;
+            e = tt_find(&key);
+            if (e) {
+                if (e->low >= beta || e->low == e->high) return e->low;
+                if (e->high <= alpha) return e->high;
+            }
+        } else {
+            make_key(st, &key);
+        }
         int sure[2];
         sure_points(st, sure);
         if (sure[0] >= beta) return sure[0];
         if (remaining - sure[1] <= alpha) return remaining - sure[1];
         keyed = 1;
-        /* the leads, ordered while the table's line arrives; the table's best lead is
-           moved to the front afterwards (the same order as scoring it first) */
+        /* the table's best lead is moved to the front of the ordered leads (the same
+           order as scoring it first) */
         n = gen_moves(st, player, legal_of(st, player), moves, 1);
-        Entry *e = tt_find(&key);
+        if (!pre) {
+            e = tt_find(&key);
+            if (e) {
+                if (e->low >= beta || e->low == e->high) return e->low;
+                if (e->high <= alpha) return e->high;
+            }
+        }
         if (e) {
-            if (e->low >= beta || e->low == e->high) return e->low;
-            if (e->high <= alpha) return e->high;
             if (e->low > alpha) alpha = e->low;
             if (e->high < beta) beta = e->high;
             if (e->best) {
@@ -677,18 +697,24 @@ static int search_key(State *st, int alpha, int beta, const Key *pre) {
     } else if (st->ntrick == 3 && popcount(st->hand[player]) > 3) {
         /* The last seat of a trick: the keys of the next trick's starts first, their
            lines prefetched while this seat's cards are ordered. */
-        uint64_t legal = legal_of(st, player);
+        /* A start the window already settles (its side cannot reach alpha, or beta is
+           reached) returns before its key is used: none computed. */
         uint64_t h[4] = {st->hand[0], st->hand[1], st->hand[2], st->hand[3]};
+        int played = 1 + card_points[st->trick[0]] + card_points[st->trick[1]] +
+                     card_points[st->trick[2]];
         for (uint64_t m = legal; m; m &= m - 1) {
             int bit = lowbit(m);
-            h[player] = st->hand[player] & ~(1ULL << bit);
             int leader = (st->leader + winner_after(st, bit)) & 3;
+            int points = played + card_points[bit];
+            int gain = (leader & 1) ? 0 : points;
+            if (st->remaining - points <= alpha - gain || beta - gain <= 0) continue;
+            h[player] = st->hand[player] & ~(1ULL << bit);
             make_key_of(h, leader, st->config, &keys[nkeys]);
             key_bits[nkeys++] = bit;
         }
         n = gen_moves(st, player, legal, moves, 1);
     } else {
-        n = gen_moves(st, player, legal_of(st, player), moves, 1);
+        n = gen_moves(st, player, legal, moves, 1);
     }
     int alpha0 = alpha, beta0 = beta;
     int best = maximizing ? -1000 : 1000;
@@ -724,6 +750,16 @@ static int search_key(State *st, int alpha, int beta, const Key *pre) {
                  best_bit >= 0 ? normalized_bit(st, best_bit) : -1);
     }
     return best;
+}
+
+/* The value of the position for the window (alpha, beta), fail-soft. Inside a trick, a
+   seat with one legal card plays it at once: no ordering, no keys, no history. */
+static inline int search_key(State *st, int alpha, int beta, const Key *pre) {
+    if (st->ntrick == 0) return search_node(st, alpha, beta, pre, 0);
+    uint64_t legal = legal_of(st, (st->leader + st->ntrick) & 3);
+    if (legal & (legal - 1)) return search_node(st, alpha, beta, pre, legal);
+    st->nodes++;
+    return play_and_search_key(st, lowbit(legal), alpha, beta, NULL);
 }
 
 /* A first guess of the value: the hand played out with every seat's first card of the
@@ -968,7 +1004,11 @@ static struct PyModuleDef moduledef = {
 
 PyMODINIT_FUNC PyInit__ddcore(void) {
     static const int by_strength[12] = {0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5};
-    for (int b = 0; b < 48; b++) card_points[b] = by_strength[b % 12];
+    for (int b = 0; b < 48; b++) {
+        card_points[b] = by_strength[b % 12];
+        suit_table[b] = (uint8_t)(b / 12);
+        above_table[b] = SUIT_MASK[b / 12] & ~((2ULL << b) - 1);
+    }
     init_compress();
     return PyModule_Create(&moduledef);
 }
