@@ -23,13 +23,16 @@ medians and the median of the B/A ratios of consecutive batches.
 from __future__ import annotations
 
 import argparse
+import collections
 import io
 import json
 import os
+import signal
 import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("--puts", type=int, default=400, help="PUTs per batch (400)")
@@ -39,6 +42,10 @@ parser.add_argument("--redis", default="redis://127.0.0.1:6379/7")
 parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent,
                     help="the checkout to import the project from (this one)")
 parser.add_argument("--profile", type=Path, help="write a cProfile of the timed PUTs here")
+parser.add_argument("--sample", type=int, metavar="N",
+                    help="sample the timed PUTs' stacks every 0.5 ms of CPU; print the N "
+                         "functions most often on the stack (a profile without cProfile's "
+                         "cost per call)")
 parser.add_argument("--compare", type=Path, nargs=2, metavar=("DIR_A", "DIR_B"),
                     help="two checkouts to compare, batch by batch")
 parser.add_argument("--plans", action="store_true",
@@ -125,6 +132,21 @@ def main() -> None:
     if args.profile:
         import cProfile
         profile = cProfile.Profile(time.process_time)  # CPU, not the waits
+    samples: collections.Counter[str] = collections.Counter()
+    if args.sample:
+        def sample(_signum: int, frame: Any) -> None:
+            seen = set()
+            while frame is not None:
+                code = frame.f_code
+                name = f"{code.co_filename.split('site-packages/')[-1]}:{code.co_name}"
+                if name not in seen:
+                    seen.add(name)
+                    samples[name] += 1
+                frame = frame.f_back
+            samples["(all)"] += 1
+
+        signal.signal(signal.SIGPROF, sample)
+        signal.setitimer(signal.ITIMER_PROF, 0.0005, 0.0005)
     app_ms, db_ms = [], []
     for _ in range(args.rounds):
         if args.serve:  # the comparing process says when
@@ -150,6 +172,11 @@ def main() -> None:
               f"{statistics.median(db_ms):.2f} ms CPU per PUT")
     if profile:
         profile.dump_stats(args.profile)
+    if args.sample:
+        signal.setitimer(signal.ITIMER_PROF, 0, 0)
+        total = samples["(all)"]
+        for name, count in samples.most_common(args.sample):
+            print(f"  {100 * count / total:5.1f} %  {name}")
     if args.plans:
         with connection.cursor() as cursor:
             cursor.execute("SELECT generic_plans, custom_plans, left(statement, 110)"

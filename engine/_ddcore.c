@@ -230,13 +230,8 @@ typedef struct {
     Entry *bucket;
 } Key;
 
-/* The key of the trick start with these hands and leader (the line prefetched): the
-   normalized cards in play, those of W and E, those of S and E. */
-static inline void make_key_of(const uint64_t hand[4], int leader, int config, Key *key) {
-    uint64_t all = hand[0] | hand[1] | hand[2] | hand[3];
-    key->k[0] = normalize_mask(all, all);
-    key->k[1] = normalize_mask(all, hand[1] | hand[3]);
-    key->k[2] = normalize_mask(all, hand[2] | hand[3]);
+/* The rest of a key whose masks are set: the tag, the bucket, and the line prefetched. */
+static inline void finish_key(Key *key, int leader, int config) {
     key->tag = (uint8_t)(config * 4 + leader + 1);
     uint64_t x = key->k[0] * 0x9E3779B97F4A7C15ULL;
     x ^= key->k[1] * 0xC2B2AE3D27D4EB4FULL;
@@ -247,6 +242,39 @@ static inline void make_key_of(const uint64_t hand[4], int leader, int config, K
     x ^= x >> 32;
     key->bucket = &table[(x >> (64 - TT_BITS)) & ~1ULL];
     __builtin_prefetch(key->bucket);
+}
+
+/* The masks of a key: the normalized cards in play, those of W and E, those of S and E. */
+static inline void key_masks(const uint64_t hand[4], Key *key) {
+    uint64_t all = hand[0] | hand[1] | hand[2] | hand[3];
+    key->k[0] = normalize_mask(all, all);
+    key->k[1] = normalize_mask(all, hand[1] | hand[3]);
+    key->k[2] = normalize_mask(all, hand[2] | hand[3]);
+}
+
+/* The key of the trick start with these hands and leader (the line prefetched). */
+static inline void make_key_of(const uint64_t hand[4], int leader, int config, Key *key) {
+    key_masks(hand, key);
+    finish_key(key, leader, config);
+}
+
+/* The masks of ``base`` (key_masks of ``hand``) once the card ``bit`` has left the hands:
+   only its own suit changes, and only its small cards when it is one of them. */
+static inline void key_masks_without(const Key *base, const uint64_t hand[4], int bit, Key *key) {
+    uint64_t b = 1ULL << bit;
+    if (b & POINT_CARDS) {
+        for (int i = 0; i < 3; i++) key->k[i] = base->k[i] & ~b;
+        return;
+    }
+    int shift = 12 * suit_of(bit);
+    uint64_t small = 0x7FULL << shift;
+    uint64_t all = hand[0] | hand[1] | hand[2] | hand[3];
+    int low = (int)(((all & ~b) >> shift) & 0x7F);
+    key->k[0] = (base->k[0] & ~small) | (uint64_t)compress[low][low] << shift;
+    key->k[1] = (base->k[1] & ~small) |
+                (uint64_t)compress[low][(((hand[1] | hand[3]) & ~b) >> shift) & 0x7F] << shift;
+    key->k[2] = (base->k[2] & ~small) |
+                (uint64_t)compress[low][(((hand[2] | hand[3]) & ~b) >> shift) & 0x7F] << shift;
 }
 
 static inline void make_key(const State *st, Key *key) {
@@ -699,7 +727,8 @@ static int search_node(State *st, int alpha, int beta, const Key *pre, uint64_t 
            lines prefetched while this seat's cards are ordered. */
         /* A start the window already settles (its side cannot reach alpha, or beta is
            reached) returns before its key is used: none computed. */
-        uint64_t h[4] = {st->hand[0], st->hand[1], st->hand[2], st->hand[3]};
+        Key base;
+        key_masks(st->hand, &base);
         int played = 1 + card_points[st->trick[0]] + card_points[st->trick[1]] +
                      card_points[st->trick[2]];
         for (uint64_t m = legal; m; m &= m - 1) {
@@ -708,8 +737,8 @@ static int search_node(State *st, int alpha, int beta, const Key *pre, uint64_t 
             int points = played + card_points[bit];
             int gain = (leader & 1) ? 0 : points;
             if (st->remaining - points <= alpha - gain || beta - gain <= 0) continue;
-            h[player] = st->hand[player] & ~(1ULL << bit);
-            make_key_of(h, leader, st->config, &keys[nkeys]);
+            key_masks_without(&base, st->hand, bit, &keys[nkeys]);
+            finish_key(&keys[nkeys], leader, st->config);
             key_bits[nkeys++] = bit;
         }
         n = gen_moves(st, player, legal, moves, 1);
