@@ -22,6 +22,10 @@ Variables:
                           45). Default "0"; the production env example sets "1" with
                           DATABASE_CONN_MAX_AGE. Not behind a pooler in transaction
                           mode (pgbouncer): a prepared statement lives in one connection
+    DATABASE_REPLAN_SECONDS  a result save asks PostgreSQL to plan its statements again
+                          when its connection's plans are older than this (default 5;
+                          0: never): plans made while the results tables were nearly
+                          empty read them whole (tournaments/models/plans.py)
     CELERY_BROKER_URL     e.g. redis://127.0.0.1:6379/0; absent -> tasks run eagerly in-process
     CELERY_VISIBILITY_TIMEOUT  seconds before Redis redelivers a dead worker's task (900)
     CELERY_RESULT_BACKEND optional; the jobs keep their state in PrintJob rows
@@ -311,6 +315,7 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": database_from_env()}
+DATABASE_REPLAN_SECONDS = envint("DATABASE_REPLAN_SECONDS", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

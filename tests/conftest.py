@@ -31,6 +31,14 @@ def _live_pages_show_changes_at_once(settings):
 
 
 @pytest.fixture(autouse=True)
+def _plans_kept(settings):
+    """A result save discards its connection's plans every few seconds in production;
+    tests count a save's statements, so only the tests of that rule turn it on
+    (tests/tournaments/api/test_replanning.py)."""
+    settings.DATABASE_REPLAN_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """A cheap hasher: every ``UserFactory`` user has a password, and production's hasher
     takes about half a second a hash on the CI machine, on nearly every test. Passwords

@@ -28,6 +28,7 @@ from tournaments.models.joined import (
     seating_at,
     seating_joined,
 )
+from tournaments.models.plans import replan_if_stale
 from tournaments.models.written import insert_result
 from tournaments.permissions import remember_roles, roles_sql
 from tournaments.result_messages import normalise_side, result_problems
@@ -240,6 +241,7 @@ def result_record_at(
     round, table or board does not exist, :class:`ResultConflict` when the table's
     seating kept changing under three reads (edits or draws at that very moment);
     otherwise as :func:`result_record`."""
+    replan_if_stale()
     address = (slug, round_number, table_number, board_number)
     user = values.get("acting_user")
     extra, extra_params = list(_CHECKS_AT.items()), [board_number]
@@ -299,6 +301,7 @@ def result_record(*, seating: Seating, board: Board, **values: Any) -> Result:
     result is refused with :class:`ChampionshipStateError` naming the problems while its
     seating has any (:func:`_check_seating_before_first_result`).
     """
+    replan_if_stale()
     return _record(_lock_seating(seating, board), board, **values)
 
 
