@@ -57,11 +57,12 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(args.root.resolve()))
 sys.path.insert(0, str(BENCH))
 os.chdir(args.root)
-# As bench_load.py starts gunicorn.
+# As bench_load.py starts gunicorn, but for the connection's age.
 os.environ.update(
     DJANGO_SETTINGS_MODULE="config.settings", DEBUG="0",
     DJANGO_SECRET_KEY="bench-" + "k" * 50, ALLOWED_HOSTS="127.0.0.1,localhost",
-    DATABASE_CONN_MAX_AGE="60", REDIS_URL=args.redis, LOG_LEVEL="WARNING",
+    # Kept for the whole run (gunicorn's 60 s would change the backend between batches).
+    DATABASE_CONN_MAX_AGE="36000", REDIS_URL=args.redis, LOG_LEVEL="WARNING",
     SESSION_COOKIE_SECURE="0", CSRF_COOKIE_SECURE="0",
 )
 os.environ.setdefault("DATABASE_SERVER_SIDE_BINDING", "1")

@@ -6,7 +6,6 @@ gives the same values as ``python -m scoring`` on the exported file.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from django.utils.translation import gettext_lazy
@@ -250,7 +249,12 @@ class ResultInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         """The declared fields, each a shallow copy (its own binding, the rest shared:
         nothing here changes a field after its construction). DRF's deep copy built
         every field again: 0.15 ms of a result PUT's CPU, a twentieth of it."""
-        return {name: copy.copy(field) for name, field in self._declared_fields.items()}
+        fields = {}
+        for name, field in self._declared_fields.items():
+            clone = field.__class__.__new__(field.__class__)
+            clone.__dict__.update(field.__dict__)  # what copy.copy does, in fewer steps
+            fields[name] = clone
+        return fields
 
 
 class DeleteInputSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -156,15 +158,8 @@ class Championship(models.Model):
 
     def scoring_rules(self) -> ScoringRules:
         """The rules as ``scoring`` takes them (exact Fractions from the decimals)."""
-        return ScoringRules(
-            doubling=Doubling(self.doubling),
-            method=Method(self.method),
-            bottom=Fraction(str(self.scale_bottom)),
-            top=Fraction(str(self.scale_top)),
-            rounding=Rounding(self.rounding),
-            infraction_score=Fraction(str(self.infraction_score)),
-            missed_boards=MissedBoards(self.missed_boards),
-        )
+        return _scoring_rules(self.doubling, self.method, self.scale_bottom, self.scale_top,
+                              self.rounding, self.infraction_score, self.missed_boards)
 
     def engine_rules(self) -> engine.Rules:
         """The play settings as ``engine.Rules``."""
@@ -176,6 +171,23 @@ class Championship(models.Model):
             sant_vicenc_on_botifarra=self.sant_vicenc_on_botifarra,
             barraca=self.barraca,
         )
+
+
+@functools.lru_cache(maxsize=256)
+def _scoring_rules(doubling: str, method: str, bottom: Any, top: Any, rounding: str,
+                   infraction: Any, missed: str) -> ScoringRules:
+    """:meth:`Championship.scoring_rules` of these field values, made once (frozen, so
+    shared): every result saved and every scored page asks for them, and reading the
+    three decimals as Fractions cost more than the hand score itself."""
+    return ScoringRules(
+        doubling=Doubling(doubling),
+        method=Method(method),
+        bottom=Fraction(str(bottom)),
+        top=Fraction(str(top)),
+        rounding=Rounding(rounding),
+        infraction_score=Fraction(str(infraction)),
+        missed_boards=MissedBoards(missed),
+    )
 
 
 class Membership(models.Model):

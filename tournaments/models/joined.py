@@ -90,6 +90,38 @@ _PAIR_JOINS = (
 )
 
 
+#: :func:`seating_joined`'s statements and the attnames of each part, built once per
+#: ``(where, extra, pairs, lock, database alias)`` (every result save reads one).
+_STATEMENTS: dict[tuple[Any, ...], tuple[str, list[list[str]]]] = {}
+
+
+def _statement(connection: Any, parts: list[tuple[type[Model], str]], where: str,
+               extra: Sequence[tuple[str, str]], pairs: bool, lock: bool,
+               ) -> tuple[str, list[list[str]]]:
+    columns: list[str] = []
+    names: list[list[str]] = []
+    for model, alias in parts:
+        sql, attnames = _columns(model, alias)
+        columns += sql
+        names.append(attnames)
+    columns += [f"({sql}) AS {name}" for name, sql in extra]
+    statement = (
+        "SELECT " + ", ".join(columns) + _JOINS + (_PAIR_JOINS if pairs else "")
+        + f" WHERE {where} LIMIT 1"
+    )
+    if lock and connection.vendor == "postgresql":
+        # The championship's and round's rows too, in that order, before the seating's:
+        # whoever locks them FOR UPDATE (closing the round, finishing the championship,
+        # a draw, a registration: each locks the championship's row first) runs before
+        # this save, whose read then waits and sees what it wrote, or after it. KEY
+        # SHARE, the lock of a foreign key's check, lets saves run side by side.
+        statement += f" FOR KEY SHARE OF jc, jr FOR UPDATE OF {SEATING}"
+    elif lock and connection.features.has_select_for_update:
+        statement += (f" FOR UPDATE OF {SEATING}"
+                      if connection.features.has_select_for_update_of else " FOR UPDATE")
+    return statement, names
+
+
 def seating_joined(
     where: str, params: Sequence[Any], *, extra: Sequence[tuple[str, str]] = (),
     extra_params: Sequence[Any] = (), pairs: bool = False, lock: bool = False,
@@ -105,28 +137,12 @@ def seating_joined(
     or the save seeing the closed round); elsewhere ``FOR UPDATE`` where supported.
     ``None`` when nothing matches."""
     parts = _PARTS + (_PAIRS if pairs else [])
-    columns: list[str] = []
-    names: list[list[str]] = []
-    for model, alias in parts:
-        sql, attnames = _columns(model, alias)
-        columns += sql
-        names.append(attnames)
-    columns += [f"({sql}) AS {name}" for name, sql in extra]
-    statement = (
-        "SELECT " + ", ".join(columns) + _JOINS + (_PAIR_JOINS if pairs else "")
-        + f" WHERE {where} LIMIT 1"
-    )
     connection = connections[using]
-    if lock and connection.vendor == "postgresql":
-        # The championship's and round's rows too, in that order, before the seating's:
-        # whoever locks them FOR UPDATE (closing the round, finishing the championship,
-        # a draw, a registration: each locks the championship's row first) runs before
-        # this save, whose read then waits and sees what it wrote, or after it. KEY
-        # SHARE, the lock of a foreign key's check, lets saves run side by side.
-        statement += f" FOR KEY SHARE OF jc, jr FOR UPDATE OF {SEATING}"
-    elif lock and connection.features.has_select_for_update:
-        statement += (f" FOR UPDATE OF {SEATING}"
-                      if connection.features.has_select_for_update_of else " FOR UPDATE")
+    key = (where, tuple(extra), pairs, lock, using)
+    built = _STATEMENTS.get(key)
+    if built is None:
+        built = _STATEMENTS[key] = _statement(connection, parts, where, extra, pairs, lock)
+    statement, names = built
     with connection.cursor() as cursor:
         cursor.execute(statement, [*extra_params, *params])
         row = cursor.fetchone()

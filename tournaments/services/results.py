@@ -305,6 +305,13 @@ def result_record(*, seating: Seating, board: Board, **values: Any) -> Result:
     return _record(_lock_seating(seating, board), board, **values)
 
 
+def _where(seating: Seating, board: Board) -> str:
+    """"taula T, tauler B", for a refusal's message (translated only when one is made)."""
+    return _("taula %(table)s, tauler %(board)s") % {
+        "table": seating.table.number, "board": board.number
+    }
+
+
 def _record(
     seating: Seating,
     board: Board,
@@ -343,9 +350,6 @@ def _record(
         adjusted=adjusted, note=note,
     )
     current = result_locked(seating.pk, board.pk)
-    where = _("taula %(table)s, tauler %(board)s") % {
-        "table": seating.table.number, "board": board.number
-    }
     fields = {
         "trump": data.trump,
         "ns_points_taken": data.ns_points_taken,
@@ -374,7 +378,8 @@ def _record(
         require(acting_user, championship, Capability.ADJUST_SCORE)
     if current is None and expected_version is not None:
         raise ResultConflict(
-            _("%(where)s: el resultat que corregies ja no existeix.") % {"where": where},
+            _("%(where)s: el resultat que corregies ja no existeix.")
+            % {"where": _where(seating, board)},
             current=None,
         )
     if current is not None and (
@@ -383,7 +388,8 @@ def _record(
     ):
         raise ResultConflict(
             _("%(where)s: un altre àrbitre ja ha desat aquest resultat (versió %(v)s). "
-              "Reviseu-lo abans de tornar a desar.") % {"where": where, "v": current.version},
+              "Reviseu-lo abans de tornar a desar.")
+            % {"where": _where(seating, board), "v": current.version},
             current=current,
         )
     now = timezone.now()
@@ -421,7 +427,7 @@ def _record(
             # can be read in it.
             raise ResultConflict(
                 _("%(where)s: un altre àrbitre ja ha desat aquest resultat.")
-                % {"where": where},
+                % {"where": _where(seating, board)},
                 current=None,
             ) from None
         result.outcome = "created"
