@@ -218,7 +218,8 @@ def compare(roots: list[Path]) -> None:
         print(f"{name} {root}: CPU per PUT, median of {args.rounds} batches of {args.puts}: "
               f"{statistics.median(r[0] for r in rows):.2f} ms here (batches "
               f"{' '.join(f'{r[0]:.2f}' for r in rows)}) + "
-              f"{statistics.median(r[1] for r in rows):.2f} ms PostgreSQL")
+              f"{statistics.median(r[1] for r in rows):.2f} ms PostgreSQL (batches "
+              f"{' '.join(f'{r[1]:.2f}' for r in rows)})")
     for index, what in ((0, "here"), (1, "PostgreSQL")):
         ratios = [b[index] / a[index] for a, b in zip(*figures, strict=True) if a[index]]
         print(f"B/A {what}: median {statistics.median(ratios):.3f} "
