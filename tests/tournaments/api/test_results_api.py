@@ -441,3 +441,25 @@ def test_the_result_input_validates_as_with_drfs_own_copies_of_its_fields() -> N
         assert ours.errors == drfs.errors, data
         if drfs.is_valid():
             assert ours.validated_data == drfs.validated_data, data
+
+
+def test_a_limits_message_is_in_each_requests_language_not_the_first_ones(api: Api) -> None:
+    """The limits of ``ns_points_taken`` and ``note`` are refused by DRF validators whose
+    message is formatted once and then kept: fields shared between requests gave every
+    later request the language of the first refusal in the process."""
+    client = api.token_client(api.small.referee)
+    too_much = {"trump": "O", "ns_points_taken": 80, "note": "x" * 501}
+    messages = {}
+    for language in ("ca", "en", "es", "ca"):
+        response = client.put(api.url(), too_much, format="json",
+                              HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 400
+        found = {e["field"]: e["message"] for e in response.json()["errors"]}
+        assert set(found) == {"ns_points_taken", "note"}
+        messages.setdefault(language, found)
+        assert found == messages[language], language
+    assert messages["en"]["ns_points_taken"] == "Ensure this value is less than or equal to 72."
+    assert messages["en"]["note"].startswith("Ensure this field has no more than 500")
+    for field in ("ns_points_taken", "note"):
+        assert len({messages[language][field] for language in ("ca", "en", "es")}) == 3
+    assert Result.objects.count() == 0
