@@ -410,43 +410,10 @@ def test_a_token_with_a_nul_byte_is_a_401_not_a_500(api: Api) -> None:
     assert not Result.objects.exists()
 
 
-def test_the_result_input_validates_as_with_drfs_own_copies_of_its_fields() -> None:
-    """``ResultInputSerializer`` copies its declared fields shallowly (DRF deep-copies
-    them, at a cost): every instance has fields of its own, bound to it, and gives the
-    same values and errors as with DRF's copies."""
-    import copy
-
-    from tournaments.api.serializers import ResultInputSerializer
-
-    class DeepCopied(ResultInputSerializer):
-        def get_fields(self) -> dict[str, Any]:
-            return copy.deepcopy(self._declared_fields)
-
-    first, second = ResultInputSerializer(data={}), ResultInputSerializer(data={})
-    for name, field in first.fields.items():
-        assert field is not second.fields[name]
-        assert field.parent is first and second.fields[name].parent is second
-        assert field is not ResultInputSerializer._declared_fields[name]
-    bodies: list[dict[str, Any]] = [
-        {"trump": "O", "ns_points_taken": 40},
-        {"trump": "botifarra", "ns_points_taken": 72, "contro": True, "recontro": True,
-         "sant_vicenc": True, "delegated": True, "infraction": "EO", "note": "nota"},
-        {"adjusted": {"NS": "60%", "EW": "40%"}, "trump": None, "ns_points_taken": None},
-        {"trump": "X", "ns_points_taken": 73, "contro": "maybe", "note": "a\x07"},
-        {"adjusted": {"NS": 1}}, {"ns_points_taken": -1, "infraction": "N"}, {},
-    ]
-    for data in bodies * 2:
-        ours, drfs = ResultInputSerializer(data=data), DeepCopied(data=data)
-        assert ours.is_valid() == drfs.is_valid(), data
-        assert ours.errors == drfs.errors, data
-        if drfs.is_valid():
-            assert ours.validated_data == drfs.validated_data, data
-
-
 def test_a_limits_message_is_in_each_requests_language_not_the_first_ones(api: Api) -> None:
     """The limits of ``ns_points_taken`` and ``note`` are refused by DRF validators whose
-    message is formatted once and then kept: fields shared between requests gave every
-    later request the language of the first refusal in the process."""
+    message is formatted once and then kept: each request needs fields of its own (DRF's
+    deep copy), or every later request gets the language of the first refusal."""
     client = api.token_client(api.small.referee)
     too_much = {"trump": "O", "ns_points_taken": 80, "note": "x" * 501}
     messages = {}
