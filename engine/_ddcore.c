@@ -200,7 +200,7 @@ static inline uint64_t normalize_mask(uint64_t all, uint64_t held) {
     return out;
 }
 
-/* The actual card of a normalized bit (inverse of ``normalize`` for one card). */
+/* The actual card of a normalized bit (inverse of ``normalize_mask`` for one card). */
 static int denormalize(const State *st, int nbit) {
     int s = suit_of(nbit), pos = nbit % 12;
     if (pos >= 7) return nbit;
@@ -724,9 +724,9 @@ static int search_node(State *st, int alpha, int beta, const Key *pre, uint64_t 
         }
     } else if (st->ntrick == 3 && popcount(st->hand[player]) > 3) {
         /* The last seat of a trick: the keys of the next trick's starts first, their
-           lines prefetched while this seat's cards are ordered. */
-        /* A start the window already settles (its side cannot reach alpha, or beta is
-           reached) returns before its key is used: none computed. */
+           lines prefetched while this seat's cards are ordered; none for a start the
+           window already settles (its side cannot reach alpha, or beta is reached),
+           which returns before its key is used. */
         Key base;
         key_masks(st->hand, &base);
         int played = 1 + card_points[st->trick[0]] + card_points[st->trick[1]] +
