@@ -67,16 +67,10 @@ os.environ.update(
 )
 os.environ.setdefault("DATABASE_SERVER_SIDE_BINDING", "1")
 
-from bench_load import PAIRS, setup  # noqa: E402
+from bench_load import PAIRS, cpu_seconds, setup  # noqa: E402
 from common import machine  # noqa: E402
 
-TICK = os.sysconf("SC_CLK_TCK")
 TRUMPS = ["O", "C", "E", "B", "botifarra"]
-
-
-def backend_cpu(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
 
 
 def main() -> None:
@@ -152,7 +146,7 @@ def main() -> None:
     for _ in range(args.rounds):
         if args.serve:  # the comparing process says when
             sys.stdin.readline()
-        cpu, db, wall = time.process_time(), backend_cpu(backend), time.perf_counter()
+        cpu, db, wall = time.process_time(), cpu_seconds([backend]), time.perf_counter()
         if profile:
             profile.enable()
         for _ in range(args.puts):
@@ -161,7 +155,7 @@ def main() -> None:
         if profile:
             profile.disable()
         app_ms.append((time.process_time() - cpu) * 1000 / args.puts)
-        db_ms.append((backend_cpu(backend) - db) * 1000 / args.puts)
+        db_ms.append((cpu_seconds([backend]) - db) * 1000 / args.puts)
         if args.serve:
             print(f"batch {app_ms[-1]} {db_ms[-1]}", flush=True)
             continue
