@@ -7,29 +7,30 @@
  * Seats are play-order indices 0..3 (N W S E); NS are the even ones.
  *
  * Search: fail-soft alpha-beta over NS points (card points + 1 per trick) driven by
- * null-window searches (MTD): the first at a guess from a greedy playout, then steps of
- * 1, 2, 4... in the direction the answers go until one answer turns, then bisection of
- * what is left. A two-way hashed transposition table at trick starts holds a lower and
- * an upper bound on the NS points still to win (relative to the points already taken,
- * so every null-window search reuses the others' work) and the best lead; it is keyed
- * by the leader, the declaration and rules, and the four hands with the pointless cards
- * (8..2) of each suit renumbered by rank among those still in play (positions that
- * differ only in which small cards are gone share an entry), packed as three masks so
- * that two 32-byte entries fill one cache line; the line is prefetched while the bounds
- * are computed and the leads ordered (at the last seat of a trick, those of the next
- * trick's starts after each of its legal cards, before its cards are ordered), and the
- * table (128 MB) asks for huge pages; a start whose key was prefetched by the last seat
- * reads its entry before anything else, and the last seat computes no key for a start
- * the window already settles. Equivalent cards (same points, no card in play between
- * them) are searched once; a seat with one legal card inside a trick plays it at once
- * (no ordering, no history); ordering by
- * the table's best lead, a history of cutoffs and trick heuristics (a card the opponent
- * still to play cannot beat takes the trick; no points loaded on a trick that opponent
- * can still take; leads of winners no opponent can ruff, to a partner's card above the
- * opponents' or to a partner's ruff); cutoffs from the points still to play and from the
- * points each side is sure of (top trumps, cashed top cards and the lowest cards the
- * other seats must follow with). The last two tricks are searched by a plain alpha-beta,
- * without the table or the move ordering.
+ * null-window searches (MTD(f)): the first at a guess from a greedy playout, then one
+ * point on from each answer in the direction it went until the bounds meet. A two-way
+ * hashed transposition table at trick starts holds a lower and an upper bound on the NS
+ * points still to win (relative to the points already taken, so every null-window
+ * search reuses the others' work) and the best lead; it is keyed by the leader, the
+ * declaration and rules, and the four hands with the pointless cards (8..2) of each suit
+ * renumbered by rank among those still in play (positions that differ only in which
+ * small cards are gone share an entry), packed as three masks so that two 32-byte
+ * entries fill one cache line; the line is prefetched while the bounds are computed and
+ * the leads ordered (at the last seat of a trick, those of the next trick's starts after
+ * each of its legal cards, before its cards are ordered), and the table (128 MB) asks
+ * for huge pages; a start whose key was prefetched by the last seat reads its entry
+ * before anything else, and the last seat computes no key for a start the window
+ * already settles. The last seat of a trick also reads those entries before it plays a
+ * card: one whose bound settles the window ends its search (an enhanced transposition
+ * cutoff). Equivalent cards (same points, no card in play between them) are searched
+ * once; a seat with one legal card inside a trick plays it at once (no ordering, no
+ * history); ordering by the table's best lead, a history of cutoffs and trick
+ * heuristics (a card the opponent still to play cannot beat takes the trick; no points
+ * loaded on a trick that opponent can still take; leads of winners no opponent can
+ * ruff, to a partner's card above the opponents' or to a partner's ruff); cutoffs from
+ * the points still to play and from the points each side is sure of (top trumps, cashed
+ * top cards and the lowest cards the other seats must follow with). The last two tricks
+ * are searched by a plain alpha-beta, without the table or the move ordering.
  *
  * The legal-play rules mirror engine/play.py's legal_cards exactly (obligada, lliure,
  * carregar with both scopes); tests compare the two on random positions.
@@ -669,7 +670,7 @@ static int search_node(State *st, int alpha, int beta, const Key *pre, uint64_t 
     Move moves[12];
     int n;
     Key keys[12];
-    int key_bits[12], nkeys = 0;
+    int key_bits[12], key_gain[12], nkeys = 0;
     if (st->ntrick == 0) {
         uint64_t lead = st->hand[st->leader];
         if (!lead) return 0;
@@ -739,9 +740,22 @@ static int search_node(State *st, int alpha, int beta, const Key *pre, uint64_t 
             if (st->remaining - points <= alpha - gain || beta - gain <= 0) continue;
             key_masks_without(&base, st->hand, bit, &keys[nkeys]);
             finish_key(&keys[nkeys], leader, st->config);
+            key_gain[nkeys] = gain;
             key_bits[nkeys++] = bit;
         }
         n = gen_moves(st, player, legal, moves, 1);
+        /* Enhanced transposition cutoff: a next trick's start whose stored bound already
+           settles the window ends this seat's search before any card is played (the
+           entries' lines were prefetched above, while the cards were ordered). */
+        for (int k = 0; k < nkeys; k++) {
+            const Entry *e = tt_find(&keys[k]);
+            if (e == NULL) continue;
+            if (maximizing) {
+                if (key_gain[k] + e->low >= beta) return key_gain[k] + e->low;
+            } else if (key_gain[k] + e->high <= alpha) {
+                return key_gain[k] + e->high;
+            }
+        }
     } else {
         n = gen_moves(st, player, legal, moves, 1);
     }
@@ -814,38 +828,27 @@ static int greedy(State *st) {
     return total;
 }
 
-/* The value by null-window searches (MTD), each answering "do NS take at least beta?",
-   with the table's bounds kept between them: the first at the greedy guess, then steps
-   of 1, 2, 4... away from it in the direction the answers go until one answer turns,
-   then bisection of the interval left (fail-soft answers narrow it further). */
+/* The value by null-window searches (MTD(f)), each answering "do NS take at least
+   beta?", with the table's bounds kept between them: the first at the greedy guess, then
+   one point on from each answer in the direction it went (its fail-soft value may go
+   further) until the two bounds meet. A search far from the value is cheap and one near
+   it dear, and steps of one never overshoot it: on boards 1-20, 404 M nodes against
+   416 M for steps of 1, 1, 1, 2, 4... and 416 M for galloping 1, 2, 4... with bisection. */
 static int mtdf(State *st) {
     age_history();
     int low = 0, high = st->remaining;
-    int guess = greedy(st);
-    int step = 1;
-    int dir = 0;
+    int beta = greedy(st);
     while (low < high) {
-        int beta;
-        if (dir == 0) beta = guess;
-        else if (dir > 0) beta = low + step;
-        else beta = high - step + 1;
         if (beta <= low) beta = low + 1;
         if (beta > high) beta = high;
         int g = search(st, beta - 1, beta);
-        int ndir;
-        if (g < beta) { high = g; ndir = -1; }
-        else { low = g; ndir = 1; }
-        if (dir != 0 && ndir != dir) {
-            /* crossed: bisect from here */
-            while (low < high) {
-                int b = (low + high + 1) / 2;
-                int g2 = search(st, b - 1, b);
-                if (g2 < b) high = g2; else low = g2;
-            }
-            break;
+        if (g < beta) {
+            high = g;
+            beta = g;
+        } else {
+            low = g;
+            beta = g + 1;
         }
-        if (dir == ndir) step *= 2;
-        dir = ndir;
     }
     return low;
 }
