@@ -727,7 +727,9 @@ static int search_node(State *st, int alpha, int beta, const Key *pre, uint64_t 
         /* The last seat of a trick: the keys of the next trick's starts first, their
            lines prefetched while this seat's cards are ordered; none for a start the
            window already settles (its side cannot reach alpha, or beta is reached),
-           which returns before its key is used. */
+           which returns before its key is used. A card whose start settles the window
+           in this seat's favour ends the search at once, with the value that start
+           would return. */
         Key base;
         key_masks(st->hand, &base);
         int played = 1 + card_points[st->trick[0]] + card_points[st->trick[1]] +
@@ -737,7 +739,14 @@ static int search_node(State *st, int alpha, int beta, const Key *pre, uint64_t 
             int leader = (st->leader + winner_after(st, bit)) & 3;
             int points = played + card_points[bit];
             int gain = (leader & 1) ? 0 : points;
-            if (st->remaining - points <= alpha - gain || beta - gain <= 0) continue;
+            if (st->remaining - points <= alpha - gain) {
+                if (!maximizing) return gain + st->remaining - points;
+                continue;
+            }
+            if (beta - gain <= 0) {
+                if (maximizing) return gain;
+                continue;
+            }
             key_masks_without(&base, st->hand, bit, &keys[nkeys]);
             finish_key(&keys[nkeys], leader, st->config);
             key_gain[nkeys] = gain;
