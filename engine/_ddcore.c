@@ -421,14 +421,45 @@ typedef struct {
     int score;
 } Move;
 
-/* History heuristic: cutoffs per (declaration, seat, position in trick, card), weighted by
-   2^(tricks left) (the square searched ~3% more nodes), kept between searches and divided
-   by 16 when large. */
-static uint32_t history[5][4][4][48];
+/* History heuristic for leads: cutoffs per (declaration, seat, card) at trick starts,
+   weighted by 2^(tricks left) (the square searched ~3% more nodes), kept between searches
+   and divided by 16 when large. Inside a trick the killers below order better (with the
+   history there too, 1-3% more nodes). */
+static uint32_t history[5][4][48];
+
+/* Killer cards: the card that last caused a cutoff in the same context, tried first (after
+   the table's best lead). A lead's context is the tricks left and the seat; a card inside
+   a trick's, the tricks left, its place in the trick, the seat, the suit led and whether
+   its own side is winning the trick so far. Siblings in the search share their context
+   and mostly their refutation: on boards 1-20, 401 M nodes without killers, 386 M with
+   those of leads alone and 255 M with both. Reset at every solve; -1: none. */
+static int8_t lead_killer[13][4];
+static int8_t reply_killer[13][4][4][4][2];
+
+static inline int8_t *reply_killer_of(const State *st, int player) {
+    int winning = ((st->leader + st->win) & 1) == (player & 1);
+    return &reply_killer[popcount(st->hand[st->leader]) + 1][st->ntrick][player]
+                        [suit_of(st->trick[0])][winning];
+}
+
+/* Moves the card ``bit`` to the front of ``moves`` when it is there (the order of the
+   others kept). */
+static inline void move_to_front(Move *moves, int n, int bit) {
+    for (int i = 1; i < n; i++) {
+        if (moves[i].bit == bit) {
+            Move mv = moves[i];
+            memmove(moves + 1, moves, i * sizeof(Move));
+            moves[0] = mv;
+            return;
+        }
+    }
+}
 
 static void age_history(void) {
-    uint32_t *h = &history[0][0][0][0];
-    size_t n = sizeof(history) / sizeof(history[0][0][0][0]);
+    memset(lead_killer, -1, sizeof(lead_killer));
+    memset(reply_killer, -1, sizeof(reply_killer));
+    uint32_t *h = &history[0][0][0];
+    size_t n = sizeof(history) / sizeof(history[0][0][0]);
     uint32_t top = 0;
     for (size_t i = 0; i < n; i++)
         if (h[i] > top) top = h[i];
@@ -448,7 +479,7 @@ static inline uint64_t legal_of(const State *st, int player) {
 
 /* The ``legal`` cards of ``player`` (legal_of), one per class of equivalent cards, best
    guesses first. ``use_history`` 0 gives a fixed order (the choice among optimal cards
-   must not depend on earlier searches). */
+   must not depend on earlier searches); the history only orders leads. */
 static int gen_moves(const State *st, int player, uint64_t legal, Move *moves, int use_history) {
     if (!(legal & (legal - 1))) { /* a forced card */
         moves[0].bit = lowbit(legal);
@@ -472,7 +503,8 @@ static int gen_moves(const State *st, int player, uint64_t legal, Move *moves, i
     /* The opponent still to play to this trick after this seat (none for the fourth). */
     uint64_t next_opp = st->ntrick < 3 ? st->hand[(player + 1) & 3] : 0;
     int led = st->ntrick ? suit_of(st->trick[0]) : 0;
-    const uint32_t *hist = history[st->trump][player][st->ntrick];
+    const uint32_t *hist = history[st->trump][player];
+    if (st->ntrick) use_history = 0;
     for (uint64_t m = legal; m; m &= m - 1) {
         int bit = lowbit(m);
         int s = suit_of(bit);
@@ -527,10 +559,9 @@ static int gen_moves(const State *st, int player, uint64_t legal, Move *moves, i
             }
         }
         moves[n].bit = bit;
-        /* The fixed rules above, then the history of cutoffs to break ties (history first
-           searched ~10% more nodes; the rules for leads and for discards of pointless
-           cards leave it more ties to break). The table's best lead is put first by the
-           caller. */
+        /* The fixed rules above, then for leads the history of cutoffs to break ties
+           (history first searched ~10% more nodes; the rules for leads leave it more ties
+           to break). The killers and the table's best lead are put first by the caller. */
         if (use_history) {
             uint32_t h = hist[bit] >> 4;
             score = score * 65536 + (int)(h < 0xFFFF ? h : 0xFFFF);
@@ -698,9 +729,11 @@ static int search_node(State *st, int alpha, int beta, const Key *pre, uint64_t 
         if (sure[0] >= beta) return sure[0];
         if (remaining - sure[1] <= alpha) return remaining - sure[1];
         keyed = 1;
-        /* the table's best lead is moved to the front of the ordered leads (the same
-           order as scoring it first) */
+        /* the killer lead, then the table's best lead, are moved to the front of the
+           ordered leads (the same order as scoring them first) */
         n = gen_moves(st, player, legal_of(st, player), moves, 1);
+        if (lead_killer[popcount(lead)][player] >= 0)
+            move_to_front(moves, n, lead_killer[popcount(lead)][player]);
         if (!pre) {
             e = tt_find(&key);
             if (e) {
@@ -711,17 +744,7 @@ static int search_node(State *st, int alpha, int beta, const Key *pre, uint64_t 
         if (e) {
             if (e->low > alpha) alpha = e->low;
             if (e->high < beta) beta = e->high;
-            if (e->best) {
-                int tt_best = denormalize(st, e->best - 1);
-                for (int i = 1; i < n; i++) {
-                    if (moves[i].bit == tt_best) {
-                        Move mv = moves[i];
-                        memmove(moves + 1, moves, i * sizeof(Move));
-                        moves[0] = mv;
-                        break;
-                    }
-                }
-            }
+            if (e->best) move_to_front(moves, n, denormalize(st, e->best - 1));
         }
     } else if (st->ntrick == 3 && popcount(st->hand[player]) > 3) {
         /* The last seat of a trick: the keys of the next trick's starts first, their
@@ -768,6 +791,9 @@ static int search_node(State *st, int alpha, int beta, const Key *pre, uint64_t 
     } else {
         n = gen_moves(st, player, legal, moves, 1);
     }
+    int8_t *killer = st->ntrick ? reply_killer_of(st, player)
+                                : &lead_killer[popcount(st->hand[st->leader])][player];
+    if (st->ntrick && *killer >= 0) move_to_front(moves, n, *killer);
     int alpha0 = alpha, beta0 = beta;
     int best = maximizing ? -1000 : 1000;
     int best_bit = -1;
@@ -788,8 +814,9 @@ static int search_node(State *st, int alpha, int beta, const Key *pre, uint64_t 
             if (value < beta) beta = value;
         }
         if (alpha >= beta) {
-            int held = popcount(st->hand[st->leader]);
-            history[st->trump][player][st->ntrick][moves[i].bit] += 1u << held;
+            if (st->ntrick == 0)
+                history[st->trump][player][moves[i].bit] += 1u << popcount(st->hand[st->leader]);
+            *killer = (int8_t)moves[i].bit;
             break;
         }
     }
