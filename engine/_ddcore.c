@@ -428,15 +428,16 @@ typedef struct {
    history there too, 1-3% more nodes). */
 static uint32_t history[5][4][48];
 
-/* Killer cards: the card that last caused a cutoff in the same context, tried first (after
-   the table's best lead). A lead's context is the tricks left, the seat and the last
+/* Killer cards: the card that last caused a cutoff in the same context, tried first
+   (before the table's best lead). A lead's context is the tricks left, the seat and the last
    trick (its suit led, and whether the side that led it won it: State.prev); a card
    inside a trick's, the tricks left, its place in the trick, the seat, the suit led and
    whether its own side is winning the trick so far. Siblings in the search share their
    context and mostly their refutation. Nodes on boards 1-20 x 5: 401 M without killers,
    386 M with killer leads by tricks left and seat alone, 262 M with the killers inside
    tricks too, 225 M with the last trick in the lead's context (boards 41-60: 244 M ->
-   211 M for that last step). Reset at every solve; -1: none. */
+   211 M for that last step), 214 M (201 M) with the killer lead tried before the
+   table's best. Reset at every solve; -1: none. */
 static int8_t lead_killer[13][4][9];
 static int8_t reply_killer[13][4][4][4][2];
 
@@ -736,11 +737,10 @@ static int search_node(State *st, int alpha, int beta, const Key *pre, uint64_t 
         if (sure[0] >= beta) return sure[0];
         if (remaining - sure[1] <= alpha) return remaining - sure[1];
         keyed = 1;
-        /* the killer lead, then the table's best lead, are moved to the front of the
-           ordered leads (the same order as scoring them first) */
+        /* the table's best lead, then the killer lead, are moved to the front of the
+           ordered leads: the killer is tried first, then the table's best (the killer
+           first: 5 % fewer nodes) */
         n = gen_moves(st, player, legal_of(st, player), moves, 1);
-        if (lead_killer[popcount(lead)][player][st->prev] >= 0)
-            move_to_front(moves, n, lead_killer[popcount(lead)][player][st->prev]);
         if (!pre) {
             e = tt_find(&key);
             if (e) {
@@ -753,6 +753,8 @@ static int search_node(State *st, int alpha, int beta, const Key *pre, uint64_t 
             if (e->high < beta) beta = e->high;
             if (e->best) move_to_front(moves, n, denormalize(st, e->best - 1));
         }
+        if (lead_killer[popcount(lead)][player][st->prev] >= 0)
+            move_to_front(moves, n, lead_killer[popcount(lead)][player][st->prev]);
     } else if (st->ntrick == 3 && popcount(st->hand[player]) > 3) {
         /* The last seat of a trick: the keys of the next trick's starts first, their
            lines prefetched while this seat's cards are ordered; none for a start the
