@@ -124,6 +124,12 @@ static inline uint64_t legal_moves(uint64_t hand, const int *trick, int ntrick, 
 
 /* ------------------------------------------------------------------ state */
 
+/* The last four tricks as four base-13 digits, the latest lowest: each the trick's suit
+   led x 3 + who won it (0 an opponent of its leader, 1 the leader's partner, 2 the leader
+   himself); 12 where there was no trick (the first tricks of the search). */
+#define PREV_CONTEXTS (13 * 13 * 13 * 13)
+#define PREV_NONE (PREV_CONTEXTS - 1)
+
 typedef struct {
     uint64_t hand[4];
     int trump, flags;
@@ -133,7 +139,7 @@ typedef struct {
     int win;       /* index in trick of the card winning it */
     int remaining; /* points still to go: cards in hands and on the table, trick bonuses */
     uint8_t config;
-    int prev;      /* the last trick: its suit led x 2 + 1 if the side that led it won it; 8: none */
+    int prev;      /* the last four tricks (PREV_CONTEXTS) */
     long long nodes;
 } State;
 
@@ -434,16 +440,18 @@ typedef struct {
 static uint32_t history[5][4][48];
 
 /* Killer cards: the card that last caused a cutoff in the same context, tried first
-   (before the table's best lead). A lead's context is the tricks left, the seat and the last
-   trick (its suit led, and whether the side that led it won it: State.prev); a card
-   inside a trick's, the tricks left, its place in the trick, the seat, the suit led and
-   whether its own side is winning the trick so far. Siblings in the search share their
-   context and mostly their refutation. Nodes on boards 1-20 x 5: 401 M without killers,
-   386 M with killer leads by tricks left and seat alone, 262 M with the killers inside
-   tricks too, 225 M with the last trick in the lead's context (boards 41-60: 244 M ->
-   211 M for that last step), 214 M (201 M) with the killer lead tried before the
-   table's best. Reset at every solve; -1: none. */
-static int8_t lead_killer[13][4][9];
+   (before the table's best lead). A lead's context is the tricks left, the seat and the
+   last four tricks (State.prev: each one's suit led and who won it); a card inside a
+   trick's, the tricks left, its place in the trick, the seat, the suit led and whether
+   its own side is winning the trick so far. Siblings in the search share their context
+   and mostly their refutation. Nodes on boards 1-20 x 5 (boards 41-60 in brackets):
+   401 M without killers; 386 M with killer leads by tricks left and seat alone; 262 M
+   (244 M) with the killers inside tricks too; 225 M (211 M) with the last trick's suit
+   and whether its leading side won it in a lead's context; 214 M (201 M) with the killer
+   lead tried before the table's best; with who won each trick (leader, partner,
+   opponent) and the last 1, 2, 3, 4 tricks: 208 M (198 M), 191 M (183 M), 180 M
+   (168 M), 175 M (162 M). Reset at every solve; -1: none. */
+static int8_t lead_killer[13][4][PREV_CONTEXTS];
 static int8_t reply_killer[13][4][4][4][2];
 
 static inline int8_t *reply_killer_of(const State *st, int player) {
@@ -614,7 +622,8 @@ static int play_and_search_key(State *st, int bit, int alpha, int beta, const Ke
         int t[4];
         memcpy(t, st->trick, sizeof(t));
         int prev = st->prev;
-        st->prev = suit_of(t[0]) * 2 + ((leader & 1) == (winner & 1));
+        st->prev = (st->prev % (13 * 13 * 13)) * 13 + suit_of(t[0]) * 3 +
+                   (winner == leader ? 2 : (winner & 1) == (leader & 1));
         st->ntrick = 0;
         st->leader = winner;
         st->remaining -= points;
@@ -975,7 +984,7 @@ static int parse_position(PyObject *args, State *st) {
     for (uint64_t m = seen; m; m &= m - 1) remaining += card_points[lowbit(m)];
     st->remaining = remaining;
     st->config = (uint8_t)(trump * 8 + flags);
-    st->prev = 8;
+    st->prev = PREV_NONE;
     st->nodes = 0;
     current_age++;
     if (table == NULL) {
