@@ -16,7 +16,7 @@ $(STAMP): $(BIN)/python pyproject.toml setup.py engine/_ddcore.c
 install: $(STAMP)
 
 # The double-dummy tables of the demo's boards are computed in the background while the
-# site is already served (about a minute of CPU); the travellers show each as it lands.
+# site is already served (some seconds of CPU); the travellers show each as it lands.
 # Stopping the server (Ctrl-C) stops that computation too.
 demo: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput

@@ -49,8 +49,8 @@ def board_analyse(*, board_id: int, force: bool = False) -> BoardAnalysis | None
     such board, no deal yet, or the deal or play settings changed while the solver ran
     (the table would be stale; the next run computes the new one).
 
-    The solver runs outside any transaction (about 10 s per board, a minute at worst);
-    the row is then written in a short one that locks the board and bumps the
+    The solver runs outside any transaction (about half a second per board, a few seconds
+    at worst); the row is then written in a short one that locks the board and bumps the
     championship's results version, so the pages that show the deal show the table.
     Raises ``engine.EngineError`` for a stored deal that is not a deal.
     """

@@ -20,9 +20,9 @@ The travellers of the closed rounds show their double-dummy tables: once the dem
 stored, the boards of the closed rounds are analysed in-process through the same service
 as the job queued when a round closes (``services.boards_analyse``), board by board until
 ``--analysis-budget`` seconds (default 60; 0: none) are spent. The compiled solver takes
-about 10 s a board, a minute at worst, so the 18 boards of the closed rounds take a few
-minutes: the demo prints which boards are left, and running it again (or
-``manage.py analyse_boards demo``) goes on.
+about half a second a board, a few seconds at worst, so the 18 boards of the closed
+rounds usually fit; when the budget runs out the demo prints which boards are left, and
+running it again (or ``manage.py analyse_boards demo``) goes on.
 """
 
 from __future__ import annotations
