@@ -25,15 +25,16 @@
  * cutoff). Equivalent cards (same points, no card in play between them) are searched
  * once; a seat with one legal card inside a trick plays it at once (no ordering, no
  * history); ordering by killer cards (the card that last caused a cutoff in the same
- * context: for a lead the tricks left, the seat and the last trick; inside a trick also
- * the place in it, the suit led and which side is winning it), the table's best lead, a
- * history of cutoffs at leads and trick heuristics (a card the opponent still to play
- * cannot beat takes the trick; no points loaded on a trick that opponent can still
- * take; leads of winners no opponent can ruff, to a partner's card above the opponents'
- * or to a partner's ruff); cutoffs from the points still to play and from the points
- * each side is sure of (top trumps, cashed top cards and the lowest cards the other
- * seats must follow with). The last two tricks are searched by a plain alpha-beta,
- * without the table or the move ordering.
+ * context: for a lead the tricks left, the seat and the last four tricks; inside a
+ * trick the tricks left, the place in it, the seat, the suit led, which side is winning
+ * it and the three tricks before), the table's best lead, a history of cutoffs at leads
+ * and trick heuristics (a card the opponent still to play cannot beat takes the trick;
+ * no points loaded on a trick that opponent can still take; leads of winners no
+ * opponent can ruff, to a partner's card above the opponents' or to a partner's ruff);
+ * cutoffs from the points still to play and from the points each side is sure of (top
+ * trumps, cashed top cards and the lowest cards the other seats must follow with). The
+ * last two tricks are searched by a plain alpha-beta, without the table or the move
+ * ordering.
  *
  * The legal-play rules mirror engine/play.py's legal_cards exactly (obligada, lliure,
  * carregar with both scopes); tests compare the two on random positions.
@@ -443,16 +444,17 @@ static uint32_t history[5][4][48];
    (before the table's best lead). A lead's context is the tricks left, the seat and the
    last four tricks (State.prev: each one's suit led and who won it); a card inside a
    trick's, the tricks left, its place in the trick, the seat, the suit led, whether its
-   own side is winning the trick so far and the three tricks before. Siblings in the search share their context
-   and mostly their refutation. Nodes on boards 1-20 x 5 (boards 41-60 in brackets):
-   401 M without killers; 386 M with killer leads by tricks left and seat alone; 262 M
-   (244 M) with the killers inside tricks too; 225 M (211 M) with the last trick's suit
-   and whether its leading side won it in a lead's context; 214 M (201 M) with the killer
-   lead tried before the table's best; with who won each trick (leader, partner,
-   opponent) and the last 1, 2, 3, 4 tricks: 208 M (198 M), 191 M (183 M), 180 M
-   (168 M), 175 M (162 M); with the last 1, 2, 3 tricks in a card's context inside a
-   trick as well: 169 M (162 M), 161 M (157 M), 156 M (154 M), the last two x1.08 and
-   x1.02 less CPU (interleaved). Reset at every solve (5 MB in all); -1: none. */
+   own side is winning the trick so far and the three tricks before. Siblings in the
+   search share their context and mostly their refutation. Nodes on boards 1-20 x 5
+   (boards 41-60 in brackets): 401 M without killers; 386 M with killer leads by tricks
+   left and seat alone; 262 M (244 M) with the killers inside tricks too; 225 M (211 M)
+   with the last trick's suit and whether its leading side won it in a lead's context;
+   214 M (201 M) with the killer lead tried before the table's best; with who won each
+   trick (leader, partner, opponent) and the last 1, 2, 3, 4 tricks: 208 M (198 M), 191
+   M (183 M), 180 M (168 M), 175 M (162 M); with the last 1, 2, 3 tricks in a card's
+   context inside a trick as well: 169 M (162 M), 161 M (157 M), 156 M (154 M), the last
+   two x1.08 and x1.02 less CPU (interleaved). Reset at every solve (5 MB in all); -1:
+   none. */
 static int8_t lead_killer[13][4][PREV_CONTEXTS];
 static int8_t reply_killer[13][4][4][4][2][13 * 13 * 13];
 
