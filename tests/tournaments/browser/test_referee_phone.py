@@ -41,6 +41,10 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
         try:
             yield browser
         finally:
+            # Under Playwright's sync API a test's queries run in another context, with
+            # connections of their own that would otherwise outlive the test database
+            # (its teardown then warns that another session is using it).
+            connections.close_all()
             browser.close()
 
 
