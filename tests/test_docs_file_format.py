@@ -93,7 +93,7 @@ def test_the_documented_example_imports_into_the_web_app() -> None:
 
     championship = services.championship_import(
         data=parse_json(documented_example()), acting_user=None
-    )
+    ).championship
     assert (championship.slug, championship.status) == ("exemple-2026", "running")
     assert championship.pairs.count() == 6
     assert Result.objects.filter(seating__round__championship=championship).count() == 6

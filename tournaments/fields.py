@@ -22,7 +22,7 @@ ends in one of these model fields, so the rule lives here, at the lowest common 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -76,31 +76,41 @@ def _nfc(value: Any) -> Any:
     return normalise(value) if isinstance(value, str) else value
 
 
+if TYPE_CHECKING:
+    # django-stubs' fields are generic in (value set, value read); Django's classes are
+    # not subscriptable at run time.
+    _CharField = models.CharField[str, str]
+    _TextField = models.TextField[str, str]
+else:
+    _CharField = models.CharField
+    _TextField = models.TextField
+
+
 class _NFCMixin:
     """Composes to NFC on the way in and on the way to the database."""
 
     def to_python(self, value: Any) -> Any:
-        return _nfc(super().to_python(value))  # type: ignore[misc]
+        return _nfc(super().to_python(value))  # type: ignore[misc]  # a mixin: the field is next in the MRO
 
     def get_prep_value(self, value: Any) -> Any:
-        return _nfc(super().get_prep_value(value))  # type: ignore[misc]
+        return _nfc(super().get_prep_value(value))  # type: ignore[misc]  # a mixin: the field is next in the MRO
 
     def pre_save(self, model_instance: models.Model, add: bool) -> Any:
-        value = super().pre_save(model_instance, add)  # type: ignore[misc]
+        value = super().pre_save(model_instance, add)  # type: ignore[misc]  # a mixin: the field is next in the MRO
         clean = _nfc(value)
         if clean != value:
-            setattr(model_instance, self.attname, clean)  # type: ignore[attr-defined]
+            setattr(model_instance, self.attname, clean)  # type: ignore[attr-defined]  # the field's
         return clean
 
 
-class NFCCharField(_NFCMixin, models.CharField):  # type: ignore[misc]
+class NFCCharField(_NFCMixin, _CharField):
     """A one-line ``CharField`` (a name, a venue, a reason) stored in NFC, refusing every
     control character (tab and line ends too)."""
 
     default_validators = [ONE_LINE]
 
 
-class NFCTextField(_NFCMixin, models.TextField):  # type: ignore[misc]
+class NFCTextField(_NFCMixin, _TextField):
     """A multi-line ``TextField`` stored in NFC, refusing control characters other than
     tab and line ends."""
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.fields import NFCFormField
@@ -83,7 +84,9 @@ class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]
         data = super().clean() or {}
         for name in ("movement", "missed_boards"):
             if name in self.fields and not data.get(name):
-                data[name] = Championship._meta.get_field(name).get_default()
+                field = Championship._meta.get_field(name)
+                assert isinstance(field, models.Field)  # a column, not a relation
+                data[name] = field.get_default()
         bottom, top = data.get("scale_bottom"), data.get("scale_top")
         if bottom is not None and top is not None and top <= bottom:
             self.add_error("scale_top", _("El màxim de l'escala ha de ser més gran que el mínim."))

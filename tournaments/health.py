@@ -59,8 +59,10 @@ def check_broker() -> str:
     try:
         with Connection(url, connect_timeout=TIMEOUT,
                         transport_options={"socket_timeout": TIMEOUT}) as conn:
-            conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0,
-                                   timeout=TIMEOUT)
+            conn.ensure_connection(
+                max_retries=1, interval_start=0, interval_step=0,
+                timeout=TIMEOUT)  # type: ignore[arg-type]  # kombu takes float seconds
+
     except Exception as exc:
         log.warning("health: broker: %s", exc)
         return "error"
@@ -70,7 +72,7 @@ def check_broker() -> str:
 def check_cache() -> str:
     """``"none"`` for a per-process cache (local memory); for a shared one (Redis),
     ``"ok"`` when a read answers, ``"error"`` otherwise."""
-    backend = settings.CACHES["default"]["BACKEND"]
+    backend = str(settings.CACHES["default"]["BACKEND"])
     if backend.endswith(("LocMemCache", "DummyCache")):
         return "none"
     try:

@@ -34,7 +34,7 @@ def client_address(request: HttpRequest) -> str:
     deploy/README.md) the last entry of ``X-Forwarded-For``, the one the proxy appended
     (the entries before it are the client's word); else ``REMOTE_ADDR``."""
     if settings.SECURE_PROXY_SSL_HEADER:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR", ""))
         last = forwarded.split(",")[-1].strip()
         if last:
             return last
@@ -67,10 +67,11 @@ def _address_key(group: str, request: HttpRequest) -> str:
 
 def _print_usage(request: Any, *, increment: bool) -> dict[str, Any] | None:
     django_request = getattr(request, "_request", request)
-    return get_usage(
+    usage: dict[str, Any] | None = get_usage(
         django_request, group="print-jobs", key=_address_key,
         rate=f"{settings.PRINT_JOBS_PER_MINUTE}/m", increment=increment,
     )
+    return usage
 
 
 def print_jobs_exhausted(request: Any, championship: Any) -> bool:

@@ -26,7 +26,7 @@ _PER_CHAMPIONSHIP = {
 _SLUG = "__slug__"
 
 
-class ApiRootSerializer(serializers.Serializer):
+class ApiRootSerializer(serializers.Serializer):  # type: ignore[type-arg]  # generic only in the stubs
     championships = serializers.URLField()
     token = serializers.URLField()
     per_championship = serializers.DictField(child=serializers.CharField())

@@ -52,7 +52,10 @@ def missing_glyphs(text: str, font: str = FONT) -> list[str]:
     """The characters of ``text`` that ``font`` has no glyph for (drawn as a box), each
     once, in order; spaces and line ends are never missing."""
     register_fonts()
-    glyphs = pdfmetrics.getFont(font).face.charToGlyph
+    face = pdfmetrics.getFont(font)
+    if not isinstance(face, TTFont):
+        raise ValueError(f"{font} is not a TrueType font: its glyphs cannot be listed")
+    glyphs = face.face.charToGlyph
     missing: list[str] = []
     for char in text:
         if char not in " \n" and ord(char) not in glyphs and char not in missing:

@@ -71,7 +71,7 @@ class NumberedCanvas(canvas.Canvas):
 
     def showPage(self) -> None:  # reportlab's name
         self._pages.append(dict(self.__dict__))
-        self._startPage()
+        self._startPage()  # type: ignore[attr-defined]  # reportlab's own, not in its stubs
 
     def save(self) -> None:
         total = len(self._pages)
@@ -80,7 +80,7 @@ class NumberedCanvas(canvas.Canvas):
             self.setFont(FONT, 8)
             self.setFillColor(GREY)
             self.drawRightString(
-                PAGE_WIDTH - MARGIN, MARGIN / 2, page_of(self._pageNumber, total)
+                PAGE_WIDTH - MARGIN, MARGIN / 2, page_of(self._pageNumber, total)  # type: ignore[attr-defined]  # as above
             )
             draw_footer(self, self._footer, self._note)
             super().showPage()

@@ -48,7 +48,7 @@ from tournaments.services.errors import (
     ResultError,
     TournamentError,
 )
-from tournaments.services.interchange import championship_export, championship_import
+from tournaments.services.interchange import Imported, championship_export, championship_import
 from tournaments.services.movements import RematchError, SeatingCheck, round_check
 from tournaments.services.pairs import (
     PAIR_NUMBER_MAX,
@@ -90,6 +90,7 @@ __all__ = [
     "ChampionshipStateError",
     "DeletionSummary",
     "DrawError",
+    "Imported",
     "NotAllowedError",
     "PairsCsvError",
     "RegistrationError",

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from django.db import connection, models
+from django.db.models import ForeignObjectRel
 
 #: Rows per ``INSERT`` when COPY is not available (SQLite allows 32,766 parameters).
 BATCH_SIZE = 1000
@@ -59,7 +60,7 @@ def insert_rows(
                      for name, value in zip(fields, row, strict=True)})
             for row in rows
         ]
-        model.objects.bulk_create(objs, batch_size=BATCH_SIZE)
+        model._default_manager.bulk_create(objs, batch_size=BATCH_SIZE)
         return [obj.pk for obj in objs] if with_ids else []
     if not isinstance(rows, Sequence):
         rows = list(rows)
@@ -68,9 +69,9 @@ def insert_rows(
     encoders = [
         field.encoder if isinstance(field, models.JSONField) else None for field in columns
     ]
-    names = ", ".join(connection.ops.quote_name(f.column) for f in columns)
+    names = ", ".join(connection.ops.quote_name(_column(f)) for f in columns)
     if with_ids:
-        names = f"{connection.ops.quote_name(opts.pk.column)}, {names}"
+        names = f"{connection.ops.quote_name(_column(opts.pk))}, {names}"
     sql = f"COPY {connection.ops.quote_name(opts.db_table)} ({names}) FROM STDIN"
     with connection.cursor() as cursor, connection.wrap_database_errors:
         raw = cursor.cursor  # psycopg's own cursor: Django's has no copy()
@@ -88,6 +89,13 @@ def insert_rows(
             if chunk:
                 copy.write("".join(chunk))
     return ids
+
+
+def _column(field: models.Field[Any, Any] | ForeignObjectRel) -> str:
+    """The column a field is stored in: COPY names the columns it fills."""
+    if not isinstance(field, models.Field) or not field.column:
+        raise TypeError(f"{field!r} is not a column")
+    return field.column
 
 
 class JsonText(str):
@@ -111,7 +119,7 @@ def _text(value: Any) -> str:
     return str(value).translate(_ESCAPES)
 
 
-_TEXT: dict[type, Any] = {
+_TEXT: dict[type, Callable[[Any], str]] = {
     type(None): lambda _value: "\\N",
     bool: lambda value: "t" if value else "f",
     int: str,
@@ -122,7 +130,7 @@ _TEXT: dict[type, Any] = {
 def _json_text(value: Any, encoder: type[json.JSONEncoder] | None) -> str:
     if value is None:  # what JSONField stores for None: SQL NULL
         return "\\N"
-    text = value if isinstance(value, JsonText) else json.dumps(value, cls=encoder)
+    text: str = value if isinstance(value, JsonText) else json.dumps(value, cls=encoder)
     return text.translate(_ESCAPES)
 
 

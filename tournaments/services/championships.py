@@ -7,7 +7,7 @@ from datetime import date as date_type
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User as Account
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -120,7 +120,7 @@ def championship_create(
     venue: str = "",
     slug: str | None = None,
     end_date: date_type | None = None,
-    acting_user: AbstractBaseUser | None = None,
+    acting_user: User | None = None,
     **rules: Any,
 ) -> Championship:
     """Create a championship in ``draft`` with the given rules (``RULE_FIELDS``; every one
@@ -137,7 +137,7 @@ def championship_create(
     if (
         acting_user is not None
         and acting_user.is_authenticated
-        and not acting_user.has_perm(CREATE_PERMISSION)  # type: ignore[attr-defined]
+        and not acting_user.has_perm(CREATE_PERMISSION)
     ):
         raise NotAllowedError(_("No teniu permís per crear campionats."))
     name = (name or "").strip()
@@ -254,7 +254,7 @@ def championship_update_rules(
 
 @transaction.atomic
 def membership_grant(
-    *, championship: Championship, user: AbstractBaseUser, role: str,
+    *, championship: Championship, user: Account, role: str,
     acting_user: User | None = None,
 ) -> Membership:
     """Give ``user`` a role (organiser / referee / head_referee) in one championship.

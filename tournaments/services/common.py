@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import User as Account
 from django.db import router, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -21,7 +22,8 @@ from tournaments.models import (
 from tournaments.permissions import Capability, has, require
 from tournaments.services.errors import ChampionshipStateError
 
-User = AbstractBaseUser | AnonymousUser
+#: Who acts: a signed-in account (the site uses Django's own user model) or nobody.
+User = Account | AnonymousUser
 
 __all__ = ["Capability", "audit", "bump_results_version", "has", "require"]
 

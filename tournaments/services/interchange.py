@@ -31,8 +31,8 @@ Questions the spec leaves open, and the reading chosen here:
   that would then pass the column's length is shortened first.
 - A name already another championship's gets `` (2)``, `` (3)``... (the next free
   number), so that no two championships show the same name in a list; the returned
-  championship's ``renamed_from`` holds the file's name then (``None`` otherwise), the
-  command says so, and the import's audit row keeps it (``name_in_file``).
+  :class:`Imported` holds the file's name in ``renamed_from`` then (``None`` otherwise),
+  the command says so, and the import's audit row keeps it (``name_in_file``).
 - Every value is checked against its model field (``max_length``, integer range, NUL,
   slug pattern, decimal digits) before anything is written, so a file the spec-level
   limits of ``scoring.interchange`` let through can still never reach the database as a
@@ -45,6 +45,7 @@ import datetime
 import json
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
@@ -119,6 +120,7 @@ def _field_problems(model: type[models.Model], name: str, value: Any, path: str)
     them) and, for integers, the portable range of its column type (SQLite would store
     40000 in a smallint; PostgreSQL refuses it)."""
     field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)  # a column, not a reverse relation
     problems: list[str] = []
     try:
         field.run_validators(value)
@@ -202,8 +204,17 @@ def _free_name(name: str) -> str:
     return f"{base} ({n})"
 
 
+@dataclass(frozen=True, slots=True)
+class Imported:
+    """What an import made: the new championship, and the name the file gave it when
+    another championship already had that name (``None`` when kept)."""
+
+    championship: Championship
+    renamed_from: str | None
+
+
 @transaction.atomic
-def championship_import(*, data: Any, acting_user: User | None) -> Championship:
+def championship_import(*, data: Any, acting_user: User | None) -> Imported:
     """Create a championship from a parsed interchange document, all or nothing.
 
     ``acting_user``: who imports (``None``: the system, e.g. the command line); a person
@@ -214,7 +225,7 @@ def championship_import(*, data: Any, acting_user: User | None) -> Championship:
     ``championship.import`` row (its status and how many pairs, rounds, boards and
     results; never a deal nor the secret). A name another championship already has is
     given the next free number (:func:`_free_name`: ``Name (2)``); the returned
-    championship's ``renamed_from`` is then the file's name, else ``None``.
+    :class:`Imported` names the file's name in ``renamed_from``, else ``None``.
     Raises ``scoring.InterchangeError``
     (``problems``: ``"json.path: message"``) for anything ``load`` refuses and for any value
     its column cannot hold (:func:`model_limit_problems`, the scale's decimal digits),
@@ -295,8 +306,7 @@ def championship_import(*, data: Any, acting_user: User | None) -> Championship:
             **({"name_in_file": doc.name} if name != doc.name else {}),
         },
     )
-    championship.renamed_from = doc.name if name != doc.name else None
-    return championship
+    return Imported(championship, doc.name if name != doc.name else None)
 
 
 def _write_rows(

@@ -37,7 +37,7 @@ from tournaments.services.errors import ChampionshipStateError, PairsCsvError, R
 #: The highest pair number, as in the single-pair form (``forms.PairForm``) and the CSV.
 PAIR_NUMBER_MAX = 9999
 #: At most this many characters in a player's name (``Player.name``).
-PLAYER_NAME_MAX: int = Player._meta.get_field("name").max_length  # type: ignore[assignment]
+PLAYER_NAME_MAX: int = Player._meta.get_field("name").max_length or 0
 
 _ASCII_DIGITS = frozenset("0123456789")
 
@@ -61,14 +61,15 @@ def _check_registration_open(championship: Championship) -> int:
     missed-board rule, docs/decisions.md 14). Refused once every round is drawn. Two
     queries."""
     _check_not_finished(championship)
-    last_drawn = (
+    last_drawn: int | None = (
         Round.objects.filter(championship=championship)
         .filter(Q(seatings__isnull=False) | Q(byes__isnull=False))
         .aggregate(n=Max("number"))["n"]
     )
     if last_drawn is None:
         return 1
-    rounds = Round.objects.filter(championship=championship).aggregate(n=Max("number"))["n"]
+    rounds: int | None = (
+        Round.objects.filter(championship=championship).aggregate(n=Max("number"))["n"])
     if rounds is not None and last_drawn >= rounds:
         raise ChampionshipStateError(
             _("La darrera ronda (%(n)s) ja està sortejada: ja no es poden inscriure "
@@ -126,8 +127,8 @@ def _create_pairs(
     codes = _free_player_codes(championship, 2 * len(rows))
     players = Player.objects.bulk_create(
         [
-            Player(championship=championship, code=codes[2 * i + k], name=row[1 + k])
-            for i, row in enumerate(rows)
+            Player(championship=championship, code=codes[2 * i + k], name=names[k])
+            for i, (_number, *names) in enumerate(rows)
             for k in (0, 1)
         ]
     )
@@ -375,9 +376,7 @@ def pair_remove(*, pair: Pair, acting_user: User | None) -> None:
 
 
 #: At most this many characters in a withdrawal's reason (``Pair.withdrawal_reason``).
-WITHDRAWAL_REASON_MAX: int = Pair._meta.get_field(  # type: ignore[assignment]
-    "withdrawal_reason"
-).max_length
+WITHDRAWAL_REASON_MAX: int = Pair._meta.get_field("withdrawal_reason").max_length or 0
 
 
 @transaction.atomic

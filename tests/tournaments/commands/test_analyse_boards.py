@@ -57,7 +57,7 @@ def test_a_budget_leaves_boards_for_another_run(played, fake_solver) -> None:  #
 
 def test_an_imported_championship_gets_its_tables(played, fake_solver) -> None:  # noqa: F811
     imported = services.championship_import(
-        data=services.championship_export(played), acting_user=None)
+        data=services.championship_export(played), acting_user=None).championship
     assert imported.pk != played.pk and analysed_boards(imported) == []
     analyse(imported.slug)
     assert analysed_boards(imported) == [1, 2, 3, 4] and analysed_boards(played) == []

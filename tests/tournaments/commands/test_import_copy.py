@@ -46,7 +46,7 @@ def document():
 
 def _import(data, slug, user):
     data = dict(data, championship=dict(data["championship"], slug=slug))
-    return championship_import(data=data, acting_user=user)
+    return championship_import(data=data, acting_user=user).championship
 
 
 def _rows(c: Championship) -> dict[str, list[tuple]]:

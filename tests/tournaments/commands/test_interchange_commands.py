@@ -84,16 +84,16 @@ def test_an_imported_name_already_taken_gets_the_next_free_number_and_says_so(
     assert names == ["Open de Sitges (2)", "Open de Sitges (3)"]
     # A gap is filled; a free name is kept as it is, silently.
     Championship.objects.filter(name="Open de Sitges (2)").update(name="Altre")
-    assert services.championship_import(data=data, acting_user=None).name \
+    assert services.championship_import(data=data, acting_user=None).championship.name \
         == "Open de Sitges (2)"
     data["championship"]["name"] = "Open de Tarragona"
     fresh = services.championship_import(data=data, acting_user=None)
-    assert (fresh.name, fresh.renamed_from) == ("Open de Tarragona", None)
+    assert (fresh.championship.name, fresh.renamed_from) == ("Open de Tarragona", None)
     # A long name is shortened to fit the column with its number.
     data["championship"]["name"] = "L" * 200
     services.championship_import(data=data, acting_user=None)
     long = services.championship_import(data=data, acting_user=None)
-    assert long.name.endswith(" (2)") and len(long.name) <= 200
+    assert long.championship.name.endswith(" (2)") and len(long.championship.name) <= 200
     assert long.renamed_from == "L" * 200
 
 
@@ -185,7 +185,7 @@ def test_an_import_without_date_or_results_is_a_draft():
         "championship": {"name": "Esborrany", "slug": "esb"},
         "players": [{"id": "a", "name": "Anna"}, {"id": "b", "name": "Biel"}],
         "pairs": [{"number": 1, "players": ["a", "b"]}],
-    })
+    }).championship
     assert (c.date, c.status, c.pairs.count()) == (None, Championship.Status.DRAFT, 1)
 
 
@@ -254,7 +254,7 @@ def test_an_import_with_sant_vicenc_on_botifarra_allows_it_in_the_championship()
         "rounds": [{"number": 1, "tables": [{"number": 1, "ns": 1, "ew": 2, "results": [
             {"board": 1, "trump": "botifarra", "contro": True, "recontro": True,
              "sant_vicenc": True, "ns_points_taken": 50}]}]}],
-    })
+    }).championship
     assert c.sant_vicenc_on_botifarra
     assert c.boards.get(number=1).round.number == 1
     assert championship_export(c)["rounds"][0]["tables"][0]["results"][0]["ns_score"] == 28
@@ -366,8 +366,8 @@ def test_a_taken_long_slug_gets_a_suffix_within_the_column():
     data = _minimal(r=lambda d: d["championship"].update(slug="s" * 100))
     from tournaments.services.interchange import championship_import
 
-    first = championship_import(data=data, acting_user=None)
-    second = championship_import(data=data, acting_user=None)
+    first = championship_import(data=data, acting_user=None).championship
+    second = championship_import(data=data, acting_user=None).championship
     assert (first.slug, second.slug) == ("s" * 100, "s" * 98 + "-2")
 
 
@@ -453,7 +453,7 @@ def _import(data, slug):
 
     data = copy.deepcopy(data)
     data["championship"]["slug"] = slug
-    return championship_import(acting_user=None, data=data)
+    return championship_import(acting_user=None, data=data).championship
 
 
 def _renamed(data, slug):
@@ -614,7 +614,7 @@ def test_an_import_by_a_person_is_audited_under_their_name(played):
 
     organiser = UserFactory(is_superuser=True)
     imported = championship_import(data=_renamed(championship_export(played), "meu"),
-                                   acting_user=organiser)
+                                   acting_user=organiser).championship
     audits = AuditEntry.objects.filter(championship=imported, action__startswith="result.")
     assert audits.count() == 12
     assert set(audits.values_list("acting_user", flat=True)) == {organiser.pk}

@@ -110,7 +110,7 @@ def test_finishing_and_publishing_the_secret_are_audited_without_the_secret(
 def test_an_import_is_audited_with_its_counts(small: Small) -> None:
     data = championship_export(small.championship)
     user = _creator("importadora")
-    imported = services.championship_import(data=data, acting_user=user)
+    imported = services.championship_import(data=data, acting_user=user).championship
     row = AuditEntry.objects.get(championship=imported, action="championship.import")
     assert row.acting_user == user
     assert (row.after["pairs"], row.after["rounds"], row.after["boards"]) == (4, 2, 4)

@@ -31,17 +31,17 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         data = read_json(options["file"])
         try:
-            championship = championship_import(data=data, acting_user=None)
+            imported = championship_import(data=data, acting_user=None)
         except InterchangeError as exc:
             raise CommandError(
                 f"{options['file']}: refused, nothing imported:\n  " + "\n  ".join(exc.problems)
             ) from None
-        if championship.renamed_from is not None:
+        if imported.renamed_from is not None:
             self.stderr.write(
-                f"A championship named {championship.renamed_from!r} already exists: "
-                f"imported as {championship.name!r}."
+                f"A championship named {imported.renamed_from!r} already exists: "
+                f"imported as {imported.championship.name!r}."
             )
-        self.stdout.write(championship.slug)
+        self.stdout.write(imported.championship.slug)
 
 
 def read_json(path: str) -> Any:
