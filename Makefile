@@ -30,7 +30,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict engine scoring
+	$(BIN)/mypy --strict engine scoring tournaments config
 
 pytest: $(STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)

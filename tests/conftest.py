@@ -44,3 +44,27 @@ def _fast_password_hashing(settings):
     takes about half a second a hash on the CI machine, on nearly every test. Passwords
     still check (login, token, lockout tests); only their storage is weaker."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+#: A test that runs longer than this says in its docstring why it must be slow.
+SLOW_SECONDS = 10.0
+_SLOW_UNEXPLAINED: list[tuple[str, float]] = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.duration > SLOW_SECONDS:
+        doc = getattr(getattr(item, "function", None), "__doc__", None) or ""
+        if "slow" not in doc.lower():
+            _SLOW_UNEXPLAINED.append((item.nodeid, report.duration))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Names the tests over ``SLOW_SECONDS`` whose docstring does not say why they are
+    slow (a warning: a loaded machine can push a quick test over, so it does not fail)."""
+    if _SLOW_UNEXPLAINED:
+        terminalreporter.section(f"tests over {SLOW_SECONDS:.0f} s that do not say why")
+        for nodeid, seconds in _SLOW_UNEXPLAINED:
+            terminalreporter.write_line(f"{seconds:6.1f} s  {nodeid}")
