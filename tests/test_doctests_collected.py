@@ -44,6 +44,6 @@ def test_every_file_with_a_doctest_is_collected():
 def test_a_module_outside_the_test_paths_would_be_reported():
     assert not collected(ROOT / "benchmarks" / "bench_load.py", ["tests", "engine"],
                          ["--doctest-modules"])
-    assert not collected(ROOT / "docs" / "rules.md", ["tests", "engine"],
+    assert not collected(ROOT / "docs" / "performance.md", ["tests", "engine"],
                          ["--doctest-glob=README.md"])
     assert collected(ROOT / "engine" / "README.md", ["engine"], ["--doctest-glob=README.md"])
