@@ -49,16 +49,20 @@ def _fast_password_hashing(settings):
 #: A test that runs longer than this says in its docstring why it must be slow.
 SLOW_SECONDS = 10.0
 _SLOW_UNEXPLAINED: list[tuple[str, float]] = []
+_SPENT: dict[str, float] = {}
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
-    if report.when == "call" and report.duration > SLOW_SECONDS:
+    # Set-up counts: a fixture that starts processes is paid by the test that needs it.
+    spent = _SPENT.get(item.nodeid, 0.0) + report.duration
+    _SPENT[item.nodeid] = spent
+    if report.when == "teardown" and spent > SLOW_SECONDS:
         doc = getattr(getattr(item, "function", None), "__doc__", None) or ""
         if "slow" not in doc.lower():
-            _SLOW_UNEXPLAINED.append((item.nodeid, report.duration))
+            _SLOW_UNEXPLAINED.append((item.nodeid, spent))
 
 
 def pytest_terminal_summary(terminalreporter):

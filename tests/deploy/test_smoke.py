@@ -221,6 +221,10 @@ class Browser:
 
 
 def test_a_referee_enters_a_result_and_a_worker_prints_the_standings(site: Site) -> None:
+    """Slow by design (a minute or two, most of it the ``site`` fixture, shared by the
+    module): it starts the production processes as deploy/compose.yaml does (migrate,
+    collectstatic, gunicorn, a Celery worker) and goes through them, as nothing else
+    does."""
     seed = json.loads(site.env["SMOKE_SEED"])
     slug = seed["slug"]
     browser = Browser(site.base)

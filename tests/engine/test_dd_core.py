@@ -55,6 +55,8 @@ ALL_RULES = [
 def test_the_core_allows_exactly_the_engines_legal_cards(
     cards: list[Card], size: int, on_table: int, trump: Suit | None, rules: Rules
 ) -> None:
+    """Slow by design: 3,000 random positions, so that each rule set and trump meets the
+    rare cases (a void, a card that cannot beat) many times."""
     hand = cards[:size]
     trick = cards[size:size + on_table]
     expected = legal_cards(hand, trick, trump, rules)

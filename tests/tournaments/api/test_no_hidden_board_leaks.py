@@ -145,6 +145,8 @@ def _pdf_texts(client: APIClient, slug: str, on_commit: Any) -> dict[str, str]:
 def test_nothing_of_a_hidden_board_shows_to_the_public_or_a_plain_referee(
     api: Api, settings: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
+    """Slow by design: every public and plain-referee address of the site (pages, API,
+    PDFs) is read and searched for a hidden board's deal and results."""
     settings.PRINT_JOBS_PER_MINUTE = 1000
     small, slug = api.small, api.small.championship.slug
     board1, board2 = small.boards

@@ -79,6 +79,8 @@ def test_the_api_never_answers_500_and_every_response_matches_the_schema(
     api: Api, django_capture_on_commit_callbacks: Any, capsys: Any,
     keep_the_test_connection: Any,
 ) -> None:
+    """Slow by design: schemathesis sends generated requests to every operation of the
+    schema."""
     small = api.small
     record(small.seatings[0], small.boards[0], 50)
     record(small.seatings[1], small.boards[0], 30)

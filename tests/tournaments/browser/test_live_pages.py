@@ -88,6 +88,8 @@ def _axe(page) -> list[dict]:
 def test_every_public_and_referee_page_passes_axe_and_is_photographed(
     transactional_db, live_server, browser  # noqa: F811
 ) -> None:
+    """Slow by design: every public and referee page loaded in Chromium, axe run on each
+    and a screenshot taken, at each screen size."""
     championship = build_championship(pairs=8, rounds=2, boards_per_round=3, drawn_rounds=1,
                                       played_rounds=1)
     referee = UserFactory(username="arbitre-axe")

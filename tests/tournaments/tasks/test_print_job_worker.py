@@ -91,7 +91,7 @@ def test_a_job_whose_worker_dies_midway_is_redone_after_the_stall_time_never_hal
     here to keep the suite short) the organiser's waiting page, polling the status,
     sends it again; the restarted worker redoes it from page one. Redis's visibility
     timeout is production's 900 s here, so the retry cannot be Redis's own redelivery.
-    The file appears whole, once."""
+    The file appears whole, once. Slow by design: it waits out the stall time."""
     settings.PRINT_JOB_STALL_SECONDS = STALL_SECONDS
     assert settings.PRINT_JOB_HEARTBEAT_SECONDS * 2 <= STALL_SECONDS
     championship = build_championship(pairs=4, rounds=1, boards_per_round=4, drawn_rounds=1)
