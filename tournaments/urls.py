@@ -2,7 +2,11 @@
 
 from django.urls import path
 
-from tournaments import live, referee_checks, views, views_audit, views_movements, views_referee
+from tournaments import live, referee_checks
+from tournaments.web import audit as views_audit
+from tournaments.web import championships as views
+from tournaments.web import referee as views_referee
+from tournaments.web import rounds as views_movements
 
 C = "c/<slug:slug>/"
 TABLE = C + "referee/rounds/<int:round>/tables/<int:table>/"

@@ -25,7 +25,13 @@ from tournaments.permissions import (
     allows,
     roles_of,
 )
-from tournaments.views import _context, _int_param, _round, _seating, capability_required
+from tournaments.web.championships import (
+    _context,
+    _int_param,
+    _round,
+    _seating,
+    capability_required,
+)
 
 # --------------------------------------------------------------------------- referee
 

@@ -20,7 +20,7 @@ from tournaments.models import (
 from tournaments.permissions import (
     Capability,
 )
-from tournaments.views import _context, capability_required
+from tournaments.web.championships import _context, capability_required
 
 # --------------------------------------------------------------------------- audit log
 

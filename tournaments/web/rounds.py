@@ -14,7 +14,7 @@ from tournaments import seating, services
 from tournaments.forms import add_service_error
 from tournaments.models import Championship, Pair
 from tournaments.permissions import Capability
-from tournaments.views import _context, _round, capability_required
+from tournaments.web.championships import _context, _round, capability_required
 
 
 def round_seating(request: HttpRequest, slug: str, round: int) -> HttpResponse:
