@@ -43,7 +43,7 @@ MAX_RETRIES = 5
 
 def backoff(retries: int) -> int:
     """Seconds before retry number ``retries + 1``: 2, 4, 8, 16, 32, at most 60."""
-    return min(60, 2 ** (retries + 1))
+    return min(60, 1 << (retries + 1))
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)

@@ -30,4 +30,6 @@ class FieldErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
 class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
     detail = serializers.CharField()
     code = serializers.CharField()
-    errors = FieldErrorSerializer(many=True, required=False)
+    # Named like ``Serializer.errors``, which stays: DRF's metaclass takes the declared
+    # fields off the class.
+    errors = FieldErrorSerializer(many=True, required=False)  # type: ignore[assignment]

@@ -559,7 +559,7 @@ def print_job_run(*, job_id: int) -> PrintJob | None:
             grew = percent > last["percent"] and now - last["time"] >= PROGRESS_INTERVAL
             if grew or now - last["time"] >= beat_every:
                 last["time"], last["percent"] = now, max(percent, last["percent"])
-                if not print_job_progress(job_id=job_id, percent=last["percent"],
+                if not print_job_progress(job_id=job_id, percent=int(last["percent"]),
                                           attempt=attempt):
                     raise JobSuperseded(job_id)
 

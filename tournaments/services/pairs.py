@@ -61,7 +61,7 @@ def _check_registration_open(championship: Championship) -> int:
     missed-board rule, docs/decisions.md 14). Refused once every round is drawn. Two
     queries."""
     check_not_finished(championship)
-    last_drawn = (
+    last_drawn: int | None = (
         Round.objects.filter(championship=championship)
         .filter(Q(seatings__isnull=False) | Q(byes__isnull=False))
         .aggregate(n=Max("number"))["n"]
