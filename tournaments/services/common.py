@@ -105,7 +105,7 @@ def bump_results_version(championship_id: int) -> None:
     ``results_changed_at``) in the caller's transaction: every accepted change that can
     alter a public page calls it, through :func:`audit` (results, draw and seating,
     closing and reopening, finish, publish, pairs and names, rules, withdrawals,
-    imports) and the admin's saves. One ``UPDATE ... SET results_version =
+    imports, roles). One ``UPDATE ... SET results_version =
     results_version + 1``, so concurrent writers never lose a bump; a rolled back write
     rolls its bump back too. The live pages' ETags and cached fragments and the prints'
     "out of date" compare this number (docs/decisions.md, live pages)."""
