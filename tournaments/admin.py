@@ -1,21 +1,30 @@
-"""Django admin for everything the pages do not cover.
+"""Django admin: every row shown, and written only through the services.
 
-Results and the audit log (``AuditEntry``) are read-only here: a result changes only through
-``services.result_record``, which checks the rules, bumps the version and writes the
-audit row. The deal secret is never shown (the model keeps it out of forms). Every
-label comes from the models' Catalan ``verbose_name`` (translated like the pages).
+Every row shown here has an audit trail (``AuditEntry``) and rules a write must keep
+(a running championship's boards per round, who sits where, a closed round's results).
+The admin wrote them with ``ModelAdmin.save_model``, past both: no audit row, no check.
+So the rows are read-only here, and each change goes through its page, the API or a
+command, which call the services. Roles (``Membership``) are the exception, since the
+admin is where a superuser gives the first referee a role: adding one calls
+``services.membership_grant`` and deleting one ``services.membership_revoke``, both
+checked and audited; a role is never edited in place (revoke one, grant another).
+
+The deal secret is never shown (the model keeps it out of forms), nor a board's cards.
+Every label comes from the models' Catalan ``verbose_name`` (translated like the pages).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from django import forms
 from django.contrib import admin
-from django.db import transaction
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import services
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -28,68 +37,52 @@ from tournaments.models import (
     Seating,
     Table,
 )
-from tournaments.services.common import bump_results_version
+from tournaments.permissions import Capability, has, require
+
+if TYPE_CHECKING:
+    ModelAdmin = admin.ModelAdmin[Any]
+    TabularInline = admin.TabularInline[Any, Any]
+else:  # the classes are generic for django-stubs only
+    ModelAdmin = admin.ModelAdmin
+    TabularInline = admin.TabularInline
 
 
-def _championship_id(obj: Any) -> int | None:
-    """The championship a row belongs to (a championship is its own)."""
-    if isinstance(obj, Championship):
-        return obj.pk
-    for path in ("championship_id", "round.championship_id", "board.championship_id"):
-        value: Any = obj
-        for part in path.split("."):
-            value = getattr(value, part, None)
-        if value is not None:
-            return int(value)
-    return None
+class ReadOnlyAdmin(ModelAdmin):
+    """Shown, never added, changed nor deleted here: the services write these rows."""
 
-
-class BumpsResultsVersion(admin.ModelAdmin):
-    """An edit in the admin can change a public page (a name, a rule, a seating): it
-    bumps the championship's results version in the same transaction, as the services
-    do, so live pages and prints notice it."""
-
-    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
-        with transaction.atomic():
-            super().save_model(request, obj, form, change)
-            if (pk := _championship_id(obj)) is not None:
-                bump_results_version(pk)
-
-    def delete_model(self, request: HttpRequest, obj: Any) -> None:
-        pk = _championship_id(obj)
-        with transaction.atomic():
-            super().delete_model(request, obj)
-            if pk is not None and not isinstance(obj, Championship):
-                bump_results_version(pk)
-
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
-        pks = {pk for obj in queryset if (pk := _championship_id(obj)) is not None}
-        with transaction.atomic():
-            super().delete_queryset(request, queryset)
-            for pk in pks:
-                bump_results_version(pk)
-
-
-class ReadOnlyAdmin(BumpsResultsVersion):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
-class MembershipInline(admin.TabularInline):
+
+class MembershipInline(TabularInline):
+    """The championship's roles, on its page; given and taken in the roles' own admin."""
+
     model = Membership
-    extra = 1
-    autocomplete_fields = ["user"]
+    extra = 0
+    fields = ["user", "role"]
+    readonly_fields = ["user", "role"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Championship)
-class ChampionshipAdmin(BumpsResultsVersion):
+class ChampionshipAdmin(ReadOnlyAdmin):
     list_display = ["name", "slug", "date", "venue", "status", "method", "doubling"]
     list_filter = ["status", "method", "doubling", "variant"]
     search_fields = ["name", "slug", "venue"]
-    readonly_fields = ["deal_commitment", "deal_secret_published_at", "created_at"]
     inlines = [MembershipInline]
     fieldsets = [
         (None, {"fields": ["name", "slug", "date", "end_date", "venue", "status"]}),
@@ -102,22 +95,94 @@ class ChampionshipAdmin(BumpsResultsVersion):
     ]
 
 
+class MembershipForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A role to give. Who may not give roles in the chosen championship is told so next
+    to the form, before anything is written (``services.membership_grant`` checks it
+    again). ``acting_user`` is set by :meth:`MembershipAdmin.get_form`."""
+
+    acting_user: Any = None
+
+    class Meta:
+        model = Membership
+        fields = ["championship", "user", "role"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        championship = data.get("championship")
+        if championship is not None:
+            try:
+                require(self.acting_user, championship, Capability.GRANT_ROLE)
+            except services.NotAllowedError as exc:
+                raise ValidationError(str(exc)) from exc
+        return data
+
+
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(ModelAdmin):
+    """Give a role (``services.membership_grant``) or take it away
+    (``services.membership_revoke``); both write the championship's audit row."""
+
+    form = MembershipForm
     list_display = ["championship", "user", "role"]
     list_filter = ["role", "championship"]
     autocomplete_fields = ["user"]
 
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False,
+                 **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, change=change, **kwargs)
+        # The admin builds the form from its class: the user rides on a subclass.
+        return type(form.__name__, (form,), {"acting_user": request.user})
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        # One role at a time, each through the service: a bulk delete that stopped at
+        # a refusal would leave some roles taken and others not.
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if not super().has_delete_permission(request, obj):
+            return False
+        if obj is None:
+            return True
+        return (has(request.user, obj.championship, Capability.GRANT_ROLE)
+                and services.membership_revoke_refusal(obj) is None)
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        if change:  # never offered (no change permission); refused all the same
+            raise PermissionDenied
+        try:
+            granted = services.membership_grant(
+                championship=obj.championship, user=obj.user, role=obj.role,
+                acting_user=request.user,
+            )
+        except ValueError as exc:  # the form checked; a role taken away meanwhile
+            raise PermissionDenied(str(exc)) from exc
+        obj.pk = granted.pk
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        try:
+            services.membership_revoke(membership=obj, acting_user=request.user)
+        except ValueError as exc:  # offered only when allowed; a change came meanwhile
+            raise PermissionDenied(str(exc)) from exc
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        for membership in queryset:
+            self.delete_model(request, membership)
+
 
 @admin.register(Player)
-class PlayerAdmin(BumpsResultsVersion):
+class PlayerAdmin(ReadOnlyAdmin):
     list_display = ["name", "code", "championship"]
     list_filter = ["championship"]
     search_fields = ["name", "code"]
 
 
 @admin.register(Pair)
-class PairAdmin(BumpsResultsVersion):
+class PairAdmin(ReadOnlyAdmin):
     list_display = ["number", "player1", "player2", "championship"]
     list_filter = ["championship"]
     search_fields = ["player1__name", "player2__name"]
@@ -125,13 +190,13 @@ class PairAdmin(BumpsResultsVersion):
 
 
 @admin.register(Round)
-class RoundAdmin(BumpsResultsVersion):
+class RoundAdmin(ReadOnlyAdmin):
     list_display = ["championship", "number", "draw_seed", "closed_at"]
     list_filter = ["championship"]
 
 
 @admin.register(Table)
-class TableAdmin(BumpsResultsVersion):
+class TableAdmin(ReadOnlyAdmin):
     list_display = ["championship", "number"]
     list_filter = ["championship"]
 
@@ -171,6 +236,3 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     search_fields = ["target", "reason", "acting_user__username"]
     date_hierarchy = "at"
     ordering = ["-at", "-id"]
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

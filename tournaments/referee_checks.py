@@ -1,7 +1,8 @@
 """What the referee's result form checks besides the rules: the hand score shown while
-typing (the scorer's own rule, asked from the server) and the results that are legal but
+typing (the scorer's own rule, which the page asks through
+``tournaments.web.referee.result_hand_score``) and the results that are legal but
 unusual enough to ask for a confirmation before they are saved (docs/decisions.md,
-"Unusual results").
+"Unusual results"). Rules only: the views that ask them are in ``web/referee.py``.
 
 Unusual results (each asks "is this right?" once; the referee confirms and it is saved
 as it is):
@@ -19,7 +20,6 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
 from django.utils import formats
 from django.utils.translation import gettext as _
 
@@ -60,19 +60,13 @@ def hand_score(championship: Championship, board_number: int, data: Any
         return {"ns": None, "ew": None, "error": problems[0][1]}
     result = scoring.Result(
         round=1, table=1, board=board_number, ns_pair=1, ew_pair=2,
-        trump=scoring.Trump(trump), ns_points_taken=ns, **flags,
+        trump=scoring.Trump(trump), ns_points_taken=ns, delegated=flags["delegated"],
+        contro=flags["contro"], recontro=flags["recontro"], sant_vicenc=flags["sant_vicenc"],
     )
     score = result_hand_score(championship.scoring_rules(), result)
     if score is None:
         return {"ns": None, "ew": None}
     return {"ns": score[0], "ew": score[1]}
-
-
-def hand_score_view(request: HttpRequest, championship: Championship, round: int,
-                    table: int, board: int) -> JsonResponse:
-    """``GET ?trump=&ns_points_taken=&contro=...`` -> :func:`hand_score` of board
-    ``board`` as JSON (the referee form asks it as the referee types; referees only)."""
-    return JsonResponse(hand_score(championship, board, request.GET))
 
 
 def unusual(

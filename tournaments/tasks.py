@@ -14,6 +14,10 @@ language, Catalan msgids: the page shows it as it is).
 
 ``board_analysis_task`` computes one board's double-dummy table
 (``services.board_analyse``); closing a round queues one per board.
+
+The services send these tasks by name through ``tournaments/enqueue.py`` and never
+import this module: a task's name is its module and function (``tournaments.tasks.
+print_job_task``), so a renamed task must be renamed there too (a test compares them).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext as _
 
 from tournaments.reports import services
+from tournaments.services.analysis import board_analyse
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +43,7 @@ MAX_RETRIES = 5
 
 def backoff(retries: int) -> int:
     """Seconds before retry number ``retries + 1``: 2, 4, 8, 16, 32, at most 60."""
-    return min(60, 2 ** (retries + 1))
+    return min(60, 1 << (retries + 1))
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
@@ -97,8 +102,6 @@ def board_analysis_task(self: Any, board_id: int) -> str:
     after :func:`backoff` seconds; in-process (no broker) it is only logged, as is any
     other failure: nothing is stored, and ``manage.py analyse_boards`` fills the gap.
     """
-    from tournaments.services.analysis import board_analyse
-
     try:
         analysis = board_analyse(board_id=board_id)
     except SoftTimeLimitExceeded:

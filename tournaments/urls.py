@@ -2,17 +2,18 @@
 
 from django.urls import path
 
-from tournaments import live, referee_checks, views, views_audit, views_movements, views_referee
+from tournaments import live
+from tournaments.web import audit, championships, pairs, referee, rounds
 
 C = "c/<slug:slug>/"
 TABLE = C + "referee/rounds/<int:round>/tables/<int:table>/"
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("championships/new/", views.championship_create, name="championship_create"),
-    path("after-login/", views.after_login, name="after_login"),
+    path("", championships.home, name="home"),
+    path("championships/new/", championships.championship_create, name="championship_create"),
+    path("after-login/", championships.after_login, name="after_login"),
     # Public
-    path(C, views.championship_detail, name="championship"),
+    path(C, championships.championship_detail, name="championship"),
     path(C + "standings/", live.standings, name="standings"),
     path(C + "boards/<int:number>/", live.traveller, name="traveller"),
     path(C + "pairs/<int:number>/", live.pair_card, name="pair_card"),
@@ -25,27 +26,27 @@ urlpatterns = [
     path(C + "live/pairs/<int:number>/", live.fragment, {"name": "card"},
          name="live_pair_card"),
     path(C + "live/hall/", live.fragment, {"name": "hall"}, name="live_hall"),
-    path(C + "rounds/<int:round>/seating/", views_movements.round_seating, name="round_seating"),
+    path(C + "rounds/<int:round>/seating/", rounds.round_seating, name="round_seating"),
     # Organiser
-    path(C + "organise/rules/", views.rules_edit, name="rules_edit"),
-    path(C + "organise/pairs/", views.pairs_register, name="pairs_register"),
-    path(C + "organise/pairs/<int:number>/remove/", views.pair_remove, name="pair_remove"),
-    path(C + "organise/pairs/<int:number>/withdraw/", views_movements.pair_withdraw,
+    path(C + "organise/rules/", championships.rules_edit, name="rules_edit"),
+    path(C + "organise/pairs/", pairs.pairs_register, name="pairs_register"),
+    path(C + "organise/pairs/<int:number>/remove/", pairs.pair_remove, name="pair_remove"),
+    path(C + "organise/pairs/<int:number>/withdraw/", pairs.pair_withdraw,
          name="pair_withdraw"),
-    path(C + "organise/delete/", views_movements.championship_delete,
+    path(C + "organise/delete/", championships.championship_delete,
          name="championship_delete"),
-    path(C + "organise/rounds/", views.rounds_setup, name="rounds_setup"),
-    path(C + "organise/boards/", views.boards_generate, name="boards_generate"),
-    path(C + "organise/rounds/<int:round>/draw/", views.round_draw, name="round_draw"),
-    path(C + "organise/rounds/<int:round>/close/", views.round_close, name="round_close"),
-    path(C + "organise/finish/", views.championship_finish, name="championship_finish"),
-    path(C + "organise/publish-secret/", views.deal_secret_publish, name="deal_secret_publish"),
-    path(C + "log/", views_audit.audit_log, name="audit_log"),
+    path(C + "organise/rounds/", rounds.rounds_setup, name="rounds_setup"),
+    path(C + "organise/boards/", rounds.boards_generate, name="boards_generate"),
+    path(C + "organise/rounds/<int:round>/draw/", rounds.round_draw, name="round_draw"),
+    path(C + "organise/rounds/<int:round>/close/", rounds.round_close, name="round_close"),
+    path(C + "organise/finish/", championships.championship_finish, name="championship_finish"),
+    path(C + "organise/publish-secret/", championships.deal_secret_publish,
+         name="deal_secret_publish"),
+    path(C + "log/", audit.audit_log, name="audit_log"),
     # Referee
-    path(C + "referee/", views_referee.referee_tables, name="referee_tables"),
-    path(TABLE, views_referee.referee_table, name="referee_table"),
-    path(TABLE + "boards/<int:board>/", views_referee.result_entry, name="result_entry"),
-    path(TABLE + "boards/<int:board>/score/",
-         views.role_required(views.REFEREES)(referee_checks.hand_score_view),
+    path(C + "referee/", referee.referee_tables, name="referee_tables"),
+    path(TABLE, referee.referee_table, name="referee_table"),
+    path(TABLE + "boards/<int:board>/", referee.result_entry, name="result_entry"),
+    path(TABLE + "boards/<int:board>/score/", referee.result_hand_score,
          name="result_hand_score"),
 ]

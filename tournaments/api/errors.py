@@ -1,6 +1,7 @@
 """One exception handler for the whole API (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``).
 
-Every error body has the same shape, :class:`ErrorSerializer`::
+Every error body has the same shape, ``ErrorSerializer`` (``api/error_body.py``: the
+views import it without this handler, which imports the results view for a 409)::
 
     {"detail": "<translated message>", "code": "<machine code>",
      "errors": [{"field": "adjusted.NS", "message": "..."}],   # 400 only
@@ -22,35 +23,13 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from rest_framework import exceptions, serializers, status
+from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from tournaments import services
+from tournaments.api.results import current_result_body
 from tournaments.reports import services as print_services
-
-
-class PreconditionRequired(exceptions.APIException):
-    """428: a change of an existing resource must say which version it changes."""
-
-    status_code = 428
-    default_detail = gettext_lazy(
-        "Aquest resultat ja existeix: envieu la capçalera If-Match amb el seu ETag per "
-        "canviar-lo."
-    )
-    default_code = "precondition_required"
-
-
-class FieldErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    field = serializers.CharField(allow_null=True, help_text="path of the field, dotted")
-    message = serializers.CharField()
-
-
-class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    detail = serializers.CharField()
-    code = serializers.CharField()
-    errors = FieldErrorSerializer(many=True, required=False)
 
 
 def _flatten(detail: Any, path: str = "") -> list[dict[str, Any]]:
@@ -76,8 +55,6 @@ def _body(detail: str, code: str, **extra: Any) -> dict[str, Any]:
 
 
 def _conflict_body(exc: services.ResultConflict, context: dict[str, Any]) -> dict[str, Any]:
-    from tournaments.api.results import current_result_body  # the view's own view of it
-
     return _body(exc.message, "conflict", current=current_result_body(exc.current, context))
 
 
@@ -150,7 +127,7 @@ WRITE_STATUSES = {
 def add_error_responses(result: dict[str, Any], generator: Any, request: Any,
                         public: Any) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: every operation documents every error
-    status it may answer, all with the :class:`ErrorSerializer` body."""
+    status it may answer, all with the ``ErrorSerializer`` body (``api/error_body.py``)."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.setdefault("Error", {
         "type": "object",

@@ -32,7 +32,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import selectors, services
-from tournaments.api.errors import ErrorSerializer, PreconditionRequired
+from tournaments.api.error_body import ErrorSerializer, PreconditionRequired
 from tournaments.api.permissions import (
     ReadOrAuthenticated,
     may,

@@ -30,6 +30,7 @@ class AuditEntry(models.Model):
         CHAMPIONSHIP_FINISH = "championship.finish", _("Campionat acabat")
         SECRET_PUBLISH = "championship.publish_secret", _("Llavor publicada")
         ROLE_GRANT = "role.grant", _("Rol donat")
+        ROLE_REVOKE = "role.revoke", _("Rol tret")
         PAIR_REGISTER = "pair.register", _("Parella inscrita")
         PAIRS_IMPORT = "pair.import", _("Llista de parelles inscrita")
         PAIR_REMOVE = "pair.remove", _("Parella treta")

@@ -53,7 +53,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from kombu.exceptions import OperationalError as BrokerError
 
+from tournaments import enqueue
 from tournaments.models import AuditEntry, Championship, PrintJob, Round
 from tournaments.permissions import Capability, has, roles_for
 from tournaments.reports import build
@@ -310,12 +312,8 @@ def print_job_request(
 def _enqueue(job_id: int) -> None:
     """Send the task; a broker that cannot be reached fails the job with the reason
     instead of failing the page that asked for it."""
-    from kombu.exceptions import OperationalError as BrokerError
-
-    from tournaments.tasks import print_job_task
-
     try:
-        print_job_task.delay(job_id)
+        enqueue.print_job(job_id)
     except (BrokerError, OSError) as exc:
         log.error("print job %s could not be queued: %s", job_id, exc)
         print_job_fail(job_id=job_id,
@@ -561,7 +559,7 @@ def print_job_run(*, job_id: int) -> PrintJob | None:
             grew = percent > last["percent"] and now - last["time"] >= PROGRESS_INTERVAL
             if grew or now - last["time"] >= beat_every:
                 last["time"], last["percent"] = now, max(percent, last["percent"])
-                if not print_job_progress(job_id=job_id, percent=last["percent"],
+                if not print_job_progress(job_id=job_id, percent=int(last["percent"]),
                                           attempt=attempt):
                     raise JobSuperseded(job_id)
 

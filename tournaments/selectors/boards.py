@@ -20,7 +20,7 @@ from tournaments.selectors.results import (
     ScoredChampionship,
     scored_championship,
 )
-from tournaments.selectors.standings import _pairs
+from tournaments.selectors.standings import pairs_by_number as _pairs
 
 # --------------------------------------------------------------------------- double dummy
 

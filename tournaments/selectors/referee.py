@@ -17,7 +17,7 @@ from tournaments.models import (
     Round,
     Seating,
 )
-from tournaments.selectors.standings import _pairs
+from tournaments.selectors.standings import pairs_by_number as _pairs
 
 # --------------------------------------------------------------------------- referee
 

@@ -73,7 +73,8 @@ def _rows(standings: Iterable[scoring.Standing], pairs: dict[int, Pair]) -> list
     ]
 
 
-def _pairs(championship: Championship) -> dict[int, Pair]:
+def pairs_by_number(championship: Championship) -> dict[int, Pair]:
+    """The championship's pairs by number, with their players (one query)."""
     return {
         p.number: p
         for p in Pair.objects.filter(championship=championship).select_related(
@@ -134,7 +135,7 @@ def standings(
     (``scoring.ChampionshipScore.standings``). Raises ``ValueError`` when both are given.
     """
     scored = scored_championship(championship, public_only=for_public)
-    pairs = _pairs(championship)
+    pairs = pairs_by_number(championship)
     rows = _rows(
         scored.score.standings(through_round=through_round, round_only=round_only), pairs
     )
@@ -155,5 +156,5 @@ def standings_after_each_round(
     """``{round: standings over rounds 1..round}`` for every round with results (four
     queries; ``for_public`` counts only the public boards, as :func:`standings` does)."""
     scored = scored_championship(championship, public_only=for_public)
-    pairs = _pairs(championship)
+    pairs = pairs_by_number(championship)
     return {n: _rows(rows, pairs) for n, rows in scored.score.progressive_standings().items()}

@@ -29,6 +29,8 @@ from tournaments.services.championships import (
     championship_update_rules,
     deal_secret_publish,
     membership_grant,
+    membership_revoke,
+    membership_revoke_refusal,
     rules_edit_refusal,
 )
 from tournaments.services.deletion import (
@@ -113,6 +115,8 @@ __all__ = [
     "championship_update_rules",
     "deal_secret_publish",
     "membership_grant",
+    "membership_revoke",
+    "membership_revoke_refusal",
     "pair_register",
     "pair_remove",
     "pair_withdraw",

@@ -26,8 +26,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from kombu.exceptions import OperationalError as BrokerError
 
 from engine import dd_table, par
+from tournaments import enqueue
 from tournaments.models import Board, BoardAnalysis, Championship
 from tournaments.services.common import bump_results_version
 
@@ -108,10 +110,6 @@ def round_analysis_enqueue(*, round_id: int) -> list[int]:
     fails is logged too; neither raises, since the round is closed by then and
     ``manage.py analyse_boards`` can fill the gap.
     """
-    from kombu.exceptions import OperationalError as BrokerError
-
-    from tournaments.tasks import board_analysis_task
-
     board_ids = list(
         Board.objects.filter(round_id=round_id, deal__isnull=False)
         .order_by("number").values_list("pk", flat=True)
@@ -119,7 +117,7 @@ def round_analysis_enqueue(*, round_id: int) -> list[int]:
     sent: list[int] = []
     for board_id in board_ids:
         try:
-            board_analysis_task.delay(board_id)
+            enqueue.board_analysis(board_id)
         except (BrokerError, OSError) as exc:
             log.error("round %s: board analysis not queued (%s); "
                       "run manage.py analyse_boards", round_id, exc)

@@ -12,7 +12,7 @@ from tournaments.models import (
 )
 from tournaments.services.common import Capability, User, audit, require
 from tournaments.services.errors import BoardsError
-from tournaments.services.rounds import _has_results
+from tournaments.services.rounds import has_results
 
 
 def boards_regenerate_refusal(championship: Championship) -> str | None:
@@ -21,7 +21,7 @@ def boards_regenerate_refusal(championship: Championship) -> str | None:
     query at most."""
     if championship.deal_secret_published:
         return _("La llavor ja és pública: els taulers no es poden regenerar.")
-    if _has_results(championship):
+    if has_results(championship):
         return _("Ja hi ha resultats: els taulers no es poden regenerar.")
     return None
 

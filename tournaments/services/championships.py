@@ -1,4 +1,5 @@
-"""Championships: create, edit the rules, grant roles, finish, publish the deal secret."""
+"""Championships: create, edit the rules, grant and revoke roles, finish, publish the deal
+secret."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from tournaments.models import (
     Round,
 )
 from tournaments.permissions import Role
-from tournaments.services.common import Capability, User, audit, require
+from tournaments.services.common import Capability, User, audit, lock_championship, require
 from tournaments.services.errors import ChampionshipStateError, NotAllowedError, RegistrationError
 
 RULE_FIELDS = (
@@ -195,7 +196,7 @@ def championship_create(
         )
     if acting_user is not None and acting_user.is_authenticated:
         Membership.objects.create(
-            championship=championship, user=acting_user, role=Role.ORGANISER
+            championship=championship, user_id=acting_user.pk, role=Role.ORGANISER
         )
     audit(
         championship, AuditEntry.Action.CHAMPIONSHIP_CREATE, acting_user,
@@ -266,7 +267,7 @@ def membership_grant(
     if role not in Role.values:
         raise RegistrationError(_("Rol desconegut: %(role)s.") % {"role": role}, field="role")
     membership, created = Membership.objects.get_or_create(
-        championship=championship, user=user, role=role
+        championship=championship, user_id=user.pk, role=role
     )
     if created:
         audit(
@@ -275,6 +276,50 @@ def membership_grant(
             after={"user": user.get_username(), "role": role},
         )
     return membership
+
+
+def membership_revoke_refusal(membership: Membership) -> ChampionshipStateError | None:
+    """Why :func:`membership_revoke` would refuse to take ``membership`` away, whoever
+    asks, as the error it raises; ``None`` when it can. The last organiser of a
+    championship keeps the role: without one nobody but a superuser could run it. One
+    query for an organiser's role, none for another."""
+    if membership.role != Role.ORGANISER:
+        return None
+    others = Membership.objects.filter(
+        championship_id=membership.championship_id, role=Role.ORGANISER
+    ).exclude(pk=membership.pk)
+    if others.exists():
+        return None
+    return ChampionshipStateError(
+        _("No es pot treure l'últim organitzador del campionat."), field="role"
+    )
+
+
+@transaction.atomic
+def membership_revoke(*, membership: Membership, acting_user: User | None = None) -> None:
+    """Take a role away: delete ``membership`` (one user's role in one championship) and
+    write its audit row.
+
+    Only an organiser of that championship (or the system) may, as for
+    :func:`membership_grant`. Locks the championship's row first, so two organisers
+    removing each other cannot both succeed and leave it with none. A role already gone
+    is no error (nothing is written). Raises :class:`NotAllowedError`,
+    :class:`ChampionshipStateError` (:func:`membership_revoke_refusal`).
+    """
+    championship = lock_championship(membership.championship_id)
+    require(acting_user, championship, Capability.GRANT_ROLE)
+    row = Membership.objects.select_related("user").filter(pk=membership.pk).first()
+    if row is None:
+        return
+    if (refusal := membership_revoke_refusal(row)) is not None:
+        raise refusal
+    username = row.user.get_username()
+    row.delete()
+    audit(
+        championship, AuditEntry.Action.ROLE_REVOKE, acting_user,
+        target=f"{username}: {Role(row.role).label}",
+        before={"user": username, "role": row.role},
+    )
 
 
 @transaction.atomic

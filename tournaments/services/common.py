@@ -59,7 +59,7 @@ def audit_entry(
     return AuditEntry(
         championship_id=championship_id,
         action=action,
-        acting_user=_person(acting_user),
+        acting_user=acting_person(acting_user),
         target=(target or "")[:AUDIT_TEXT_MAX],
         before=before,
         after=after,
@@ -107,14 +107,14 @@ def bump_results_version(championship_id: int) -> None:
     ``results_changed_at``) in the caller's transaction: every accepted change that can
     alter a public page calls it, through :func:`audit` (results, draw and seating,
     closing and reopening, finish, publish, pairs and names, rules, withdrawals,
-    imports) and the admin's saves. One ``UPDATE ... SET results_version =
+    imports, roles). One ``UPDATE ... SET results_version =
     results_version + 1``, so concurrent writers never lose a bump; a rolled back write
     rolls its bump back too. The live pages' ETags and cached fragments and the prints'
     "out of date" compare this number (docs/decisions.md, live pages)."""
     written.bump_results_version(championship_id, using=router.db_for_write(Championship))
 
 
-def _lock_championship(championship: Championship | int) -> Championship:
+def lock_championship(championship: Championship | int) -> Championship:
     """The championship's row, locked (``FOR UPDATE``) until the transaction ends: the
     first lock of every change to a championship's pairs, rounds and seatings, so that
     they run one at a time (each sees the pairs and player codes the previous one
@@ -126,10 +126,13 @@ def _lock_championship(championship: Championship | int) -> Championship:
     return Championship.objects.select_for_update().get(pk=pk)
 
 
-def _check_not_finished(championship: Championship) -> None:
+def check_not_finished(championship: Championship) -> None:
+    """Raise :class:`ChampionshipStateError` once ``championship`` is finished."""
     if championship.status == Championship.Status.FINISHED:
         raise ChampionshipStateError(_("El campionat ja s'ha acabat."))
 
 
-def _person(user: User | None) -> Any:
+def acting_person(user: User | None) -> Any:
+    """The user to store as who made a change: ``None`` for the system (``acting_user=None``)
+    and for an anonymous user, whom no row can point to."""
     return user if user is not None and user.is_authenticated else None

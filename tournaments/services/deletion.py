@@ -30,7 +30,7 @@ from tournaments.models import (
     Seating,
     Table,
 )
-from tournaments.services.common import Capability, User, _person, require
+from tournaments.services.common import Capability, User, acting_person, require
 from tournaments.services.errors import ChampionshipStateError
 
 
@@ -91,7 +91,7 @@ def championship_delete(
     rounds.delete()
     Pair.objects.filter(championship=championship).delete()
     Player.objects.filter(championship=championship).delete()
-    person = _person(acting_user)
+    person = acting_person(acting_user)
     if person is not None:
         LogEntry.objects.log_actions(
             user_id=person.pk, queryset=[championship], action_flag=DELETION,

@@ -88,7 +88,7 @@ from tournaments.models import (
 from tournaments.selectors import to_scoring_result
 from tournaments.services.bulk import JsonText, insert_rows
 from tournaments.services.championships import CREATE_PERMISSION
-from tournaments.services.common import User, _person, audit
+from tournaments.services.common import User, acting_person, audit
 from tournaments.services.errors import NotAllowedError
 
 
@@ -419,7 +419,7 @@ def _write_rows(
         ),
         count=2 * len(played),
     )
-    person = _person(acting_user)
+    person = acting_person(acting_user)
     acting = person.pk if person is not None else None
     target = _("ronda %(round)s, taula %(table)s, tauler %(board)s")
     snapshots: dict[tuple[Any, ...], str] = {}

@@ -27,9 +27,9 @@ from tournaments.models import (
 from tournaments.services.common import (
     Capability,
     User,
-    _check_not_finished,
-    _lock_championship,
     audit,
+    check_not_finished,
+    lock_championship,
     require,
 )
 from tournaments.services.errors import ChampionshipStateError, PairsCsvError, RegistrationError
@@ -43,7 +43,7 @@ _ASCII_DIGITS = frozenset("0123456789")
 
 
 def _free_player_codes(championship: Championship, count: int) -> list[str]:
-    """``count`` unused ``pN`` codes (the caller holds :func:`_lock_championship`)."""
+    """``count`` unused ``pN`` codes (the caller holds :func:`lock_championship`)."""
     taken = set(Player.objects.filter(championship=championship).values_list("code", flat=True))
     codes: list[str] = []
     n = len(taken) + 1
@@ -60,7 +60,7 @@ def _check_registration_open(championship: Championship) -> int:
     after the last one drawn (a late pair; its missed rounds rank by the championship's
     missed-board rule, docs/decisions.md 14). Refused once every round is drawn. Two
     queries."""
-    _check_not_finished(championship)
+    check_not_finished(championship)
     last_drawn: int | None = (
         Round.objects.filter(championship=championship)
         .filter(Q(seatings__isnull=False) | Q(byes__isnull=False))
@@ -121,7 +121,7 @@ def _name_problem(name: str) -> str | None:
 def _create_pairs(
     championship: Championship, rows: Sequence[tuple[int, str, str]], joined_round: int = 1
 ) -> list[Pair]:
-    """Write the players and pairs (the caller holds :func:`_lock_championship`). Raises
+    """Write the players and pairs (the caller holds :func:`lock_championship`). Raises
     ``IntegrityError`` when a number is taken after all (the caller turns it into its
     own error inside a savepoint)."""
     codes = _free_player_codes(championship, 2 * len(rows))
@@ -159,7 +159,7 @@ def pair_register(
     :class:`NotAllowedError`, :class:`ChampionshipStateError` (finished, or the last
     round already drawn).
     """
-    championship = _lock_championship(championship)
+    championship = lock_championship(championship)
     require(acting_user, championship, Capability.REGISTER_PAIRS)
     joined_round = _check_registration_open(championship)
     names = (player1 or "").strip(), (player2 or "").strip()
@@ -298,7 +298,7 @@ def pairs_import_csv(
     Raises :class:`PairsCsvError` (``problems``: one message per bad line, field ``text``),
     :class:`NotAllowedError`, :class:`ChampionshipStateError`.
     """
-    championship = _lock_championship(championship)
+    championship = lock_championship(championship)
     require(acting_user, championship, Capability.REGISTER_PAIRS)
     joined_round = _check_registration_open(championship)
     lines = _parse_pairs_lines(text)
@@ -340,7 +340,7 @@ def pair_remove(*, pair: Pair, acting_user: User | None) -> None:
     Raises :class:`NotAllowedError`, :class:`ChampionshipStateError` (finished, or the
     pair already seated in a round).
     """
-    championship = _lock_championship(pair.championship_id)
+    championship = lock_championship(pair.championship_id)
     require(acting_user, championship, Capability.REMOVE_PAIR)
     if championship.status == Championship.Status.FINISHED:
         raise ChampionshipStateError(_("El campionat ja s'ha acabat."))
@@ -397,9 +397,9 @@ def pair_withdraw(
     :class:`ChampionshipStateError` (finished, already withdrawn, a later round has
     results), :class:`NotAllowedError`.
     """
-    championship = _lock_championship(pair.championship_id)
+    championship = lock_championship(pair.championship_id)
     require(acting_user, championship, Capability.WITHDRAW_PAIR)
-    _check_not_finished(championship)
+    check_not_finished(championship)
     pair = Pair.objects.select_for_update().get(pk=pair.pk)
     if pair.is_withdrawn:
         raise ChampionshipStateError(

@@ -32,7 +32,8 @@ from tournaments.models.plans import replan_if_stale
 from tournaments.models.written import insert_result
 from tournaments.permissions import remember_roles, roles_sql
 from tournaments.result_messages import normalise_side, result_problems
-from tournaments.services.common import Capability, User, _person, audit, audit_entry, require
+from tournaments.services.common import Capability, User, audit, audit_entry, require
+from tournaments.services.common import acting_person as _person
 from tournaments.services.errors import (
     AddressError,
     ChampionshipStateError,

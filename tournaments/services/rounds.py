@@ -30,9 +30,9 @@ from tournaments.services.analysis import round_analysis_enqueue
 from tournaments.services.common import (
     Capability,
     User,
-    _check_not_finished,
-    _lock_championship,
     audit,
+    check_not_finished,
+    lock_championship,
     require,
 )
 from tournaments.services.errors import ChampionshipStateError, DrawError
@@ -44,7 +44,8 @@ from tournaments.services.movements import (
 )
 
 
-def _has_results(championship: Championship) -> bool:
+def has_results(championship: Championship) -> bool:
+    """Whether any result of ``championship`` is stored (one query)."""
     return Result.objects.filter(board__championship=championship).exists()
 
 
@@ -55,7 +56,7 @@ def rounds_setup_refusal(championship: Championship) -> ChampionshipStateError |
     (:class:`DrawError`, field ``rounds``). The organiser's page shows the form
     read-only with this message. One query."""
     try:
-        _check_not_finished(championship)
+        check_not_finished(championship)
     except ChampionshipStateError as exc:
         return exc
     if Seating.objects.filter(round__championship=championship).exists():
@@ -151,11 +152,11 @@ def round_draw(
     """
     # The championship first (as the registrations and rounds_setup lock it): a pair
     # registered while this draw runs would be left out of it.
-    championship = _lock_championship(round.championship_id)
+    championship = lock_championship(round.championship_id)
     round = Round.objects.select_for_update().get(pk=round.pk)
     round.championship = championship
     require(acting_user, championship, Capability.DRAW)
-    _check_not_finished(championship)
+    check_not_finished(championship)
     if round.is_closed:
         raise DrawError(_("La ronda %(n)s ja està tancada.") % {"n": round.number})
     if Result.objects.filter(seating__round=round).exists():
@@ -350,7 +351,7 @@ def round_close(
     # The championship's row first, as every writer takes it: a result being saved
     # holds it (KEY SHARE) until it commits, so the missing results below are read after
     # it, and a save that comes later sees the round closed.
-    championship = _lock_championship(round.championship_id)
+    championship = lock_championship(round.championship_id)
     round = Round.objects.select_for_update().get(pk=round.pk)
     round.championship = championship
     require(acting_user, championship, Capability.CLOSE_ROUND)
@@ -407,7 +408,7 @@ def round_reopen(*, round: Round, acting_user: User | None) -> Round:
     """Reopen a closed round while the championship runs (``REOPEN_ROUND``: head referee
     or organiser); an open round stays as it is (nothing written, nothing audited).
     Raises :class:`ChampionshipStateError` (finished), :class:`NotAllowedError`."""
-    championship = _lock_championship(round.championship_id)  # first, as round_close
+    championship = lock_championship(round.championship_id)  # first, as round_close
     round = Round.objects.select_for_update().get(pk=round.pk)
     round.championship = championship
     require(acting_user, round.championship, Capability.REOPEN_ROUND)

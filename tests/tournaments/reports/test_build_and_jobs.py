@@ -364,12 +364,12 @@ def test_a_request_does_not_wait_on_a_job_abandoned_long_ago(played) -> None:  #
 def test_an_unreachable_broker_fails_the_job_not_the_page(played, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from kombu.exceptions import OperationalError
 
-    from tournaments.tasks import print_job_task
+    from tournaments import enqueue
 
     def down(*args: object, **kwargs: object) -> None:
         raise OperationalError("Error 111 connecting to 127.0.0.1:6379")
 
-    monkeypatch.setattr(print_job_task, "delay", down)
+    monkeypatch.setattr(enqueue, "send", down)
     job, _ = jobs.print_job_request(championship=played, kind="standings", acting_user=None)
     jobs._enqueue(job.pk)
     job.refresh_from_db()

@@ -71,12 +71,12 @@ def test_a_broker_that_cannot_be_reached_leaves_the_round_closed_and_says_so(
     played, on_close, fake_solver, django_capture_on_commit_callbacks,  # noqa: F811
     monkeypatch, caplog
 ) -> None:
-    from tournaments import tasks
+    from tournaments import enqueue
 
     def refuse(*args: object) -> None:
         raise BrokerError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
-    monkeypatch.setattr(tasks.board_analysis_task, "delay", refuse)
+    monkeypatch.setattr(enqueue, "send", refuse)
     with caplog.at_level(logging.ERROR, logger="tournaments.services.analysis"):
         round1 = close_round_1(played, django_capture_on_commit_callbacks)
     assert round1.is_closed

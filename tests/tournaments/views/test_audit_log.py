@@ -13,7 +13,7 @@ from tests.tournaments.conftest import Small
 from tests.tournaments.views.helpers import record
 from tournaments import services
 from tournaments.models import AuditEntry, Membership
-from tournaments.views_audit import AUDIT_PAGE_SIZE
+from tournaments.web.audit import AUDIT_PAGE_SIZE
 
 pytestmark = pytest.mark.django_db
 

@@ -17,10 +17,8 @@ from tournaments.models import (
     AuditEntry,
     Championship,
 )
-from tournaments.permissions import (
-    Capability,
-)
-from tournaments.views import _context, capability_required
+from tournaments.permissions import Capability
+from tournaments.web.common import capability_required, page_context
 
 # --------------------------------------------------------------------------- audit log
 
@@ -71,7 +69,8 @@ def _audit_label(key: str) -> str:
     if key in _AUDIT_LABELS:
         return str(_AUDIT_LABELS[key])
     try:
-        return str(Championship._meta.get_field(key).verbose_name)
+        field = Championship._meta.get_field(key)
+        return str(getattr(field, "verbose_name", key))
     except FieldDoesNotExist:
         return key
 
@@ -126,6 +125,6 @@ def audit_log(request: HttpRequest, championship: Championship) -> HttpResponse:
     rows = [(entry, _audit_changes(entry.before, entry.after)) for entry in page]
     return render(
         request, "tournaments/audit_log.html",
-        _context(request, championship, page=page, rows=rows, kind=kind,
+        page_context(request, championship, page=page, rows=rows, kind=kind,
                  kinds=list(AuditEntry.KINDS.items())),
     )

@@ -1,11 +1,12 @@
-"""Referee pages: the round's tables, one table's sheet, and the phone-sized result form."""
+"""Referee pages: the round's tables, one table's sheet, the phone-sized result form and
+the hand score it asks for as the referee types."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
@@ -25,22 +26,26 @@ from tournaments.permissions import (
     allows,
     roles_of,
 )
-from tournaments.views import _context, _int_param, _round, _seating, capability_required
-
-# --------------------------------------------------------------------------- referee
+from tournaments.web.common import (
+    capability_required,
+    int_param,
+    page_context,
+    round_or_404,
+    seating_or_404,
+)
 
 
 @capability_required(Capability.ENTER_RESULT)
 def referee_tables(request: HttpRequest, championship: Championship) -> HttpResponse:
     """Pick a table: the current round (or ``?round=N``) with each table's progress."""
-    number = _int_param(request, "round")
+    number = int_param(request, "round")
     rnd = (
-        _round(championship, number) if number is not None
+        round_or_404(championship, number) if number is not None
         else selectors.current_round(championship)
     )
     sheets = selectors.referee_round(rnd) if rnd is not None else []
     rounds = list(Round.objects.filter(championship=championship).order_by("number"))
-    context = _context(request, championship, round=rnd, sheets=sheets, rounds=rounds)
+    context = page_context(request, championship, round=rnd, sheets=sheets, rounds=rounds)
     context["can_close"] = Capability.CLOSE_ROUND in context["caps"]
     return render(request, "tournaments/referee_tables.html", context)
 
@@ -50,9 +55,9 @@ def referee_table(
     request: HttpRequest, championship: Championship, round: int, table: int
 ) -> HttpResponse:
     """One table: the boards of the round with the dealer of each and its result so far."""
-    seating = _seating(_round(championship, round), table)
+    seating = seating_or_404(round_or_404(championship, round), table)
     sheet = selectors.referee_table(seating)
-    context = _context(request, championship, sheet=sheet, seating=seating)
+    context = page_context(request, championship, sheet=sheet, seating=seating)
     # May correct a closed round.
     context["can_adjust"] = Capability.CHANGE_CLOSED_ROUND in context["caps"]
     return render(request, "tournaments/referee_table.html", context)
@@ -69,7 +74,7 @@ def result_entry(
     the other referee saved, with the form re-based on that version (nothing is lost
     silently: saving again is a deliberate correction).
     """
-    seating = _seating(_round(championship, round), table)
+    seating = seating_or_404(round_or_404(championship, round), table)
     board_row = get_object_or_404(
         Board, championship=championship, number=board, round_id=seating.round_id
     )
@@ -105,10 +110,11 @@ def result_entry(
                 form.add_error(None, str(exc))
                 conflict = exc.current
                 # Re-base on what is stored now so a deliberate second save corrects it.
-                form.data = form.data.copy()
-                form.data["version"] = str(exc.current_version or "")
+                rebased = request.POST.copy()
+                rebased["version"] = str(exc.current_version or "")
+                form.data = rebased
             except ValueError as exc:  # every service refusal is a ValueError
-                if getattr(exc, "field", None) == "adjusted":
+                if isinstance(exc, services.TournamentError) and exc.field == "adjusted":
                     exc.field = "adjusted_ns"
                 add_service_error(form, exc)
             else:
@@ -129,7 +135,7 @@ def result_entry(
     return render(
         request,
         "tournaments/result_form.html",
-        _context(
+        page_context(
             request, championship, seating=seating, board=board_row, form=form,
             current=current, conflict=conflict, can_save=can_save,
             score=selectors.result_hand_score(championship, current) if current else None,
@@ -171,3 +177,14 @@ def _initial(result: Result | None) -> dict[str, Any]:
         "adjusted_ew": result.adjusted_ew or "",
         "version": result.version,
     }
+
+
+@capability_required(Capability.ENTER_RESULT)
+def result_hand_score(
+    request: HttpRequest, championship: Championship, round: int, table: int, board: int
+) -> JsonResponse:
+    """``GET ?trump=&ns_points_taken=&contro=...`` -> ``referee_checks.hand_score`` of
+    board ``board`` as JSON: ``{"ns": int, "ew": int}``, or ``None`` for both (and an
+    ``error`` while the values are incomplete or not allowed). The result form asks it
+    as the referee types."""
+    return JsonResponse(referee_checks.hand_score(championship, board, request.GET))

@@ -1,0 +1,202 @@
+"""The championship's pages: the home page, where a login lands, the championship's page;
+creating one, its rules, finishing it, publishing the deal secret, deleting it
+(organiser)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from tournaments import selectors, services
+from tournaments.forms import (
+    ChampionshipForm,
+    RulesForm,
+    add_service_error,
+)
+from tournaments.models import (
+    Championship,
+    Membership,
+    Pair,
+    Round,
+)
+from tournaments.permissions import Capability
+from tournaments.web.common import (
+    capability_required,
+    close_forms,
+    page_context,
+    run_action,
+    run_confirmed,
+)
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """Every championship, newest first, and those where the user has a role."""
+    championships = list(Championship.objects.all()[:50])
+    mine = list(selectors.championships_for_user(request.user)[:50])
+    return render(
+        request, "tournaments/home.html", {"championships": championships, "mine": mine}
+    )
+
+
+def after_login(request: HttpRequest) -> HttpResponse:
+    """Where a login without ``next`` lands (``settings.LOGIN_REDIRECT_URL``): a user whose
+    roles are all in one championship goes to that championship's page for the role (the
+    organiser to the championship page, a referee or head referee to the referee tables);
+    anyone else (no role, roles in several championships, a superuser) to the home page."""
+    if not request.user.is_authenticated:
+        return redirect("home")
+    if request.user.is_superuser:
+        return redirect("home")
+    rows = list(
+        Membership.objects.filter(user=request.user).values_list("championship__slug", "role")
+    )
+    slugs = {slug for slug, _role in rows}
+    if len(slugs) != 1:
+        return redirect("home")
+    (slug,) = slugs
+    if any(role == Membership.Role.ORGANISER for _slug, role in rows):
+        return redirect("championship", slug)
+    return redirect("referee_tables", slug)
+
+
+def championship_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """The championship's page: rules, deal commitment (public from the moment boards are
+    generated), rounds with their progress, pairs; the organiser's actions for its role."""
+    championship = get_object_or_404(Championship, slug=slug)
+    context = page_context(request, championship)
+    rounds = list(
+        Round.objects.filter(championship=championship)
+        .annotate(
+            tables=Count("seatings", distinct=True),
+            boards_n=Count("boards", distinct=True),
+            results_in=Count("seatings__results", distinct=True),
+        )
+        .prefetch_related("boards")
+        .order_by("number")
+    )
+    for r in rounds:
+        r.results_due = r.tables * r.boards_n  # type: ignore[attr-defined]
+    pairs = list(
+        Pair.objects.filter(championship=championship).select_related("player1", "player2")
+    )
+    context.update(
+        rounds=rounds,
+        pairs=pairs,
+        has_results=any(r.results_in for r in rounds),
+    )
+    return render(request, "tournaments/championship.html", context)
+
+
+def championship_create(request: HttpRequest) -> HttpResponse:
+    """A user with the ``tournaments.add_championship`` permission (superusers; granted
+    in /admin) creates a championship and becomes its organiser; anyone else logged in
+    gets 403."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not request.user.has_perm(services.CREATE_PERMISSION):
+        raise PermissionDenied(_("No teniu permís per crear campionats."))
+    form = ChampionshipForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        try:
+            championship = services.championship_create(
+                name=data.pop("name"), date=data.pop("date"), venue=data.pop("venue"),
+                slug=data.pop("slug") or None, acting_user=request.user, **data,
+            )
+        except ValueError as exc:  # every service refusal is a ValueError
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("Campionat creat."))
+            return redirect("championship", championship.slug)
+    return render(request, "tournaments/championship_form.html", {"form": form})
+
+
+@capability_required(Capability.EDIT_RULES)
+def rules_edit(request: HttpRequest, championship: Championship) -> HttpResponse:
+    """Change the rules while no result exists (``services.championship_update_rules``)."""
+    # The form edits a copy: a refused change must not show on the page as if saved.
+    form = RulesForm(
+        request.POST or None, instance=Championship.objects.get(pk=championship.pk)
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.championship_update_rules(
+                championship=championship, acting_user=request.user, **form.cleaned_data
+            )
+        except ValueError as exc:  # every service refusal is a ValueError
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("Regles desades."))
+            return redirect("championship", championship.slug)
+    closed = close_forms(services.rules_edit_refusal(championship), form)
+    return render(
+        request, "tournaments/rules_edit.html",
+        page_context(request, championship, form=form, closed=closed),
+    )
+
+
+@capability_required(Capability.FINISH)
+def championship_finish(request: HttpRequest, championship: Championship) -> HttpResponse:
+    """Finish the championship after confirmation (:func:`run_confirmed`)."""
+    return run_confirmed(
+        request, championship,
+        lambda _data: services.championship_finish(
+            championship=championship, acting_user=request.user
+        ),
+        _("Campionat acabat."),
+        page={
+            "title": _("Acabar el campionat"),
+            "explanation": _(
+                "Els resultats queden definitius i es tanquen totes les rondes obertes. "
+                "No es pot desfer."
+            ),
+            "button": _("Acabar el campionat"),
+        },
+    )
+
+
+@require_POST
+@capability_required(Capability.PUBLISH_SECRET)
+def deal_secret_publish(request: HttpRequest, championship: Championship) -> HttpResponse:
+    return run_action(
+        request, championship,
+        lambda: services.deal_secret_publish(championship=championship,
+                                             acting_user=request.user),
+        _("Llavor publicada."),
+    )
+
+
+class DeleteChampionshipForm(forms.Form):
+    """The championship's identifier, typed again to confirm the deletion."""
+
+    confirm_slug = forms.CharField(label=gettext_lazy("Escriviu l'identificador del campionat"),
+                                   max_length=100)
+
+
+@capability_required(Capability.DELETE_CHAMPIONSHIP)
+def championship_delete(request: HttpRequest, championship: Championship) -> HttpResponse:
+    """Delete the whole championship after a page naming what goes with it."""
+    form = DeleteChampionshipForm(request.POST or None)
+    summary = services.championship_delete_summary(championship)
+    if request.method == "POST" and form.is_valid():
+        name = championship.name
+        try:
+            services.championship_delete(
+                championship=championship, confirm_slug=form.cleaned_data["confirm_slug"],
+                acting_user=request.user,
+            )
+        except ValueError as exc:
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("S'ha esborrat el campionat %(name)s.") % {"name": name})
+            return redirect("home")
+    return render(request, "tournaments/championship_delete.html",
+                  page_context(request, championship, form=form, summary=summary))

@@ -1,0 +1,172 @@
+"""The rounds' pages: set them up, deal the boards, draw a round, close it (organiser,
+head referee), and a round's seating (public once drawn)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from tournaments import seating, services
+from tournaments.forms import (
+    ConfirmForm,
+    DrawForm,
+    RoundCloseForm,
+    RoundsSetupForm,
+    add_service_error,
+)
+from tournaments.models import (
+    Board,
+    Championship,
+    Result,
+    Round,
+    Seating,
+)
+from tournaments.permissions import (
+    Capability,
+    has,
+)
+from tournaments.web.common import (
+    capability_required,
+    close_forms,
+    page_context,
+    round_or_404,
+    run_action,
+    run_confirmed,
+)
+
+
+@capability_required(Capability.SET_UP_ROUNDS)
+def rounds_setup(request: HttpRequest, championship: Championship) -> HttpResponse:
+    """Set the number of rounds and the boards per round (replaces an earlier setup
+    while no table is drawn)."""
+    initial = {
+        "rounds": Round.objects.filter(championship=championship).count() or 4,
+        "boards_per_round": championship.boards_per_round or 6,
+    }
+    form = RoundsSetupForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.rounds_setup(
+                championship=championship, acting_user=request.user, **form.cleaned_data
+            )
+        except ValueError as exc:  # every service refusal is a ValueError
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("Rondes preparades."))
+            return redirect("championship", championship.slug)
+    closed = close_forms(services.rounds_setup_refusal(championship), form)
+    return render(
+        request, "tournaments/rounds_setup.html",
+        page_context(request, championship, form=form, closed=closed),
+    )
+
+
+@capability_required(Capability.GENERATE_BOARDS)
+def boards_generate(request: HttpRequest, championship: Championship) -> HttpResponse:
+    """Deal the boards. The first time it acts on a POST; dealing them again (a new
+    secret and commitment: board sheets already printed no longer match) needs the
+    confirmation of :func:`run_confirmed`."""
+    def call(_data: dict[str, Any] | None = None) -> Any:
+        return services.boards_generate(championship=championship, acting_user=request.user)
+
+    done = _("Taulers generats. El compromís SHA-256 ja és públic.")
+    if not championship.deal_commitment:
+        if request.method == "POST":
+            return run_action(request, championship, call, done)
+        return redirect("championship", championship.slug)  # its button posts at once
+    if request.method == "GET" and (
+            refusal := services.boards_regenerate_refusal(championship)) is not None:
+        # No confirmation page for what would be refused: the reason, on the
+        # championship's page (a POST still gets the service's refusal).
+        messages.error(request, refusal)
+        return redirect("championship", championship.slug)
+    return run_confirmed(
+        request, championship, call, done,
+        page={
+            "title": _("Tornar a generar els taulers"),
+            "explanation": _(
+                "Es generen tots els taulers de nou amb una llavor nova i un compromís "
+                "SHA-256 nou. Els fulls de taulers ja impresos deixen de servir."
+            ),
+            "button": _("Tornar a generar els taulers"),
+        },
+    )
+
+
+@capability_required(Capability.DRAW)
+def round_draw(request: HttpRequest, championship: Championship, round: int) -> HttpResponse:
+    """Draw the tables of a round from a seed (blank: a fresh one)."""
+    rnd = round_or_404(championship, round)
+    form = DrawForm(request.POST or None, initial={"movement": championship.movement})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.round_draw(
+                round=rnd, seed=form.cleaned_data["seed"], acting_user=request.user,
+                movement_name=form.cleaned_data.get("movement") or None,
+                accept_rematches=bool(form.cleaned_data.get("accept_rematches")),
+            )
+        except ValueError as exc:  # every service refusal is a ValueError
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("Ronda %(n)s sortejada.") % {"n": rnd.number})
+            return redirect("round_seating", championship.slug, rnd.number)
+    return render(
+        request, "tournaments/round_draw.html",
+        page_context(request, championship, form=form, round=rnd),
+    )
+
+
+@capability_required(Capability.CLOSE_ROUND)
+def round_close(request: HttpRequest, championship: Championship, round: int) -> HttpResponse:
+    """Close a round after confirmation (:func:`run_confirmed`). The page says how many
+    results are in; whoever may close it with results missing (the organiser,
+    docs/decisions.md 17) is offered the box for it; ``services.round_close`` decides."""
+    rnd = round_or_404(championship, round)
+    may_leave_missing = has(
+        request.user, championship, Capability.CLOSE_ROUND_WITH_MISSING
+    )
+    due = (
+        Seating.objects.filter(round=rnd).count() * Board.objects.filter(round=rnd).count()
+    )
+    results_in = Result.objects.filter(seating__round=rnd, board__round=rnd).count()
+
+    def call(data: dict[str, Any]) -> Any:
+        return services.round_close(
+            round=rnd, acting_user=request.user,
+            allow_missing=bool(data.get("allow_missing")),
+        )
+
+    form_class = RoundCloseForm if may_leave_missing and results_in < due else ConfirmForm
+    return run_confirmed(
+        request, championship, call, _("Ronda %(n)s tancada.") % {"n": rnd.number},
+        form_class=form_class,
+        page={
+            "title": _("Tancar la ronda %(n)s") % {"n": rnd.number},
+            "explanation": _(
+                "Un cop tancada, només l'àrbitre principal o l'organitzador en poden "
+                "canviar els resultats."
+            ),
+            "button": _("Tancar la ronda"),
+            "round": rnd, "results_in": results_in, "results_due": due,
+        },
+    )
+
+
+def round_seating(request: HttpRequest, slug: str, round: int) -> HttpResponse:
+    """Who sits where in a round: table, NS pair, EW pair, and the pair that sits out.
+    Public once the round is drawn; the organiser also sees the check of the seating
+    (problems, rematches) before the round starts."""
+    championship = get_object_or_404(Championship, slug=slug)
+    rnd = round_or_404(championship, round)
+    rnd.championship = championship
+    context = page_context(request, championship)
+    view = seating.round_seating(rnd)
+    if not view.drawn and not context["is_organiser"]:
+        raise Http404(_("La ronda %(n)s encara no està sortejada.") % {"n": rnd.number})
+    check = services.round_check(rnd) if context["is_organiser"] and view.drawn else None
+    context.update(round=rnd, seating=view, check=check)
+    return render(request, "tournaments/round_seating.html", context)
