@@ -49,9 +49,10 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
-from tournaments import selectors
+from tournaments import permissions, selectors
 from tournaments.live_rows import standings_rows, traveller_rows
-from tournaments.models import Championship, Membership, Pair, Seating
+from tournaments.models import Championship, Pair, Seating
+from tournaments.permissions import Capability
 from tournaments.selectors.live import (
     LiveStandings,
     current_progress,
@@ -72,11 +73,6 @@ POLL_SECONDS = 1
 #: Seconds a rebuild's lock lasts at most: a rebuild that died frees it by itself.
 REBUILD_LOCK_SECONDS = 5
 
-ORGANISER = Membership.Role.ORGANISER.value
-REFEREES = frozenset(
-    {Membership.Role.ORGANISER.value, Membership.Role.HEAD_REFEREE.value,
-     Membership.Role.REFEREE.value}
-)
 
 
 # --------------------------------------------------------------------------- the row
@@ -227,13 +223,16 @@ def _page(request: HttpRequest, championship: Championship, template: str,
 
 
 def _shell(request: HttpRequest, championship: Championship, **extra: Any) -> dict[str, Any]:
+    # The roles and what they allow, from tournaments.permissions as every page reads
+    # them (views._context): the layout's links must not disagree between pages.
     roles = selectors.user_roles(request.user, championship)
+    caps = permissions.capabilities_of(roles)
     return {
         "championship": championship,
         "roles": roles,
-        "is_organiser": ORGANISER in roles,
-        "can_referee": bool(roles & REFEREES),
-        "sees_hidden": bool(roles & selectors.HIDDEN_BOARD_ROLES),
+        "is_organiser": bool(roles & permissions.ORGANISER),
+        "can_referee": Capability.ENTER_RESULT in caps,
+        "sees_hidden": Capability.SEE_HIDDEN_BOARDS in caps,
         "poll_seconds": POLL_SECONDS,
         **extra,
     }

@@ -26,8 +26,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 import scoring
+from engine.cards import other_side_points
 from engine.deal import Deal
 from engine.seats import Side, dealer, first_leader
+from scoring.championship import percentage
 from tournaments import selectors
 from tournaments.models import Board, Championship, Pair, Seating
 from tournaments.numbers import average_out, comparative_out
@@ -250,15 +252,6 @@ def entry_forms(championship: Championship, *, round_number: int) -> EntryForms:
     )
 
 
-def _percentage(average: Fraction, championship: Championship) -> float:
-    """Average as a percentage of the scale: bottom is 0 %, top 100 %. Spec question:
-    the issue names a "percentage" column without defining it; this reading makes 50 %
-    the average result on any scale."""
-    bottom = Fraction(str(championship.scale_bottom))
-    top = Fraction(str(championship.scale_top))
-    return float((average - bottom) / (top - bottom) * 100) if top > bottom else 0.0
-
-
 def _progress(scored: selectors.ScoredChampionship, *, through_round: int | None = None
               ) -> str:
     """"results in/results expected" as the standings page counts them
@@ -286,7 +279,7 @@ def standings(championship: Championship, *, through_round: int = 0) -> Standing
                 total=comparative_out(row.total, rules),
                 boards=row.boards,
                 average=average_out(row.average),
-                percentage=_percentage(row.average, championship),
+                percentage=float(percentage(row.average, rules)),
             )
             for row in items
             if row.pair in pairs
@@ -412,7 +405,7 @@ def result_text(result: selectors.ResultValues) -> str:
     if doubles:
         parts.append(doubles)
     if result.ns_points_taken is not None:
-        parts.append(f"{result.ns_points_taken}-{72 - result.ns_points_taken}")
+        parts.append(f"{result.ns_points_taken}-{other_side_points(result.ns_points_taken)}")
     if result.infraction:
         parts.append(f"[{_('Infracció')} {labels.side(result.infraction)}]")
     return " ".join(parts)

@@ -19,6 +19,7 @@ from django.utils import translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from engine.cards import other_side_points
 from engine.deal import Deal
 from engine.seats import Seat
 
@@ -238,15 +239,16 @@ class TravellerRow:
 
     @property
     def ew_points_taken(self) -> int | None:
-        return None if self.ns_points_taken is None else 72 - self.ns_points_taken
+        return None if self.ns_points_taken is None else other_side_points(self.ns_points_taken)
 
 
 @dataclass(frozen=True, slots=True)
 class DoubleDummyTable:
     """A board's double-dummy table as printed under its deal: ``lines`` are
     ``(trump, ns_points, is_par)`` in the order O, C, E, B, botifarra (``trump`` as a
-    row's; EW take 72 - ns_points); ``declarer`` ``NS`` or ``EW`` (the dealer's side,
-    which names trump); ``par_score`` that side's hand score at par, without doubles."""
+    row's; EW take the rest of the 72, ``engine.cards.other_side_points``); ``declarer``
+    ``NS`` or ``EW`` (the dealer's side, which names trump); ``par_score`` that side's
+    hand score at par, without doubles."""
 
     lines: tuple[tuple[str, int, bool], ...]
     declarer: str

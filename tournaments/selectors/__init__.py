@@ -10,6 +10,7 @@ public number goes through :func:`scored_championship` (:mod:`.results`).
 Comparative points are ``Fraction`` on the championship's scale; hand scores are ``int``.
 """
 
+from scoring.progress import Progress
 from tournaments.selectors.boards import (
     DD_DECLARATIONS,
     DoubleDummy,
@@ -56,7 +57,6 @@ from tournaments.selectors.roles import (
     user_sees_hidden_boards,
 )
 from tournaments.selectors.standings import (
-    Progress,
     StandingRow,
     StandingsView,
     progress_of,

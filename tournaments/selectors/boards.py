@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 import scoring
+from engine.cards import other_side_points
 from engine.deal import Deal
 from engine.seats import Seat, Side, dealer
 from tournaments.models import (
@@ -41,7 +42,7 @@ class DoubleDummyLine:
 
     @property
     def ew_points(self) -> int:
-        return 72 - self.ns_points
+        return other_side_points(self.ns_points)
 
 
 @dataclass(frozen=True)

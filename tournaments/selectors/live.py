@@ -25,6 +25,10 @@ from django.utils.translation import get_language
 import scoring
 from engine.cards import SUIT_ORDER, sort_hand
 from engine.seats import Seat, Side, dealer, first_leader
+from scoring.championship import percentage
+from scoring.interchange import export_number
+from scoring.progress import RoundProgress
+from scoring.progress import rounds_progress as scoring_rounds_progress
 from tournaments import selectors  # the package, complete by the time these run
 from tournaments.models import Board, Championship, Pair, Seating
 from tournaments.numbers import comparative_out
@@ -88,13 +92,12 @@ def percent(average: Fraction, championship: Championship) -> str:
 
 
 def percents(averages: Iterable[Fraction], championship: Championship) -> list[str]:
-    """:func:`percent` of each average, the scale and the formats read once."""
-    bottom = Fraction(str(championship.scale_bottom))
-    top = Fraction(str(championship.scale_top))
-    span = top - bottom
+    """:func:`percent` of each average (``scoring.percentage``, one decimal rounded half
+    up), the scale and the formats read once."""
+    rules = championship.scoring_rules()
     formatted = _number_formatter(1)
     return [
-        formatted(Decimal(f"{float((a - bottom) / span * 100) if span > 0 else 0.0:.1f}"))
+        formatted(Decimal(str(export_number(percentage(a, rules), places=1))))
         for a in averages
     ]
 
@@ -193,23 +196,6 @@ class LiveRow:
         return self.pair.number
 
 
-@dataclass(frozen=True, slots=True)
-class RoundProgress:
-    """One round: results in / expected, boards complete (public) / boards."""
-
-    number: int
-    results_in: int
-    results_expected: int
-    boards_complete: int
-    boards: int
-
-    @property
-    def percent(self) -> int:
-        if not self.results_expected:
-            return 0
-        return min(100, 100 * self.results_in // self.results_expected)
-
-
 @dataclass
 class LiveStandings:
     """What the standings fragment shows (``rows`` ranked)."""
@@ -222,34 +208,14 @@ class LiveStandings:
     round_progress: list[RoundProgress] = field(default_factory=list)
 
 
-def _in_scope(number: int, round_only: int | None, through: int | None) -> bool:
-    if round_only is not None:
-        return number == round_only
-    if through is not None:
-        return number <= through
-    return True
-
-
 def rounds_progress(scored: selectors.ScoredChampionship) -> list[RoundProgress]:
-    """Every drawn round's progress from an already scored championship (no query)."""
+    """Every drawn round's progress from an already scored championship (no query; the
+    rule: ``scoring.progress.rounds_progress``)."""
     seen = scored.visibility
-    boards_of: dict[int, list[int]] = {}
-    for board, rnd in seen.board_rounds.items():
-        if rnd is not None:
-            boards_of.setdefault(rnd, []).append(board)
-    results_in: dict[int, int] = {}
-    for r in scored.all_results:
-        results_in[r.round] = results_in.get(r.round, 0) + 1
-    return [
-        RoundProgress(
-            number=n,
-            results_in=results_in.get(n, 0),
-            results_expected=tables * len(boards_of.get(n, [])),
-            boards_complete=sum(seen.is_public(b) for b in boards_of.get(n, [])),
-            boards=len(boards_of.get(n, [])),
-        )
-        for n, tables in sorted(seen.tables_due.items())
-    ]
+    return scoring_rounds_progress(
+        board_rounds=seen.board_rounds, tables_due=seen.tables_due,
+        results=[(r.round, r.board_round) for r in scored.all_results], public=seen.public,
+    )
 
 
 def live_standings(
@@ -275,20 +241,9 @@ def live_standings(
                                                   championship), strict=True)
     ]
     seen = scored.visibility
-    boards_of_round: dict[int, int] = {}
-    for rnd in seen.board_rounds.values():
-        if rnd is not None:
-            boards_of_round[rnd] = boards_of_round.get(rnd, 0) + 1
-    expected = sum(tables * boards_of_round.get(n, 0) for n, tables in seen.tables_due.items()
-                   if _in_scope(n, round_only, through_round))
-    results_in = 0
-    for r in scored.all_results:
-        if _in_scope(r.round, round_only, through_round):
-            results_in += 1
-            if r.board_round is None:
-                expected += 1  # an imported board of no single round: due where played
     return LiveStandings(
-        rows=rows, progress=selectors.Progress(results_in, expected),
+        rows=rows, progress=selectors.progress_of(scored, round_only=round_only,
+                                                 through_round=through_round),
         rounds=sorted(seen.tables_due), round_only=round_only, through_round=through_round,
         round_progress=rounds_progress(scored),
     )

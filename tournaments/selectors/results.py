@@ -10,6 +10,7 @@ from django.db import connection
 from django.db.models import Count, Q
 
 import scoring
+from engine.cards import other_side_points
 from engine.seats import Side
 from scoring.comparative import result_hand_score as result_hand_score_of
 from scoring.visibility import board_is_complete, count_by, public_boards
@@ -77,7 +78,7 @@ class ResultValues:
 
     @property
     def ew_points_taken(self) -> int | None:
-        return None if self.ns_points_taken is None else 72 - self.ns_points_taken
+        return None if self.ns_points_taken is None else other_side_points(self.ns_points_taken)
 
     @classmethod
     def of(cls, result: Result) -> ResultValues:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import scoring
-from scoring.visibility import count_by
+from scoring.progress import Progress, count_progress
 from tournaments.models import (
     Championship,
     Pair,
@@ -15,24 +15,6 @@ from tournaments.models import (
 from tournaments.selectors.results import ScoredChampionship, scored_championship
 
 # --------------------------------------------------------------------------- standings
-
-
-@dataclass(frozen=True, slots=True)
-class Progress:
-    """Results in / results expected (tables seated x boards of their round)."""
-
-    results_in: int
-    results_expected: int
-
-    @property
-    def complete(self) -> bool:
-        return self.results_expected > 0 and self.results_in >= self.results_expected
-
-    @property
-    def percent(self) -> int:
-        if not self.results_expected:
-            return 0
-        return min(100, 100 * self.results_in // self.results_expected)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,28 +72,11 @@ def progress_of(scored: ScoredChampionship, *, through_round: int | None = None,
     result counts, hidden boards' too: it says how many are in, not what they are. No
     query (``scored`` holds the rows)."""
     seen = scored.visibility
-    boards_of_round = count_by(r for r in seen.board_rounds.values() if r is not None)
-
-    def in_scope(number: int) -> bool:
-        if round_only is not None:
-            return number == round_only
-        if through_round is not None:
-            return number <= through_round
-        return True
-
-    expected = sum(
-        tables * boards_of_round.get(number, 0)
-        for number, tables in seen.tables_due.items()
-        if in_scope(number)
+    return count_progress(
+        board_rounds=seen.board_rounds, tables_due=seen.tables_due,
+        results=[(r.round, r.board_round) for r in scored.all_results],
+        through_round=through_round, round_only=round_only,
     )
-    results_in = 0
-    for result in scored.all_results:
-        if not in_scope(result.round):
-            continue
-        results_in += 1
-        if result.board_round is None:
-            expected += 1
-    return Progress(results_in, expected)
 
 
 def standings(
