@@ -54,14 +54,15 @@ from tournaments.live_rows import standings_rows, traveller_rows
 from tournaments.models import Championship, Pair, Seating
 from tournaments.permissions import Capability
 from tournaments.selectors.live import (
-    LiveStandings,
     current_progress,
     latest_complete_board,
     live_card,
     live_standings,
     live_traveller,
+    rank_chart,
     scored_for_version,
 )
+from tournaments.selectors.standings import Standings
 
 #: Seconds a rendered fragment stays in the cache (a newer version replaces it).
 FRAGMENT_TTL = 15 * 60
@@ -267,7 +268,7 @@ def standings_fragment(championship: Championship, round_only: int | None,
                        through: int | None) -> Served:
     """The standings fragment (the same for every viewer), as :func:`_cached` serves it."""
 
-    def build() -> tuple[str | None, LiveStandings | None]:
+    def build() -> tuple[str | None, Standings | None]:
         data = live_standings(championship, round_only=round_only, through_round=through)
         asked = round_only if round_only is not None else through
         if asked is not None and asked not in data.rounds and not championship.rounds.filter(
@@ -297,7 +298,7 @@ def traveller_fragment(championship: Championship, number: int, *, staff: bool) 
         poll = reverse("live_traveller", args=[championship.slug, number])
         return render_to_string("tournaments/live/traveller.html", _fragment_context(
             championship, "traveller", poll, traveller=data, sees_hidden=staff,
-            rows_html=traveller_rows(championship.slug, data, championship.scoring_rules()),
+            rows_html=traveller_rows(championship.slug, data),
         )), data
 
     viewer = "staff" if staff else "public"
@@ -308,14 +309,13 @@ def traveller_fragment(championship: Championship, number: int, *, staff: bool) 
 def card_fragment(championship: Championship, number: int, *, staff: bool) -> Served:
     from django.utils.translation import gettext as _
 
-    def label(ranks: list[tuple[int, int]]) -> str:
-        return _("Posició després de cada ronda: %(ranks)s") % {
-            "ranks": ", ".join(f"R{n} {r}" for n, r in ranks)}
-
     def build() -> tuple[str | None, Any]:
-        data = live_card(championship, number, for_public=not staff, chart_label=label)
+        data = live_card(championship, number, for_public=not staff)
         if data is None:
             return None, None
+        label = _("Posició després de cada ronda: %(ranks)s") % {
+            "ranks": ", ".join(f"R{n} {r}" for n, r in data.ranks)}
+        chart = rank_chart(data.ranks, data.pairs_ranked, label)
         seats: list[Any] = []
         next_seat = None
         try:
@@ -329,7 +329,8 @@ def card_fragment(championship: Championship, number: int, *, staff: bool) -> Se
             next_seat = seating.next_seat(seats)
         poll = reverse("live_pair_card", args=[championship.slug, number])
         return render_to_string("tournaments/live/pair_card.html", _fragment_context(
-            championship, "card", poll, card=data, seats=seats, next_seat=next_seat)), data
+            championship, "card", poll, card=data, chart=chart, seats=seats,
+            next_seat=next_seat)), data
 
     viewer = "staff" if staff else "public"
     return _cached(championship, f"{viewer}:card:{number}", build, stale=_staff_stale(staff))

@@ -185,7 +185,10 @@ class EntryForms:
 @dataclass(frozen=True, slots=True)
 class StandingRow:
     """``total`` and ``average`` in comparative points; ``percentage`` 0..100 of the
-    scale: ``(average - bottom) / (top - bottom) * 100``."""
+    scale: ``(average - bottom) / (top - bottom) * 100`` (``scoring.percentage``).
+    ``*_text``: the standings page's own text of each (``selectors.standings``: the
+    same decimals down a column), which the PDF prints so that page and paper read
+    alike; empty in a document built by hand, which then prints the numbers."""
 
     rank: int
     pair: int
@@ -194,6 +197,9 @@ class StandingRow:
     boards: int
     average: float
     percentage: float
+    total_text: str = ""
+    average_text: str = ""
+    percentage_text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
