@@ -37,6 +37,9 @@ class StandingSerializer(serializers.Serializer):  # type: ignore[type-arg]
     total = PointsField()
     boards = serializers.IntegerField()
     average = PointsField()
+    percentage = serializers.FloatField(
+        help_text="the average as a percentage of the scale (bottom 0, top 100), one "
+                  "decimal, as the standings page and the printed standings show it")
 
 
 class StandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]

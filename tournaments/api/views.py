@@ -63,6 +63,7 @@ def _standing_rows(rows: Iterable[selectors.StandingRow]) -> list[dict[str, Any]
             "total": row.total_out,
             "boards": row.boards,
             "average": row.average_out,
+            "percentage": row.percentage,
         }
         for row in rows
     ]
