@@ -54,13 +54,11 @@ from tournaments.live_rows import standings_rows, traveller_rows
 from tournaments.models import Championship, Pair, Seating
 from tournaments.permissions import Capability
 from tournaments.selectors.live import (
-    current_progress,
-    latest_complete_board,
     live_card,
+    live_hall,
     live_standings,
     live_traveller,
     rank_chart,
-    scored_for_version,
 )
 from tournaments.selectors.standings import Standings
 
@@ -338,13 +336,10 @@ def card_fragment(championship: Championship, number: int, *, staff: bool) -> Se
 
 def hall_fragment(championship: Championship) -> Served:
     def build() -> tuple[str, None]:
-        data = live_standings(championship)
-        scored = scored_for_version(championship, public_only=True)
-        board = latest_complete_board(scored)
-        latest = live_traveller(championship, board, for_public=True) if board else None
+        data = live_hall(championship)
         return render_to_string("tournaments/live/hall.html", _fragment_context(
             championship, "hall", reverse("live_hall", args=[championship.slug]),
-            standings=data, current=current_progress(data.round_progress), latest=latest,
+            standings=data.standings, current=data.current, latest=data.latest,
         )), None
 
     return _cached(championship, "all:hall", build)

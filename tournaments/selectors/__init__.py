@@ -5,7 +5,7 @@ re-exported here, so callers read ``selectors.standings(...)``.
 What people read (standings overall, per round and after each round with their
 progress; a traveller; a pair's score card) is built once, as a frozen value of plain
 numbers and strings, by one function here (:func:`standings`, :func:`traveller`,
-:func:`score_card`): the pages, their live fragments, the hall screen, the API and the
+:func:`score_card`, :func:`hall`): the pages, their live fragments, the hall screen, the API and the
 printed documents all render that value and compute no number of their own.
 
 Every selector loads a championship's rows in a constant number of queries (whatever
@@ -32,6 +32,7 @@ from tournaments.selectors.boards import (
     traveller,
     travellers,
 )
+from tournaments.selectors.hall import Hall, hall
 from tournaments.selectors.referee import (
     BoardSlot,
     TableSheet,
@@ -80,6 +81,7 @@ __all__ = [
     "BoardSlot",
     "DoubleDummy",
     "DoubleDummyLine",
+    "Hall",
     "HandView",
     "PairName",
     "Progress",
@@ -99,6 +101,7 @@ __all__ = [
     "championships_for_user",
     "current_round",
     "double_dummy",
+    "hall",
     "load_results",
     "pair_names",
     "pairs_by_number",

@@ -1,8 +1,7 @@
 """The live public pages' reads: the read models of :mod:`.standings` and :mod:`.boards`
 built from one scoring per results version, shared by the fragments this process
 rebuilds (the standings, the hall, the travellers and pair cards polled after a change
-score the championship once), the rank chart, and the hall screen's latest complete
-board and current round.
+score the championship once), and the pair card's rank chart.
 
 Everything here reads :func:`tournaments.selectors.scored_championship` (results as
 tuples) and pair names as tuples, never a model instance per row, in a constant number
@@ -19,11 +18,11 @@ from django.conf import settings
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from scoring.progress import RoundProgress
 from tournaments import selectors  # the package, complete by the time these run
 from tournaments.models import Championship
 from tournaments.selectors.boards import ScoreCard, Traveller, score_card, traveller
 from tournaments.selectors.formats import MAX_DECIMALS, column, short_name
+from tournaments.selectors.hall import Hall, current_progress, hall, latest_complete_board
 from tournaments.selectors.standings import PairName, Standings, pair_names, standings
 
 __all__ = [
@@ -34,6 +33,7 @@ __all__ = [
     "forget_scored",
     "latest_complete_board",
     "live_card",
+    "live_hall",
     "live_standings",
     "live_traveller",
     "pair_names",
@@ -103,6 +103,11 @@ def live_traveller(championship: Championship, number: int, *, for_public: bool
                      scored=scored_for_version(championship, public_only=for_public))
 
 
+def live_hall(championship: Championship) -> Hall:
+    """:func:`tournaments.selectors.hall` from this version's public scoring."""
+    return hall(championship, scored=scored_for_version(championship, public_only=True))
+
+
 def live_card(championship: Championship, number: int, *, for_public: bool
               ) -> ScoreCard | None:
     """:func:`tournaments.selectors.score_card` from this version's scoring (``None``:
@@ -145,23 +150,3 @@ def rank_chart(ranks: Sequence[tuple[int, int]], field_size: int, label: str) ->
         f'<polyline points="{points}"/>{dots}</svg>'
     )
     return mark_safe(svg)  # noqa: S308 - numbers and an escaped label only
-
-
-# --------------------------------------------------------------------------- hall
-
-
-def latest_complete_board(scored: selectors.ScoredChampionship) -> int | None:
-    """The public board whose last result came in last (highest result id), or None."""
-    latest: dict[int, int] = {}
-    for r in scored.all_results:
-        if scored.visibility.is_public(r.board):
-            latest[r.board] = max(latest.get(r.board, 0), r.id)
-    return max(latest, key=lambda b: latest[b]) if latest else None
-
-
-def current_progress(progress: Sequence[RoundProgress]) -> RoundProgress | None:
-    """The first round still missing results, else the last drawn round."""
-    for p in progress:
-        if p.results_in < p.results_expected:
-            return p
-    return progress[-1] if progress else None
