@@ -44,11 +44,9 @@ from tournaments.forms import (
     add_service_error,
 )
 from tournaments.models import (
-    Board,
     Championship,
     Membership,
     Pair,
-    Result,
     Round,
     Seating,
 )
@@ -180,16 +178,16 @@ def championship_detail(request: HttpRequest, slug: str) -> HttpResponse:
     context = _context(request, championship)
     rounds = list(
         Round.objects.filter(championship=championship)
-        .annotate(
-            tables=Count("seatings", distinct=True),
-            boards_n=Count("boards", distinct=True),
-            results_in=Count("seatings__results", distinct=True),
-        )
+        .annotate(tables=Count("seatings", distinct=True))
         .prefetch_related("boards")
         .order_by("number")
     )
+    # Results in / expected as every page counts them (selectors.round_progress).
+    progress = selectors.round_progress(championship)
     for r in rounds:
-        r.results_due = r.tables * r.boards_n  # type: ignore[attr-defined]
+        counted = progress.get(r.number)
+        r.results_in = counted.results_in if counted else 0  # type: ignore[attr-defined]
+        r.results_due = counted.results_expected if counted else 0  # type: ignore[attr-defined]
     pairs = list(
         Pair.objects.filter(championship=championship).select_related("player1", "player2")
     )
@@ -474,10 +472,9 @@ def round_close(request: HttpRequest, championship: Championship, round: int) ->
     may_leave_missing = has(
         request.user, championship, Capability.CLOSE_ROUND_WITH_MISSING
     )
-    due = (
-        Seating.objects.filter(round=rnd).count() * Board.objects.filter(round=rnd).count()
-    )
-    results_in = Result.objects.filter(seating__round=rnd, board__round=rnd).count()
+    counted = selectors.round_progress(championship).get(rnd.number)
+    due = counted.results_expected if counted else 0
+    results_in = counted.results_in if counted else 0
 
     def call(data: dict[str, Any]) -> Any:
         return services.round_close(

@@ -3,7 +3,7 @@ championship that every public number comes from."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from django.db import connection
@@ -154,10 +154,12 @@ class Visibility:
 
 
 def visibility(
-    championship: Championship, results: Sequence[ResultValues] | None = None
+    championship: Championship, results: Sequence[ResultValues] | None = None,
+    *, results_per_board: Mapping[int, int] | None = None,
 ) -> Visibility:
     """The championship's :class:`Visibility`: two queries (boards, tables seated per
-    round), three when ``results`` (the championship's, from :func:`load_results`) is not
+    round), three when neither ``results`` (the championship's, from
+    :func:`load_results`) nor ``results_per_board`` (``{board number: results}``) is
     given."""
     board_rounds: dict[int, int | None] = dict(
         Board.objects.filter(championship=championship).values_list("number", "round__number")
@@ -166,8 +168,11 @@ def visibility(
         Seating.objects.filter(round__championship=championship)
         .values("round__number").annotate(n=Count("id")).values_list("round__number", "n")
     )
-    if results is None:
-        per_board: dict[int, int] = dict(
+    per_board: dict[int, int]
+    if results_per_board is not None:
+        per_board = dict(results_per_board)
+    elif results is None:
+        per_board = dict(
             Result.objects.filter(board__championship=championship)
             .values("board__number").annotate(n=Count("id")).values_list("board__number", "n")
         )

@@ -20,8 +20,9 @@ from fractions import Fraction
 import scoring
 from scoring.progress import Progress, RoundProgress, count_progress
 from scoring.progress import rounds_progress as count_rounds_progress
+from scoring.visibility import count_by
 from tournaments import selectors  # the package: tests may stand in for its scoring
-from tournaments.models import Championship, Pair
+from tournaments.models import Championship, Pair, Result
 from tournaments.numbers import average_out, comparative_out
 from tournaments.selectors.formats import column, percent_column, percent_value, short_name
 from tournaments.selectors.results import ScoredChampionship
@@ -154,6 +155,25 @@ def rounds_progress(scored: ScoredChampionship) -> list[RoundProgress]:
         board_rounds=seen.board_rounds, tables_due=seen.tables_due,
         results=[(r.round, r.board_round) for r in scored.all_results], public=seen.public,
     )
+
+
+def round_progress(championship: Championship) -> dict[int, RoundProgress]:
+    """``{round number: RoundProgress}`` of every drawn round, as :func:`rounds_progress`
+    counts it, without scoring anything: for the organiser's pages (the championship's
+    rounds, closing a round). Three queries: each result's round, board and board's
+    round; the boards; the tables seated per round."""
+    rows = list(Result.objects.filter(board__championship=championship).values_list(
+        "seating__round__number", "board__round__number", "board__number"))
+    seen = selectors.visibility(
+        championship, results_per_board=count_by(board for _r, _b, board in rows))
+    return {
+        p.number: p
+        for p in count_rounds_progress(
+            board_rounds=seen.board_rounds, tables_due=seen.tables_due,
+            results=[(played, board_round) for played, board_round, _board in rows],
+            public=seen.public,
+        )
+    }
 
 
 def _scored(championship: Championship, for_public: bool,

@@ -298,3 +298,21 @@ def test_current_round_is_the_first_drawn_open_round(small):
     services.round_draw(round=small.round2, seed=3, acting_user=None)
     assert selectors.current_round(small.championship) == small.round2
     assert Seating.objects.filter(round=small.round2).count() == 2
+
+
+def test_round_progress_counts_as_the_standings_do_without_scoring(
+    django_assert_num_queries,
+):
+    c = build_championship(pairs=8, rounds=3, boards_per_round=2, drawn_rounds=3,
+                           played_rounds=2)
+    rnd3 = Round.objects.get(championship=c, number=3)
+    services.result_record(seating=rnd3.seatings.order_by("table__number").first(),
+                           board=Board.objects.filter(round=rnd3).order_by("number").first(),
+                           trump="O", ns_points_taken=40, expected_version=None,
+                           acting_user=None)
+    with django_assert_num_queries(3):
+        counted = selectors.round_progress(c)
+    scored = selectors.rounds_progress(selectors.scored_championship(c, public_only=True))
+    assert list(counted.values()) == scored
+    assert [(p.results_in, p.results_expected, p.boards_complete) for p in scored] == [
+        (8, 8, 2), (8, 8, 2), (1, 8, 0)]
