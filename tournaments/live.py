@@ -51,7 +51,7 @@ from django.views.decorators.http import condition
 
 from tournaments import permissions, selectors
 from tournaments.live_rows import standings_rows, traveller_rows
-from tournaments.models import Championship, Pair, Seating
+from tournaments.models import Championship, Seating
 from tournaments.permissions import Capability
 from tournaments.selectors.live import (
     live_card,
@@ -60,6 +60,7 @@ from tournaments.selectors.live import (
     live_traveller,
     rank_chart,
 )
+from tournaments.selectors.seating import next_seat, pair_seats
 from tournaments.selectors.standings import Standings
 
 #: Seconds a rendered fragment stays in the cache (a newer version replaces it).
@@ -314,21 +315,11 @@ def card_fragment(championship: Championship, number: int, *, staff: bool) -> Se
         label = _("Posició després de cada ronda: %(ranks)s") % {
             "ranks": ", ".join(f"R{n} {r}" for n, r in data.ranks)}
         chart = rank_chart(data.ranks, data.pairs_ranked, label)
-        seats: list[Any] = []
-        next_seat = None
-        try:
-            from tournaments import seating
-        except ImportError:  # pragma: no cover - the seating guide is optional
-            seating = None  # type: ignore[assignment]
-        if seating is not None:
-            pair = Pair.objects.get(championship=championship, number=number)
-            pair.championship = championship
-            seats = seating.pair_seats(pair)
-            next_seat = seating.next_seat(seats)
+        seats = pair_seats(championship, number)
         poll = reverse("live_pair_card", args=[championship.slug, number])
         return render_to_string("tournaments/live/pair_card.html", _fragment_context(
             championship, "card", poll, card=data, chart=chart, seats=seats,
-            next_seat=next_seat)), data
+            next_seat=next_seat(seats))), data
 
     viewer = "staff" if staff else "public"
     return _cached(championship, f"{viewer}:card:{number}", build, stale=_staff_stale(staff))

@@ -35,7 +35,8 @@ from tournaments.api.serializers import (
     StandingsSerializer,
     TravellerBoardSerializer,
 )
-from tournaments.models import Board, Bye, Championship, Round, Seating
+from tournaments.models import Championship, Round
+from tournaments.selectors.seating import RoundSeating, round_seating, seating_plan
 
 #: ASCII digits only: ``str.isdigit()`` accepts "²", which ``int()`` refuses (a 500).
 _NUMBER = re.compile(r"[0-9]{1,6}")
@@ -125,52 +126,38 @@ class PairListApi(APIView):
         return Response(PairSerializer(data, many=True).data)
 
 
-def _round_data(
-    round: Round, seatings: list[Seating], boards: list[int], byes: list[int]
-) -> dict[str, Any]:
+def _round_data(seated: RoundSeating) -> dict[str, Any]:
+    """A round's seating read model (``selectors.seating``) as the API writes it."""
     return {
-        "number": round.number,
-        "closed": round.is_closed,
-        "movement": round.movement,
-        "boards": boards,
+        "number": seated.round,
+        "closed": seated.closed,
+        "movement": seated.movement,
+        "boards": list(seated.boards),
         "seatings": [
-            {"table": s.table.number, "ns": s.ns_pair.number, "ew": s.ew_pair.number}
-            for s in seatings
+            {"table": row.table, "ns": row.ns.number, "ew": row.ew.number}
+            for row in seated.tables
         ],
-        "byes": byes,
+        "byes": [pair.number for pair in seated.byes],
     }
 
 
 class RoundListApi(APIView):
     """Every round with its movement, boards, seatings (who sits NS and EW at each
-    table) and byes (who sits out)."""
+    table) and byes (who sits out): ``selectors.seating_plan``, the seating page's read
+    model."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(responses=RoundSerializer(many=True))
     def get(self, request: Request, slug: str) -> Response:
         championship = championship_of(slug)
-        rounds = list(Round.objects.filter(championship=championship).order_by("number"))
-        seatings: dict[int, list[Seating]] = {}
-        for s in (Seating.objects.filter(round__championship=championship)
-                  .select_related("table", "ns_pair", "ew_pair").order_by("table__number")):
-            seatings.setdefault(s.round_id, []).append(s)
-        boards: dict[int, list[int]] = {}
-        for round_id, number in (Board.objects.filter(championship=championship)
-                                 .exclude(round=None).order_by("number")
-                                 .values_list("round_id", "number")):
-            boards.setdefault(round_id, []).append(number)
-        byes: dict[int, list[int]] = {}
-        for round_id, pair in (Bye.objects.filter(round__championship=championship)
-                               .order_by("pair__number").values_list("round_id", "pair__number")):
-            byes.setdefault(round_id, []).append(pair)
-        data = [_round_data(r, seatings.get(r.pk, []), boards.get(r.pk, []), byes.get(r.pk, []))
-                for r in rounds]
+        data = [_round_data(seated) for seated in seating_plan(championship)]
         return Response(RoundSerializer(data, many=True).data)
 
 
 class RoundApi(APIView):
-    """One round with its movement, boards, seatings and byes."""
+    """One round with its movement, boards, seatings and byes
+    (``selectors.round_seating``)."""
 
     permission_classes = [AllowAny]
 
@@ -178,13 +165,7 @@ class RoundApi(APIView):
     def get(self, request: Request, slug: str, round: int) -> Response:
         championship = championship_of(slug)
         row = get_object_or_404(Round, championship=championship, number=round)
-        seatings = list(Seating.objects.filter(round=row)
-                        .select_related("table", "ns_pair", "ew_pair").order_by("table__number"))
-        boards = list(Board.objects.filter(round=row).order_by("number")
-                      .values_list("number", flat=True))
-        byes = list(Bye.objects.filter(round=row).order_by("pair__number")
-                    .values_list("pair__number", flat=True))
-        return Response(RoundSerializer(_round_data(row, seatings, boards, byes)).data)
+        return Response(RoundSerializer(_round_data(round_seating(row))).data)
 
 
 class BoardListApi(APIView):

@@ -51,7 +51,7 @@ from tournaments.reports.documents import (
     Travellers,
 )
 from tournaments.reports.guide_cards import GuideCard, GuideCards, GuideCardSet
-from tournaments.seating import Guide, guide
+from tournaments.selectors.seating import Guide, guide
 
 
 class ReportError(ValueError):
@@ -498,7 +498,7 @@ def build_guide_cards(
     per table (``by="table"``) or per pair (``"pair"``), labels in the active language.
     ``header``: the page heading (``build.header``, which carries the document's
     language); a plain one in Catalan when ``None``. ``seen``: the seating already read
-    (``seating.guide``), else read here (three queries). Raises ``ValueError`` for
+    (``selectors.seating.guide``), else read here (four queries). Raises ``ValueError`` for
     another ``by``."""
     if by not in ("table", "pair"):
         raise ValueError(f"guide cards are by table or by pair, not {by!r}")
@@ -540,7 +540,7 @@ def build_guide_card_set(
     championship: Championship, *, round_number: int = 0, header: Header | None = None
 ) -> GuideCardSet:
     """Table cards and pair cards of every drawn round (of round ``round_number`` only
-    when not 0), from one read of the seating (three queries)."""
+    when not 0), from one read of the seating (four queries)."""
     seen = guide(championship)
     tables = build_guide_cards(championship, by="table", round_number=round_number,
                                header=header, seen=seen)
