@@ -63,7 +63,7 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from tournaments import selectors, services
-    from tournaments.models import Board, Championship, Result
+    from tournaments.models import Championship, Result
 
     call_command("migrate", verbosity=0, skip_checks=True)
     print(machine(), "|", connection.vendor)
@@ -75,8 +75,7 @@ def main() -> None:
     for label, fn in (
         ("standings", lambda: selectors.standings(c)),
         ("standings after each round", lambda: selectors.standings_after_each_round(c)),
-        ("traveller board 1", lambda: selectors.traveller(Board.objects.get(
-            championship=c, number=1))),
+        ("traveller board 1", lambda: selectors.traveller(c, 1)),
     ):
         connection.queries_log.clear()  # the demo filled the bounded log
         with CaptureQueriesContext(connection) as ctx:

@@ -4,7 +4,7 @@ Pure Python, no Django. See engine/README.md for the public API with examples.
 """
 
 from engine.bots import STEADY, PerfectBot, PlayedHand, RandomBot, SensibleBot, Style, play_board
-from engine.cards import DECK, Card, Suit
+from engine.cards import DECK, HAND_POINTS, Card, Suit, other_side_points
 from engine.dd import (
     DECLARATIONS,
     InvalidPositionError,
@@ -43,6 +43,7 @@ __all__ = [
     "DEAL_COUNT",
     "DECK",
     "DECLARATIONS",
+    "HAND_POINTS",
     "STEADY",
     "Card",
     "CarregarScope",
@@ -84,6 +85,7 @@ __all__ = [
     "illegal_reason",
     "legal_cards",
     "new_secret",
+    "other_side_points",
     "par",
     "play_board",
     "rank_deal",

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import total_ordering
 
-from engine.errors import NotationError
+from engine.errors import InvalidResultError, NotationError
 
 
 class Suit(enum.Enum):
@@ -58,7 +58,26 @@ STRENGTH: dict[int, int] = {rank: 11 - i for i, rank in enumerate(TRICK_ORDER)}
 CARD_POINTS: dict[int, int] = {9: 5, 1: 4, 12: 3, 11: 2, 10: 1}
 #: Points per trick on top of the card points: 12 tricks, 72 points a hand.
 TRICK_POINTS = 1
+#: Card and trick points in one hand, shared by the two sides: 60 + 12 x 1.
 HAND_POINTS = 72
+
+
+def other_side_points(points: int) -> int:
+    """The points the other side took in a hand where one side took ``points``: every
+    hand shares :data:`HAND_POINTS` (72) between the two sides (docs/rules.md "Cards and
+    points"). Raises :class:`~engine.errors.InvalidResultError` (a ``ValueError``) for
+    points outside 0..72.
+
+    >>> other_side_points(41), other_side_points(0), other_side_points(72)
+    (31, 72, 0)
+    >>> other_side_points(73)
+    Traceback (most recent call last):
+    ...
+    engine.errors.InvalidResultError: 73 is not a hand's points (0..72)
+    """
+    if isinstance(points, bool) or not 0 <= points <= HAND_POINTS:
+        raise InvalidResultError(f"{points!r} is not a hand's points (0..{HAND_POINTS})")
+    return HAND_POINTS - points
 
 
 @total_ordering

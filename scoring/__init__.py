@@ -27,6 +27,8 @@ from scoring.championship import (
     ChampionshipScore,
     IncrementalScorer,
     Standing,
+    competition_ranks,
+    percentage,
     score_championship,
 )
 from scoring.comparative import (
@@ -48,6 +50,13 @@ from scoring.model import (
     ScoringRules,
     Trump,
 )
+from scoring.progress import (
+    Progress,
+    RoundProgress,
+    count_progress,
+    progress_percent,
+    rounds_progress,
+)
 
 __all__ = [
     "Absences",
@@ -58,9 +67,11 @@ __all__ = [
     "InterchangeError",
     "Method",
     "MissedBoards",
+    "Progress",
     "Result",
     "ResultError",
     "ResultScore",
+    "RoundProgress",
     "Rounding",
     "ScoringError",
     "ScoringRules",
@@ -69,7 +80,12 @@ __all__ = [
     "adjusted_points",
     "comparative_by_score",
     "comparative_points",
+    "competition_ranks",
+    "count_progress",
+    "percentage",
+    "progress_percent",
     "round_points",
+    "rounds_progress",
     "score_board",
     "score_championship",
 ]

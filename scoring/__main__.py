@@ -20,9 +20,8 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from fractions import Fraction
 
-from scoring.championship import ChampionshipScore, score_championship
+from scoring.championship import ChampionshipScore, percentage, score_championship
 from scoring.errors import InterchangeError, ResultError
 from scoring.interchange import DocumentReadError, dump, dumps, load, read_json
 from scoring.interchange.document import ChampionshipDoc
@@ -33,13 +32,6 @@ EXIT_BAD_FILE = 2
 #: The exit status of a program killed by SIGPIPE (128 + 13), as a shell reports it.
 EXIT_CLOSED_PIPE = 141
 _CHUNK = 1 << 16
-
-
-def percentage(average: Fraction, doc: ChampionshipDoc) -> Fraction:
-    """An average as a percentage of the scale: bottom 0 %, top 100 %
-    (docs/decisions.md 13)."""
-    rules = doc.rules
-    return (average - rules.bottom) / (rules.top - rules.bottom) * 100
 
 
 def standings_table(doc: ChampionshipDoc, scores: ChampionshipScore) -> str:
@@ -56,7 +48,7 @@ def standings_table(doc: ChampionshipDoc, scores: ChampionshipScore) -> str:
             _total(comparative_number(s.total, doc.rules)),
             str(s.boards),
             f"{export_number(s.average):.4f}",
-            f"{export_number(percentage(s.average, doc), places=2):.2f}",
+            f"{export_number(percentage(s.average, doc.rules), places=2):.2f}",
         )
         for s in scores.standings()
     ]

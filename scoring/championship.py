@@ -17,7 +17,7 @@ ResultScore(ns_score=4, ew_score=-4, ns_comparative=Fraction(2, 1), ew_comparati
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
@@ -79,6 +79,38 @@ class Absences:
         return bool(self.sat_out or self.withdrawn)
 
 
+def competition_ranks(keys: Sequence[Hashable]) -> list[int]:
+    """The rank of each of ``keys``, sorted best first: 1 + the number of keys before
+    the first equal one, so ties share a rank and the next rank skips ("1, 2, 2, 4",
+    docs/file-format.md "Export adds").
+
+    >>> competition_ranks([-5, -3, -3, -1]), competition_ranks([])
+    ([1, 2, 2, 4], [])
+    """
+    ranks: list[int] = []
+    previous: object = object()
+    rank = 0
+    for i, key in enumerate(keys):
+        if i == 0 or key != previous:
+            rank, previous = i + 1, key
+        ranks.append(rank)
+    return ranks
+
+
+def percentage(average: Fraction, rules: ScoringRules) -> Fraction:
+    """An average (comparative points per board) as a percentage of the scale, exact:
+    the scale's bottom is 0 %, its top 100 %, so the average result is 50 % on any
+    scale (docs/decisions.md 13). The standings page, the API's pages, the printed
+    standings and ``python -m scoring --format table`` all print this number.
+
+    >>> percentage(Fraction(3, 2), ScoringRules()), percentage(Fraction(2), ScoringRules())
+    (Fraction(50, 1), Fraction(100, 1))
+    >>> percentage(Fraction(60), ScoringRules.butinet())
+    Fraction(60, 1)
+    """
+    return (average - rules.bottom) / (rules.top - rules.bottom) * 100
+
+
 class _Totals:
     """Each pair's total as an integer count of 1/``denominator`` and its boards played.
 
@@ -137,17 +169,12 @@ class _Totals:
             row = Standing(0, pair, total, played, average, extra, pair in withdrawn)
             rows.append(((pair in withdrawn, -(average if by_average else total)), row))
         rows.sort(key=lambda item: (item[0], item[1].pair))
-        out: list[Standing] = []
-        previous: tuple[bool, Fraction] | None = None
-        rank = 0
-        for i, (key, row) in enumerate(rows):
-            if key != previous:
-                rank, previous = i + 1, key
-            out.append(
-                Standing(rank, row.pair, row.total, row.boards, row.average, row.missed,
-                         row.withdrawn)
-            )
-        return out
+        ranks = competition_ranks([key for key, _row in rows])
+        return [
+            Standing(rank, row.pair, row.total, row.boards, row.average, row.missed,
+                     row.withdrawn)
+            for rank, (_key, row) in zip(ranks, rows, strict=True)
+        ]
 
 
 class ChampionshipScore:

@@ -49,18 +49,19 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
-from tournaments import selectors
+from tournaments import permissions, selectors
 from tournaments.live_rows import standings_rows, traveller_rows
-from tournaments.models import Championship, Membership, Pair, Seating
+from tournaments.models import Championship, Seating
+from tournaments.permissions import Capability
 from tournaments.selectors.live import (
-    LiveStandings,
-    current_progress,
-    latest_complete_board,
     live_card,
+    live_hall,
     live_standings,
     live_traveller,
-    scored_for_version,
+    rank_chart,
 )
+from tournaments.selectors.seating import next_seat, pair_seats
+from tournaments.selectors.standings import Standings
 
 #: Seconds a rendered fragment stays in the cache (a newer version replaces it).
 FRAGMENT_TTL = 15 * 60
@@ -72,11 +73,6 @@ POLL_SECONDS = 1
 #: Seconds a rebuild's lock lasts at most: a rebuild that died frees it by itself.
 REBUILD_LOCK_SECONDS = 5
 
-ORGANISER = Membership.Role.ORGANISER.value
-REFEREES = frozenset(
-    {Membership.Role.ORGANISER.value, Membership.Role.HEAD_REFEREE.value,
-     Membership.Role.REFEREE.value}
-)
 
 
 # --------------------------------------------------------------------------- the row
@@ -227,13 +223,16 @@ def _page(request: HttpRequest, championship: Championship, template: str,
 
 
 def _shell(request: HttpRequest, championship: Championship, **extra: Any) -> dict[str, Any]:
+    # The roles and what they allow, from tournaments.permissions as every page reads
+    # them (views._context): the layout's links must not disagree between pages.
     roles = selectors.user_roles(request.user, championship)
+    caps = permissions.capabilities_of(roles)
     return {
         "championship": championship,
         "roles": roles,
-        "is_organiser": ORGANISER in roles,
-        "can_referee": bool(roles & REFEREES),
-        "sees_hidden": bool(roles & selectors.HIDDEN_BOARD_ROLES),
+        "is_organiser": bool(roles & permissions.ORGANISER),
+        "can_referee": Capability.ENTER_RESULT in caps,
+        "sees_hidden": Capability.SEE_HIDDEN_BOARDS in caps,
         "poll_seconds": POLL_SECONDS,
         **extra,
     }
@@ -268,7 +267,7 @@ def standings_fragment(championship: Championship, round_only: int | None,
                        through: int | None) -> Served:
     """The standings fragment (the same for every viewer), as :func:`_cached` serves it."""
 
-    def build() -> tuple[str | None, LiveStandings | None]:
+    def build() -> tuple[str | None, Standings | None]:
         data = live_standings(championship, round_only=round_only, through_round=through)
         asked = round_only if round_only is not None else through
         if asked is not None and asked not in data.rounds and not championship.rounds.filter(
@@ -298,7 +297,7 @@ def traveller_fragment(championship: Championship, number: int, *, staff: bool) 
         poll = reverse("live_traveller", args=[championship.slug, number])
         return render_to_string("tournaments/live/traveller.html", _fragment_context(
             championship, "traveller", poll, traveller=data, sees_hidden=staff,
-            rows_html=traveller_rows(championship.slug, data, championship.scoring_rules()),
+            rows_html=traveller_rows(championship.slug, data),
         )), data
 
     viewer = "staff" if staff else "public"
@@ -309,28 +308,18 @@ def traveller_fragment(championship: Championship, number: int, *, staff: bool) 
 def card_fragment(championship: Championship, number: int, *, staff: bool) -> Served:
     from django.utils.translation import gettext as _
 
-    def label(ranks: list[tuple[int, int]]) -> str:
-        return _("Posició després de cada ronda: %(ranks)s") % {
-            "ranks": ", ".join(f"R{n} {r}" for n, r in ranks)}
-
     def build() -> tuple[str | None, Any]:
-        data = live_card(championship, number, for_public=not staff, chart_label=label)
+        data = live_card(championship, number, for_public=not staff)
         if data is None:
             return None, None
-        seats: list[Any] = []
-        next_seat = None
-        try:
-            from tournaments import seating
-        except ImportError:  # pragma: no cover - the seating guide is optional
-            seating = None  # type: ignore[assignment]
-        if seating is not None:
-            pair = Pair.objects.get(championship=championship, number=number)
-            pair.championship = championship
-            seats = seating.pair_seats(pair)
-            next_seat = seating.next_seat(seats)
+        label = _("Posició després de cada ronda: %(ranks)s") % {
+            "ranks": ", ".join(f"R{n} {r}" for n, r in data.ranks)}
+        chart = rank_chart(data.ranks, data.pairs_ranked, label)
+        seats = pair_seats(championship, number)
         poll = reverse("live_pair_card", args=[championship.slug, number])
         return render_to_string("tournaments/live/pair_card.html", _fragment_context(
-            championship, "card", poll, card=data, seats=seats, next_seat=next_seat)), data
+            championship, "card", poll, card=data, chart=chart, seats=seats,
+            next_seat=next_seat(seats))), data
 
     viewer = "staff" if staff else "public"
     return _cached(championship, f"{viewer}:card:{number}", build, stale=_staff_stale(staff))
@@ -338,13 +327,10 @@ def card_fragment(championship: Championship, number: int, *, staff: bool) -> Se
 
 def hall_fragment(championship: Championship) -> Served:
     def build() -> tuple[str, None]:
-        data = live_standings(championship)
-        scored = scored_for_version(championship, public_only=True)
-        board = latest_complete_board(scored)
-        latest = live_traveller(championship, board, for_public=True) if board else None
+        data = live_hall(championship)
         return render_to_string("tournaments/live/hall.html", _fragment_context(
             championship, "hall", reverse("live_hall", args=[championship.slug]),
-            standings=data, current=current_progress(data.round_progress), latest=latest,
+            standings=data.standings, current=data.current, latest=data.latest,
         )), None
 
     return _cached(championship, "all:hall", build)

@@ -2,23 +2,22 @@
 templates: a template loop over 200 rows, each with a ``{% url %}`` tag, translations
 and filters, cost more than computing the standings it shows. The markup is the one the
 templates wrote (tournaments/live/standings.html and traveller.html hold the rest);
-every value is escaped, every word goes through the translation catalogue.
+every value is escaped, every word goes through the translation catalogue. Every number
+is the read model's own text (``selectors.standings``, ``selectors.traveller``): these
+loops only write markup.
 """
 
 from __future__ import annotations
 
-from decimal import Decimal
-from fractions import Fraction
+from collections.abc import Iterable
 
 from django.urls import reverse
-from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-import scoring
-from tournaments.numbers import comparative_out
-from tournaments.selectors.live import LiveRow, LiveTraveller
+from tournaments.selectors.boards import Traveller
+from tournaments.selectors.standings import StandingRow
 from tournaments.templatetags.botifarra import side, signed, trump
 from tournaments.templatetags.double_dummy import dd_mark
 
@@ -32,7 +31,7 @@ def _pair_url(slug: str) -> tuple[str, str]:
     return escape(before), escape(after)
 
 
-def standings_rows(slug: str, rows: list[LiveRow]) -> SafeString:
+def standings_rows(slug: str, rows: Iterable[StandingRow]) -> SafeString:
     """The standings table's body rows."""
     before, after = _pair_url(slug)
     retired, missed_title = escape(_("ret.")), escape(_("taulers comptats com a mitjana"))
@@ -53,15 +52,14 @@ def standings_rows(slug: str, rows: list[LiveRow]) -> SafeString:
             f'      <td class="who"><a href="{before}{row.number}{after}" title="{names}">'
             f'<strong>{row.number}</strong> <span class="names">{escape(pair.short)}</span>'
             f'</a>{extra}</td>\n'
-            f'      <td class="num"><strong>{escape(row.total)}</strong></td>\n'
-            f'      <td class="num">{escape(row.average)}</td>\n'
-            f'      <td class="num">{escape(row.percent)}</td></tr>\n  '
+            f'      <td class="num"><strong>{escape(row.total_text)}</strong></td>\n'
+            f'      <td class="num">{escape(row.average_text)}</td>\n'
+            f'      <td class="num">{escape(row.percent_text)}</td></tr>\n  '
         )
     return mark_safe("".join(out))  # noqa: S308 - every value escaped above
 
 
-def traveller_rows(slug: str, traveller: LiveTraveller,
-                   rules: scoring.ScoringRules) -> SafeString:
+def traveller_rows(slug: str, traveller: Traveller) -> SafeString:
     """The traveller table's body rows: one per table that played the board."""
     before, after = _pair_url(slug)
     dd = traveller.double_dummy
@@ -71,19 +69,11 @@ def traveller_rows(slug: str, traveller: LiveTraveller,
         ("sant_vicenc", _("Sant Vicenç")), ("recontro", _("Recontro")),
         ("contro", _("Contro")))}
     infraction = escape(_("Infracció"))
-    points: dict[Fraction, str] = {}
-
-    def comparative(value: Fraction | None) -> str:
-        if value is None:
-            return "—"
-        if value not in points:
-            out = comparative_out(Fraction(value), rules)
-            points[value] = escape(number_format(Decimal(str(out))))
-        return points[value]
 
     out: list[str] = []
     for row in traveller.rows:
         r, score = row.result, row.score
+        played: str
         if r.is_adjusted:
             played = adjusted
         else:
@@ -94,7 +84,7 @@ def traveller_rows(slug: str, traveller: LiveTraveller,
             badge += (f' <span class="badge hidden">{infraction} '
                       f'{escape(side(r.infraction))}</span>')
         taken = "—" if r.ns_points_taken is None else str(r.ns_points_taken)
-        mark = f" {dd_mark(r, dd)}" if dd else ""
+        mark = f" {dd_mark(row.dd_difference)}" if dd else ""
         ns, ew = row.ns, row.ew
         out.append(
             f'\n  <tr><td class="num">{row.table}</td>\n'
@@ -104,7 +94,7 @@ def traveller_rows(slug: str, traveller: LiveTraveller,
             f'      {badge}</td>\n'
             f'    <td class="num">{taken}{mark}</td>\n'
             f'    <td class="num split">{signed(score.ns_score)} / {signed(score.ew_score)}</td>\n'
-            f'    <td class="num split"><strong>{comparative(score.ns_comparative)}</strong> / '
-            f'<strong>{comparative(score.ew_comparative)}</strong></td></tr>\n  '
+            f'    <td class="num split"><strong>{escape(row.ns_comparative_text)}</strong> / '
+            f'<strong>{escape(row.ew_comparative_text)}</strong></td></tr>\n  '
         )
     return mark_safe("".join(out))  # noqa: S308 - every value escaped above

@@ -24,6 +24,7 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 
 import scoring
+from engine.cards import HAND_POINTS, other_side_points
 from scoring.comparative import result_hand_score
 from tournaments.models import Board, Championship, Result, Seating
 from tournaments.result_messages import result_problems
@@ -79,10 +80,10 @@ def unusual(
     if infraction or adjusted or ns_points_taken is None:
         return []
     found: list[tuple[str, str]] = []
-    if ns_points_taken in (0, 72):
+    if ns_points_taken in (0, HAND_POINTS):
         found.append(("all_points", _(
             "Una línia s'ha endut els 72 punts (NS %(ns)s, EO %(ew)s).")
-            % {"ns": ns_points_taken, "ew": 72 - ns_points_taken}))
+            % {"ns": ns_points_taken, "ew": other_side_points(ns_points_taken)}))
     if sant_vicenc:
         found.append(("sant_vicenc", _("Sant Vicenç: la mà compta vuit vegades.")))
     if len(others) >= 2:

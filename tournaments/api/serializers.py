@@ -37,6 +37,9 @@ class StandingSerializer(serializers.Serializer):  # type: ignore[type-arg]
     total = PointsField()
     boards = serializers.IntegerField()
     average = PointsField()
+    percentage = serializers.FloatField(
+        help_text="the average as a percentage of the scale (bottom 0, top 100), one "
+                  "decimal, as the standings page and the printed standings show it")
 
 
 class StandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -89,7 +92,8 @@ class TravellerSerializer(serializers.Serializer):  # type: ignore[type-arg]
 class DoubleDummyLineSerializer(serializers.Serializer):  # type: ignore[type-arg]
     trump = serializers.CharField(help_text="O, C, E, B or botifarra")
     ns_points = serializers.IntegerField(help_text="NS's points with perfect play, 0..72")
-    ew_points = serializers.IntegerField(help_text="72 - ns_points")
+    ew_points = serializers.IntegerField(
+        help_text="the rest of the hand's 72 points: 72 minus ns_points")
     par = serializers.BooleanField()
 
 

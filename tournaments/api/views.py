@@ -9,8 +9,10 @@ alone, as the standings page does.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import ValidationError
@@ -33,8 +35,8 @@ from tournaments.api.serializers import (
     StandingsSerializer,
     TravellerBoardSerializer,
 )
-from tournaments.models import Board, Bye, Championship, Pair, Round, Seating
-from tournaments.numbers import average_out, comparative_out
+from tournaments.models import Championship, Round
+from tournaments.selectors.seating import RoundSeating, round_seating, seating_plan
 
 #: ASCII digits only: ``str.isdigit()`` accepts "²", which ``int()`` refuses (a 500).
 _NUMBER = re.compile(r"[0-9]{1,6}")
@@ -51,15 +53,18 @@ def _round_param(request: Request, name: str) -> int | None:
     return int(raw)
 
 
-def _standing_rows(rows: list[selectors.StandingRow], rules: Any) -> list[dict[str, Any]]:
+def _standing_rows(rows: Iterable[selectors.StandingRow]) -> list[dict[str, Any]]:
+    """The read model's rows with the export's numbers (``total_out``, ``average_out``):
+    the page and the PDF print the same rows' texts."""
     return [
         {
             "rank": row.rank,
             "pair": row.number,
             "names": row.pair.names,
-            "total": comparative_out(row.total, rules),
+            "total": row.total_out,
             "boards": row.boards,
-            "average": average_out(row.average),
+            "average": row.average_out,
+            "percentage": row.percentage,
         }
         for row in rows
     ]
@@ -121,52 +126,38 @@ class PairListApi(APIView):
         return Response(PairSerializer(data, many=True).data)
 
 
-def _round_data(
-    round: Round, seatings: list[Seating], boards: list[int], byes: list[int]
-) -> dict[str, Any]:
+def _round_data(seated: RoundSeating) -> dict[str, Any]:
+    """A round's seating read model (``selectors.seating``) as the API writes it."""
     return {
-        "number": round.number,
-        "closed": round.is_closed,
-        "movement": round.movement,
-        "boards": boards,
+        "number": seated.round,
+        "closed": seated.closed,
+        "movement": seated.movement,
+        "boards": list(seated.boards),
         "seatings": [
-            {"table": s.table.number, "ns": s.ns_pair.number, "ew": s.ew_pair.number}
-            for s in seatings
+            {"table": row.table, "ns": row.ns.number, "ew": row.ew.number}
+            for row in seated.tables
         ],
-        "byes": byes,
+        "byes": [pair.number for pair in seated.byes],
     }
 
 
 class RoundListApi(APIView):
     """Every round with its movement, boards, seatings (who sits NS and EW at each
-    table) and byes (who sits out)."""
+    table) and byes (who sits out): ``selectors.seating_plan``, the seating page's read
+    model."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(responses=RoundSerializer(many=True))
     def get(self, request: Request, slug: str) -> Response:
         championship = championship_of(slug)
-        rounds = list(Round.objects.filter(championship=championship).order_by("number"))
-        seatings: dict[int, list[Seating]] = {}
-        for s in (Seating.objects.filter(round__championship=championship)
-                  .select_related("table", "ns_pair", "ew_pair").order_by("table__number")):
-            seatings.setdefault(s.round_id, []).append(s)
-        boards: dict[int, list[int]] = {}
-        for round_id, number in (Board.objects.filter(championship=championship)
-                                 .exclude(round=None).order_by("number")
-                                 .values_list("round_id", "number")):
-            boards.setdefault(round_id, []).append(number)
-        byes: dict[int, list[int]] = {}
-        for round_id, pair in (Bye.objects.filter(round__championship=championship)
-                               .order_by("pair__number").values_list("round_id", "pair__number")):
-            byes.setdefault(round_id, []).append(pair)
-        data = [_round_data(r, seatings.get(r.pk, []), boards.get(r.pk, []), byes.get(r.pk, []))
-                for r in rounds]
+        data = [_round_data(seated) for seated in seating_plan(championship)]
         return Response(RoundSerializer(data, many=True).data)
 
 
 class RoundApi(APIView):
-    """One round with its movement, boards, seatings and byes."""
+    """One round with its movement, boards, seatings and byes
+    (``selectors.round_seating``)."""
 
     permission_classes = [AllowAny]
 
@@ -174,13 +165,7 @@ class RoundApi(APIView):
     def get(self, request: Request, slug: str, round: int) -> Response:
         championship = championship_of(slug)
         row = get_object_or_404(Round, championship=championship, number=round)
-        seatings = list(Seating.objects.filter(round=row)
-                        .select_related("table", "ns_pair", "ew_pair").order_by("table__number"))
-        boards = list(Board.objects.filter(round=row).order_by("number")
-                      .values_list("number", flat=True))
-        byes = list(Bye.objects.filter(round=row).order_by("pair__number")
-                    .values_list("pair__number", flat=True))
-        return Response(RoundSerializer(_round_data(row, seatings, boards, byes)).data)
+        return Response(RoundSerializer(_round_data(round_seating(row))).data)
 
 
 class BoardListApi(APIView):
@@ -235,7 +220,7 @@ class StandingsApi(APIView):
                 "results_in": view.progress.results_in,
                 "results_expected": view.progress.results_expected,
             },
-            "standings": _standing_rows(view.rows, championship.scoring_rules()),
+            "standings": _standing_rows(view.rows),
         }
         return Response(StandingsSerializer(data).data)
 
@@ -249,22 +234,21 @@ class ProgressiveStandingsApi(APIView):
     @extend_schema(responses=ProgressiveStandingsSerializer)
     def get(self, request: Request, slug: str) -> Response:
         championship = championship_of(slug)
-        rules = championship.scoring_rules()
         after = selectors.standings_after_each_round(championship, for_public=True)
         data = {
             "championship": championship.slug,
-            "rounds": [{"round": n, "standings": _standing_rows(rows, rules)}
+            "rounds": [{"round": n, "standings": _standing_rows(rows)}
                        for n, rows in sorted(after.items())],
         }
         return Response(ProgressiveStandingsSerializer(data).data)
 
 
-def _traveller_result(row: selectors.TravellerRow, rules: Any) -> dict[str, Any]:
+def _traveller_result(row: selectors.TravellerRow) -> dict[str, Any]:
     return {
         "round": row.round,
         "table": row.table,
-        "ns": row.ns_pair.number,
-        "ew": row.ew_pair.number,
+        "ns": row.ns.number,
+        "ew": row.ew.number,
         "trump": row.result.trump,
         "delegated": row.result.delegated,
         "contro": row.result.contro,
@@ -278,8 +262,8 @@ def _traveller_result(row: selectors.TravellerRow, rules: Any) -> dict[str, Any]
         ),
         "ns_score": row.score.ns_score,
         "ew_score": row.score.ew_score,
-        "ns_comparative": comparative_out(row.score.ns_comparative, rules),
-        "ew_comparative": comparative_out(row.score.ew_comparative, rules),
+        "ns_comparative": row.ns_comparative_out,
+        "ew_comparative": row.ew_comparative_out,
     }
 
 
@@ -309,25 +293,20 @@ class TravellerApi(APIView):
     @extend_schema(responses=TravellerBoardSerializer)
     def get(self, request: Request, slug: str, number: int) -> Response:
         championship = championship_of(slug)
-        board = get_object_or_404(
-            Board.objects.select_related("round", "analysis"), championship=championship,
-            number=number,
-        )
-        board.championship = championship
-        sheet = selectors.traveller(board, for_public=not sees_hidden(request, championship))
-        rules = championship.scoring_rules()
+        staff = sees_hidden(request, championship)
+        sheet = selectors.traveller(championship, number, for_public=not staff)
+        if sheet is None:
+            raise Http404("No such board")
         data = {
-            "board": board.number,
-            "round": board.round.number if board.round is not None else None,
+            "board": sheet.board,
+            "round": sheet.round,
             "dealer": sheet.dealer.value,
             "public": sheet.public,
             "deal": sheet.deal.to_json() if sheet.deal is not None else None,
             # Which tables played a hidden board is not the public's: the count only.
-            "tables_missing": (sheet.tables_missing
-                               if sheet.public or sees_hidden(request, championship)
-                               else None),
+            "tables_missing": list(sheet.tables_missing) if sheet.public or staff else None,
             "tables_missing_count": len(sheet.tables_missing),
-            "results": [_traveller_result(row, rules) for row in sheet.rows],
+            "results": [_traveller_result(row) for row in sheet.rows],
             "double_dummy": _double_dummy(sheet.double_dummy),
         }
         return Response(TravellerBoardSerializer(data).data)
@@ -363,26 +342,22 @@ class ResultListApi(APIView):
 
 class ScoreCardApi(APIView):
     """A pair's score card: the boards it played that the reader may see, with its
-    total and rank over them (``selectors.pair_score_card``)."""
+    total and rank over them (``selectors.score_card``)."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(responses=ScoreCardSerializer)
     def get(self, request: Request, slug: str, number: int) -> Response:
         championship = championship_of(slug)
-        pair = get_object_or_404(
-            Pair.objects.select_related("player1", "player2"),
-            championship=championship, number=number,
+        card = selectors.score_card(
+            championship, number, for_public=not sees_hidden(request, championship)
         )
-        pair.championship = championship
-        card = selectors.pair_score_card(
-            pair, for_public=not sees_hidden(request, championship)
-        )
-        rules = championship.scoring_rules()
+        if card is None:
+            raise Http404("No such pair")
         data = {
-            "pair": pair.number,
-            "names": pair.names,
-            "total": comparative_out(card.total, rules),
+            "pair": card.pair.number,
+            "names": card.pair.names,
+            "total": card.total_out,
             "boards": card.boards,
             "rank": card.rank,
             "rows": [
@@ -392,7 +367,7 @@ class ScoreCardApi(APIView):
                     "trump": row.result.trump,
                     "ns_points_taken": row.result.ns_points_taken,
                     "score": row.score,
-                    "comparative": comparative_out(row.comparative, rules),
+                    "comparative": row.comparative_out,
                 }
                 for row in card.rows
             ],

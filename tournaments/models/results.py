@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from engine.cards import other_side_points
 from tournaments.fields import NFCCharField
 from tournaments.models.championships import Pair
 from tournaments.models.rounds import Board, Seating
@@ -125,7 +126,7 @@ class Result(models.Model):
 
     @property
     def ew_points_taken(self) -> int | None:
-        return None if self.ns_points_taken is None else 72 - self.ns_points_taken
+        return None if self.ns_points_taken is None else other_side_points(self.ns_points_taken)
 
     def snapshot(self) -> dict[str, Any]:
         """The result's recorded fields as JSON (for the audit log)."""

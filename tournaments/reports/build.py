@@ -18,19 +18,18 @@ referee only (checked in ``reports.services``).
 
 from __future__ import annotations
 
-from collections import defaultdict
-from fractions import Fraction
+from collections.abc import Iterable
 
 from django.conf import settings
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 import scoring
+from engine.cards import other_side_points
 from engine.deal import Deal
-from engine.seats import Side, dealer, first_leader
+from engine.seats import dealer, first_leader
 from tournaments import selectors
 from tournaments.models import Board, Championship, Pair, Seating
-from tournaments.numbers import average_out, comparative_out
 from tournaments.reports import labels
 from tournaments.reports.documents import (
     BoardSheet,
@@ -52,7 +51,7 @@ from tournaments.reports.documents import (
     Travellers,
 )
 from tournaments.reports.guide_cards import GuideCard, GuideCards, GuideCardSet
-from tournaments.seating import Guide, guide
+from tournaments.selectors.seating import Guide, guide
 
 
 class ReportError(ValueError):
@@ -250,67 +249,62 @@ def entry_forms(championship: Championship, *, round_number: int) -> EntryForms:
     )
 
 
-def _percentage(average: Fraction, championship: Championship) -> float:
-    """Average as a percentage of the scale: bottom is 0 %, top 100 %. Spec question:
-    the issue names a "percentage" column without defining it; this reading makes 50 %
-    the average result on any scale."""
-    bottom = Fraction(str(championship.scale_bottom))
-    top = Fraction(str(championship.scale_top))
-    return float((average - bottom) / (top - bottom) * 100) if top > bottom else 0.0
-
-
-def _progress(scored: selectors.ScoredChampionship, *, through_round: int | None = None
-              ) -> str:
-    """"results in/results expected" as the standings page counts them
-    (``selectors.progress_of``; no query)."""
-    progress = selectors.progress_of(scored, through_round=through_round)
+def _progress(progress: scoring.Progress) -> str:
+    """"results in/results expected", as the document carries it (the read model's
+    numbers; the renderer words it)."""
     return f"{progress.results_in}/{progress.results_expected}"
+
+
+def _standing_rows(rows: Iterable[selectors.StandingRow]) -> tuple[StandingRow, ...]:
+    """The read model's rows (``selectors.standings``) as the document's: the texts the
+    standings page prints, and the export's numbers."""
+    return tuple(
+        StandingRow(
+            rank=row.rank,
+            pair=row.number,
+            players=row.pair.names,
+            total=row.total_out,
+            boards=row.boards,
+            average=row.average_out,
+            percentage=row.percentage,
+            total_text=row.total_text,
+            average_text=row.average_text,
+            percentage_text=row.percent_text,
+        )
+        for row in rows
+    )
 
 
 def standings(championship: Championship, *, through_round: int = 0) -> Standings:
     """Overall standings, then the standings after each round (cumulative over rounds
-    1..r), scored once by ``scoring`` as the standings page does. With ``through_round``
-    only the standings after that round. Anyone may print standings, so they count only
-    the boards public now (``public_only``), like the public standings page. Constant
-    queries."""
+    1..r); with ``through_round`` only the standings after that round. The rows are the
+    standings page's (``selectors.standings``, the same read model, scored once). Anyone
+    may print standings, so they count only the boards public now (``for_public``), like
+    the public standings page. Constant queries."""
     scored = selectors.scored_championship(championship, public_only=True)
-    pairs = selectors.pairs_by_number(championship)
-    rules = championship.scoring_rules()
-
-    def rows(items: list[scoring.Standing]) -> tuple[StandingRow, ...]:
-        return tuple(
-            StandingRow(
-                rank=row.rank,
-                pair=row.pair,
-                players=_players(pairs[row.pair]),
-                total=comparative_out(row.total, rules),
-                boards=row.boards,
-                average=average_out(row.average),
-                percentage=_percentage(row.average, championship),
-            )
-            for row in items
-            if row.pair in pairs
-        )
-
-    after = scored.score.progressive_standings()
     if through_round:
-        rows_after = scored.score.standings(through_round=through_round)
+        view = selectors.standings(championship, through_round=through_round,
+                                   for_public=True, scored=scored)
         return Standings(
             header=header(championship, missing=missing_boards(
                 scored, through_round=through_round)),
             tables=(StandingsTable(title="", through_round=through_round,
-                                   rows=rows(rows_after)),),
+                                   rows=_standing_rows(view.rows)),),
             # The rounds it covers, as the standings page after that round counts them.
-            progress=_progress(scored, through_round=through_round),
+            progress=_progress(view.progress),
         )
-    tables = [StandingsTable(title="", through_round=None, rows=rows(scored.score.standings()))]
+    view = selectors.standings(championship, for_public=True, scored=scored)
+    after = selectors.standings_after_each_round(championship, for_public=True,
+                                                 scored=scored)
+    tables = [StandingsTable(title="", through_round=None, rows=_standing_rows(view.rows))]
     if len(after) > 1:
         tables += [
-            StandingsTable(title="", through_round=n, rows=rows(after[n])) for n in sorted(after)
+            StandingsTable(title="", through_round=n, rows=_standing_rows(after[n]))
+            for n in sorted(after)
         ]
     return Standings(header=header(championship, missing=missing_boards(scored)),
                      tables=tuple(tables),
-                     progress=_progress(scored))
+                     progress=_progress(view.progress))
 
 
 def _doubles(result: selectors.ResultValues) -> str:
@@ -334,54 +328,46 @@ def _note(result: selectors.ResultValues) -> str:
 
 def travellers(championship: Championship, *, round_number: int = 0) -> Travellers:
     """Travellers of every public board (of ``round_number`` when not 0), in board order:
-    each table's result with hand scores and comparative points, the deal and its
-    double-dummy table when computed. Boards still hidden from the public are left out,
-    whoever asks. Constant query count."""
+    the traveller pages' rows (``selectors.travellers``, the same read model) with each
+    table's result, hand scores and comparative points, the deal and its double-dummy
+    table when computed. Boards still hidden from the public are left out, whoever
+    asks. Constant query count."""
     scored = selectors.scored_championship(championship, public_only=True)
-    rules = championship.scoring_rules()
-    public = scored.visibility.public
-    boards = Board.objects.filter(championship=championship).select_related(
-        "round", "analysis")
-    if round_number:
-        boards = boards.filter(round__number=round_number)
-    engine_rules = championship.engine_rules()
-    by_board: dict[int, list[selectors.ResultValues]] = defaultdict(list)
-    for result in scored.results:
-        by_board[result.board_id].append(result)
     out = []
-    for board in boards.order_by("number"):
-        if board.number not in public:
+    for sheet in selectors.travellers(championship, round_number=round_number,
+                                      for_public=True, scored=scored):
+        if not sheet.public:
             continue
-        dd = selectors.double_dummy(board, engine_rules)
-        rows = []
-        for r in sorted(by_board.get(board.pk, []), key=lambda r: (r.round, r.table)):
-            score = scored.score_of(r)
-            rows.append(
-                TravellerRow(
-                    table=r.table,
-                    ns_pair=r.ns_pair,
-                    ew_pair=r.ew_pair,
-                    trump=r.trump or "",
-                    delegated=r.delegated,
-                    doubles=_doubles(r),
-                    ns_points_taken=r.ns_points_taken,
-                    ns_score=score.ns_score,
-                    ew_score=score.ew_score,
-                    ns_comparative=comparative_out(score.ns_comparative, rules),
-                    ew_comparative=comparative_out(score.ew_comparative, rules),
-                    note=_note(r),
-                    dd_difference=None if dd is None else dd.difference(r),
-                )
+        rows = tuple(
+            TravellerRow(
+                table=row.table,
+                ns_pair=row.ns.number,
+                ew_pair=row.ew.number,
+                trump=row.result.trump or "",
+                delegated=row.result.delegated,
+                doubles=_doubles(row.result),
+                ns_points_taken=row.result.ns_points_taken,
+                ns_score=row.score.ns_score,
+                ew_score=row.score.ew_score,
+                ns_comparative=row.ns_comparative_out,
+                ew_comparative=row.ew_comparative_out,
+                note=_note(row.result),
+                dd_difference=row.dd_difference,
             )
-        played_round = rows and by_board[board.pk][0].round
+            for row in sheet.rows
+        )
+        # A board of no single round (imported) is printed under the round it was
+        # first played in.
+        shown_round = sheet.round if sheet.round is not None else (
+            sheet.rows[0].round if sheet.rows else 0)
         out.append(
             Traveller(
-                board=board.number,
-                round=board.round.number if board.round else int(played_round or 0),
-                dealer=dealer(board.number),
-                deal=Deal.from_json(board.deal) if board.deal else None,
-                rows=tuple(rows),
-                double_dummy=_double_dummy(dd),
+                board=sheet.board,
+                round=shown_round,
+                dealer=sheet.dealer,
+                deal=sheet.deal,
+                rows=rows,
+                double_dummy=_double_dummy(sheet.double_dummy),
             )
         )
     return Travellers(
@@ -412,7 +398,7 @@ def result_text(result: selectors.ResultValues) -> str:
     if doubles:
         parts.append(doubles)
     if result.ns_points_taken is not None:
-        parts.append(f"{result.ns_points_taken}-{72 - result.ns_points_taken}")
+        parts.append(f"{result.ns_points_taken}-{other_side_points(result.ns_points_taken)}")
     if result.infraction:
         parts.append(f"[{_('Infracció')} {labels.side(result.infraction)}]")
     return " ".join(parts)
@@ -421,57 +407,42 @@ def result_text(result: selectors.ResultValues) -> str:
 def score_cards(
     championship: Championship, *, pair_number: int = 0, through_round: int = 0
 ) -> ScoreCards:
-    """Score cards of every pair (or of pair ``pair_number``), each board in round and
-    board order with its running total; with ``through_round`` only the boards of
-    rounds 1..``through_round``. Boards still hidden from the public are left out and do
-    not count in the printed total. Comparative points as the web writes them
+    """Score cards of every pair (or of pair ``pair_number``): the pair card pages' read
+    model (``selectors.score_cards``), each board in round and board order with its
+    running total; with ``through_round`` only the boards of rounds 1..``through_round``
+    and the total of the standings after it. Boards still hidden from the public are
+    left out and do not count. Comparative points as the web writes them
     (``tournaments.numbers``). Constant query count. Raises :class:`ReportError` for a
     pair that does not exist."""
     scored = selectors.scored_championship(championship, public_only=True)
-    rules = championship.scoring_rules()
-    pairs = selectors.pairs_by_number(championship)
-    by_pair: dict[int, list[tuple[selectors.ResultValues, Side]]] = defaultdict(list)
-    for r in scored.results:
-        if through_round and r.round > through_round:
-            continue
-        by_pair[r.ns_pair].append((r, Side.NS))
-        by_pair[r.ew_pair].append((r, Side.EW))
     cards = []
-    for number in sorted(pairs):
-        if pair_number and number != pair_number:
+    for card in selectors.score_cards(championship, for_public=True,
+                                      through_round=through_round or None, scored=scored):
+        if pair_number and card.pair.number != pair_number:
             continue
-        pair = pairs[number]
-        running = Fraction(0)
-        rows = []
-        played = sorted(by_pair.get(number, []),
-                        key=lambda item: (item[0].round, item[0].board))
-        for r, side in played:
-            score = scored.score_of(r)
-            comparative = score.comparative(side)
-            running += comparative
-            opponent_pair = pairs[r.ew_pair if side is Side.NS else r.ns_pair]
-            rows.append(
-                ScoreCardRow(
-                    round=r.round,
-                    board=r.board,
-                    opponents=opponent_pair.number,
-                    opponent_players=_players(opponent_pair),
-                    direction=side.value,
-                    result=result_text(r),
-                    score=score.ns_score if side is Side.NS else score.ew_score,
-                    comparative=comparative_out(comparative, rules),
-                    running_total=comparative_out(running, rules),
-                )
+        rows = tuple(
+            ScoreCardRow(
+                round=row.round,
+                board=row.board,
+                opponents=row.opponent.number,
+                opponent_players=row.opponent.names,
+                direction=row.direction.value,
+                result=result_text(row.result),
+                score=row.score,
+                comparative=row.comparative_out,
+                running_total=row.running_total_out,
             )
-        cards.append(ScoreCard(pair=number, players=_players(pair), rows=tuple(rows),
-                               total=comparative_out(running, rules)))
+            for row in card.rows
+        )
+        cards.append(ScoreCard(pair=card.pair.number, players=card.pair.names, rows=rows,
+                               total=card.total_out))
     if pair_number and not cards:
         raise ReportError(_("%(championship)s: no hi ha cap parella %(pair)s.")
                           % {"championship": championship.slug, "pair": pair_number})
     return ScoreCards(
         header=header(championship, missing=missing_boards(scored, through_round=through_round)),
         cards=tuple(cards),
-                      through_round=through_round)
+        through_round=through_round)
 
 
 def build(
@@ -527,7 +498,7 @@ def build_guide_cards(
     per table (``by="table"``) or per pair (``"pair"``), labels in the active language.
     ``header``: the page heading (``build.header``, which carries the document's
     language); a plain one in Catalan when ``None``. ``seen``: the seating already read
-    (``seating.guide``), else read here (three queries). Raises ``ValueError`` for
+    (``selectors.seating.guide``), else read here (four queries). Raises ``ValueError`` for
     another ``by``."""
     if by not in ("table", "pair"):
         raise ValueError(f"guide cards are by table or by pair, not {by!r}")
@@ -569,7 +540,7 @@ def build_guide_card_set(
     championship: Championship, *, round_number: int = 0, header: Header | None = None
 ) -> GuideCardSet:
     """Table cards and pair cards of every drawn round (of round ``round_number`` only
-    when not 0), from one read of the seating (three queries)."""
+    when not 0), from one read of the seating (four queries)."""
     seen = guide(championship)
     tables = build_guide_cards(championship, by="table", round_number=round_number,
                                header=header, seen=seen)

@@ -19,6 +19,7 @@ from django.utils import translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from engine.cards import other_side_points
 from engine.deal import Deal
 from engine.seats import Seat
 
@@ -184,7 +185,10 @@ class EntryForms:
 @dataclass(frozen=True, slots=True)
 class StandingRow:
     """``total`` and ``average`` in comparative points; ``percentage`` 0..100 of the
-    scale: ``(average - bottom) / (top - bottom) * 100``."""
+    scale: ``(average - bottom) / (top - bottom) * 100`` (``scoring.percentage``).
+    ``*_text``: the standings page's own text of each (``selectors.standings``: the
+    same decimals down a column), which the PDF prints so that page and paper read
+    alike; empty in a document built by hand, which then prints the numbers."""
 
     rank: int
     pair: int
@@ -193,6 +197,9 @@ class StandingRow:
     boards: int
     average: float
     percentage: float
+    total_text: str = ""
+    average_text: str = ""
+    percentage_text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,15 +245,16 @@ class TravellerRow:
 
     @property
     def ew_points_taken(self) -> int | None:
-        return None if self.ns_points_taken is None else 72 - self.ns_points_taken
+        return None if self.ns_points_taken is None else other_side_points(self.ns_points_taken)
 
 
 @dataclass(frozen=True, slots=True)
 class DoubleDummyTable:
     """A board's double-dummy table as printed under its deal: ``lines`` are
     ``(trump, ns_points, is_par)`` in the order O, C, E, B, botifarra (``trump`` as a
-    row's; EW take 72 - ns_points); ``declarer`` ``NS`` or ``EW`` (the dealer's side,
-    which names trump); ``par_score`` that side's hand score at par, without doubles."""
+    row's; EW take the rest of the 72, ``engine.cards.other_side_points``); ``declarer``
+    ``NS`` or ``EW`` (the dealer's side, which names trump); ``par_score`` that side's
+    hand score at par, without doubles."""
 
     lines: tuple[tuple[str, int, bool], ...]
     declarer: str

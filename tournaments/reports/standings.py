@@ -67,10 +67,10 @@ def render_standings(document: Standings, on_page: OnPage | None = None) -> byte
                     str(row.rank),
                     str(row.pair),
                     row.players,
-                    fmt_points(row.total),
+                    row.total_text or fmt_points(row.total),
                     str(row.boards),
-                    fmt_points(row.average),
-                    fmt_percent(row.percentage),
+                    row.average_text or fmt_points(row.average),
+                    row.percentage_text or fmt_percent(row.percentage),
                 ],
                 shade=i % 2 == 1,
             )

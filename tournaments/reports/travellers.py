@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from reportlab.lib.colors import black
 from reportlab.pdfgen import canvas
 
-from engine.cards import Suit
+from engine.cards import Suit, other_side_points
 from tournaments.reports import labels
 from tournaments.reports.board_sheets import draw_deal
 from tournaments.reports.documents import DoubleDummyTable, Traveller, Travellers
@@ -165,7 +165,7 @@ def draw_double_dummy(c: canvas.Canvas, dd: DoubleDummyTable, w: float, top: flo
     rows = [
         ("", [labels.trump(trump) for trump, _ns, _par in dd.lines], GREY),
         (ns_side, [str(ns) for _t, ns, _par in dd.lines], black),
-        (ew_side, [str(72 - ns) for _t, ns, _par in dd.lines], black),
+        (ew_side, [str(other_side_points(ns)) for _t, ns, _par in dd.lines], black),
     ]
     for r, (label, cells, colour) in enumerate(rows):
         line_y = header_y - r * DD_LINE
@@ -185,7 +185,8 @@ def draw_double_dummy(c: canvas.Canvas, dd: DoubleDummyTable, w: float, top: flo
         "%(side)s sense contro."
     ) % {
         "trump": labels.trump(trump), "ns_side": ns_side, "ns": ns, "ew_side": ew_side,
-        "ew": 72 - ns, "score": fmt_score(dd.par_score), "side": labels.side(dd.declarer),
+        "ew": other_side_points(ns), "score": fmt_score(dd.par_score),
+        "side": labels.side(dd.declarer),
     }
     y = header_y - 3 * DD_LINE - 2
     c.setFont(FONT, 9)

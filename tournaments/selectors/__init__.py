@@ -2,6 +2,12 @@
 sheets (docs/architecture.md), one module per concept; the public names are
 re-exported here, so callers read ``selectors.standings(...)``.
 
+What people read (standings overall, per round and after each round with their
+progress; a traveller; a pair's score card) is built once, as a frozen value of plain
+numbers and strings, by one function here (:func:`standings`, :func:`traveller`,
+:func:`score_card`, :func:`hall`): the pages, their live fragments, the hall screen, the API and the
+printed documents all render that value and compute no number of their own.
+
 Every selector loads a championship's rows in a constant number of queries (whatever
 the number of pairs, tables or results) and lets ``scoring`` compute the numbers, so the
 app shows exactly what ``python -m scoring`` computes on the exported file. Every
@@ -10,20 +16,23 @@ public number goes through :func:`scored_championship` (:mod:`.results`).
 Comparative points are ``Fraction`` on the championship's scale; hand scores are ``int``.
 """
 
+from scoring.progress import Progress, RoundProgress
 from tournaments.selectors.boards import (
     DD_DECLARATIONS,
     DoubleDummy,
     DoubleDummyLine,
+    HandView,
     ScoreCard,
     ScoreCardRow,
     Traveller,
     TravellerRow,
     double_dummy,
-    pair_score_card,
-    score_card_of,
+    score_card,
+    score_cards,
     traveller,
-    traveller_rows,
+    travellers,
 )
+from tournaments.selectors.hall import Hall, hall
 from tournaments.selectors.referee import (
     BoardSlot,
     TableSheet,
@@ -56,10 +65,13 @@ from tournaments.selectors.roles import (
     user_sees_hidden_boards,
 )
 from tournaments.selectors.standings import (
-    Progress,
+    PairName,
     StandingRow,
-    StandingsView,
+    Standings,
+    pair_names,
     progress_of,
+    round_progress,
+    rounds_progress,
     standings,
     standings_after_each_round,
 )
@@ -70,13 +82,17 @@ __all__ = [
     "BoardSlot",
     "DoubleDummy",
     "DoubleDummyLine",
+    "Hall",
+    "HandView",
+    "PairName",
     "Progress",
     "ResultValues",
+    "RoundProgress",
     "ScoreCard",
     "ScoreCardRow",
     "ScoredChampionship",
     "StandingRow",
-    "StandingsView",
+    "Standings",
     "TableSheet",
     "Traveller",
     "TravellerRow",
@@ -86,8 +102,9 @@ __all__ = [
     "championships_for_user",
     "current_round",
     "double_dummy",
+    "hall",
     "load_results",
-    "pair_score_card",
+    "pair_names",
     "pairs_by_number",
     "progress_of",
     "public_board_numbers",
@@ -96,13 +113,16 @@ __all__ = [
     "result_hand_score",
     "result_history",
     "results_by_table",
-    "score_card_of",
+    "round_progress",
+    "rounds_progress",
+    "score_card",
+    "score_cards",
     "scored_championship",
     "standings",
     "standings_after_each_round",
     "to_scoring_result",
     "traveller",
-    "traveller_rows",
+    "travellers",
     "user_can_referee",
     "user_is_organiser",
     "user_roles",

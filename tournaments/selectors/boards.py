@@ -1,26 +1,36 @@
-"""A board's double-dummy table and traveller, and a pair's score card."""
+"""A board's double-dummy table, its traveller and a pair's score card: the read models
+the traveller and pair card pages, their live fragments, the hall screen, the API and the
+printed travellers and score cards render.
+
+:func:`traveller` and :func:`score_card` (and :func:`travellers`, :func:`score_cards`
+for a whole printed set) build frozen values of plain numbers and strings from one
+scoring of the championship: hand scores and comparative points from ``scoring``, each
+comparative value's text as the pages and the PDF print it (:mod:`.formats`), and the
+API's numbers (the ``*_out`` fields, the export's values). None of the renderers computes
+a number of its own.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import scoring
+from engine.cards import SUIT_ORDER, Card, other_side_points, sort_hand
 from engine.deal import Deal
-from engine.seats import Seat, Side, dealer
+from engine.seats import Seat, Side, dealer, first_leader
 from tournaments.models import (
     Board,
     BoardAnalysis,
-    Pair,
+    Championship,
     Seating,
 )
-from tournaments.selectors.results import (
-    ResultValues,
-    ScoredChampionship,
-    scored_championship,
-)
-from tournaments.selectors.standings import pairs_by_number as _pairs
+from tournaments.numbers import comparative_out
+from tournaments.selectors.formats import points_text
+from tournaments.selectors.results import ResultValues, ScoredChampionship
+from tournaments.selectors.standings import PairName, _scored, pair_names
 
 # --------------------------------------------------------------------------- double dummy
 
@@ -41,7 +51,7 @@ class DoubleDummyLine:
 
     @property
     def ew_points(self) -> int:
-        return 72 - self.ns_points
+        return other_side_points(self.ns_points)
 
 
 @dataclass(frozen=True)
@@ -103,159 +113,346 @@ def double_dummy(board: Board, rules: Any = None) -> DoubleDummy | None:
 # --------------------------------------------------------------------------- traveller
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """One seat of the compass: its cards by suit (O C E B), ranks high to low in the
+    trick order (the board sheet's order), and whether it deals or leads."""
+
+    seat: Seat
+    is_dealer: bool
+    is_leader: bool
+    suits: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def hand_view(cards: Iterable[Card], seat: Seat, board: int) -> HandView:
+    """A hand as the compass shows it (:class:`HandView`)."""
+    held = sort_hand(cards)
+    suits = tuple((suit.value, tuple(str(c.rank) for c in held if c.suit is suit))
+                  for suit in SUIT_ORDER)
+    return HandView(seat, seat is dealer(board), seat is first_leader(board), suits)
+
+
+@dataclass(frozen=True, slots=True)
 class TravellerRow:
-    """One table's result on the board; ``score``: hand scores and comparative points."""
+    """One table's result on the board.
+
+    ``result``: what was played (plain values); ``score``: both sides' hand scores
+    (``int``, ``None`` when adjusted or at an infraction) and comparative points (exact
+    ``Fraction``); ``*_comparative_out``: those points as the export and the API write
+    them; ``*_comparative_text``: as the pages and the PDF print them.
+    ``dd_difference``: NS's points taken minus the double-dummy value of the
+    declaration played (:meth:`DoubleDummy.difference`; ``None``: no table or no mark).
+    """
 
     round: int
     table: int
-    ns_pair: Pair
-    ew_pair: Pair
+    ns: PairName
+    ew: PairName
     result: ResultValues
     score: scoring.ResultScore
+    ns_comparative_out: int | float
+    ew_comparative_out: int | float
+    ns_comparative_text: str
+    ew_comparative_text: str
+    dd_difference: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Traveller:
-    """Every table's result on one board, the deal and its dealer.
+    """Every table's result on one board, its deal and dealer.
 
-    ``public``: whether the public may see it; when the caller asked ``for_public=True``
-    and it is not, ``rows`` is empty and ``deal`` and ``double_dummy`` are ``None``.
-    ``tables_due``: tables seated in the board's round; ``tables_missing``: those of
-    them without a result yet. ``double_dummy``: the stored table (:func:`double_dummy`),
-    shown where the deal is.
+    ``round``: the board's round (``None``: a board of no single round). ``public``:
+    whether the public may see it; built ``for_public`` and not public, ``rows`` is
+    empty and ``deal``, ``hands`` and ``double_dummy`` are ``None``. ``tables_due``:
+    tables seated in the board's round; ``tables_missing``: those of them without a
+    result yet. ``hands``: the compass, ``{"N": HandView, ...}``. ``previous`` and
+    ``next``: the neighbouring board numbers. ``double_dummy``: the stored table,
+    where the deal is shown.
     """
 
-    board: Board
+    board: int
+    round: int | None
     dealer: Seat
-    deal: Deal | None
-    rows: list[TravellerRow]
+    leader: Seat
     public: bool
-    tables_due: list[int] = field(default_factory=list)
-    tables_missing: list[int] = field(default_factory=list)
+    deal: Deal | None
+    hands: Mapping[str, HandView] | None
+    rows: tuple[TravellerRow, ...]
+    tables_due: tuple[int, ...] = ()
+    tables_missing: tuple[int, ...] = ()
+    previous: int | None = None
+    next: int | None = None
     double_dummy: DoubleDummy | None = None
 
 
-def traveller_rows(
-    scored: ScoredChampionship, board_number: int, pairs: dict[int, Pair]
-) -> list[TravellerRow]:
-    """The rows of one board's traveller from an already scored championship, in round
+def _traveller_rows(
+    scored: ScoredChampionship, results: Iterable[ResultValues],
+    names: Mapping[int, PairName], dd: DoubleDummy | None,
+) -> tuple[TravellerRow, ...]:
+    """The rows of one board's traveller from its ``results`` (those scored), in round
     and table order (no query)."""
-    return [
-        TravellerRow(
-            round=r.round,
-            table=r.table,
-            ns_pair=pairs[r.ns_pair],
-            ew_pair=pairs[r.ew_pair],
-            result=r,
-            score=scored.score_of(r),
-        )
-        for r in scored.results
-        if r.board == board_number
-    ]
+    rules = scored.score.rules
+    rows = []
+    for r in results:
+        score = scored.score_of(r)
+        rows.append(TravellerRow(
+            round=r.round, table=r.table, ns=names[r.ns_pair], ew=names[r.ew_pair],
+            result=r, score=score,
+            ns_comparative_out=comparative_out(score.ns_comparative, rules),
+            ew_comparative_out=comparative_out(score.ew_comparative, rules),
+            ns_comparative_text=points_text(score.ns_comparative, rules),
+            ew_comparative_text=points_text(score.ew_comparative, rules),
+            dd_difference=None if dd is None else dd.difference(r),
+        ))
+    rows.sort(key=lambda row: (row.round, row.table))
+    return tuple(rows)
 
 
-def traveller(board: Board, *, for_public: bool = False) -> Traveller:
-    """The traveller of ``board``: a constant number of queries (the whole championship
-    is scored, since matchpoints compare with the busiest board).
+def _by_board(results: Iterable[ResultValues]) -> dict[int, list[ResultValues]]:
+    out: dict[int, list[ResultValues]] = {}
+    for r in results:
+        out.setdefault(r.board, []).append(r)
+    return out
 
-    ``for_public=True`` (the public, a plain referee): a hidden board comes back with no
-    rows, no deal and no double-dummy table, and a public one is scored from the public
-    boards alone, as the public standings are (:func:`scored_championship`). The table
-    costs one query unless ``board`` was loaded with ``select_related("analysis")``."""
-    championship = board.championship
-    scored = scored_championship(championship, public_only=for_public)
-    played = {r.table for r in scored.all_results if r.board == board.number}
+
+def _traveller_of(
+    scored: ScoredChampionship, board: Board, names: Mapping[int, PairName],
+    due: list[int], *, for_public: bool, rules: Any,
+    scored_results: list[ResultValues], played: set[int],
+) -> Traveller:
+    """One board's :class:`Traveller` from rows already read: ``scored_results``, the
+    board's results in ``scored``; ``played``, the tables with a result on it, hidden
+    or not. No query when ``board`` came with ``select_related("analysis")``."""
+    number = board.number
+    rounds = scored.visibility.board_rounds
+    public = scored.visibility.is_public(number)
+    hide = for_public and not public
+    deal = None if hide else board.get_deal()
+    dd = None if hide else double_dummy(board, rules)
+    numbers = sorted(rounds)
+    at = numbers.index(number) if number in rounds else -1
+    return Traveller(
+        board=number,
+        round=rounds.get(number),
+        dealer=dealer(number),
+        leader=first_leader(number),
+        public=public,
+        deal=deal,
+        hands=None if deal is None else {
+            seat.value: hand_view(deal[seat], seat, number) for seat in Seat},
+        rows=() if hide else _traveller_rows(scored, scored_results, names, dd),
+        tables_due=tuple(due),
+        tables_missing=tuple(t for t in due if t not in played),
+        previous=numbers[at - 1] if at > 0 else None,
+        next=numbers[at + 1] if 0 <= at < len(numbers) - 1 else None,
+        double_dummy=dd,
+    )
+
+
+def traveller(
+    championship: Championship, number: int, *, for_public: bool = False,
+    scored: ScoredChampionship | None = None,
+) -> Traveller | None:
+    """The traveller of board ``number`` (``None``: no such board).
+
+    ``for_public=True`` (the public, a plain referee): a hidden board (some table due
+    has not played it) comes back with no rows, no deal and no double-dummy table, and a
+    public one is scored from the public boards alone, as the public standings are
+    (:func:`scored_championship`); the organiser and the head referee see every board
+    at once. ``scored``: the championship already scored that way (the live pages keep
+    one per results version), else scored here (the whole championship, since
+    matchpoints compare with the busiest board).
+
+    Seven queries, whatever the size: the board with its analysis, the scoring (four),
+    the tables due, the pair names; three when ``scored`` is given (one for no such
+    board).
+    """
+    board = (Board.objects.filter(championship=championship, number=number)
+             .select_related("analysis").first())
+    if board is None:
+        return None
+    scored = _scored(championship, for_public, scored)
     due: list[int] = []
     if board.round_id is not None:
-        due = list(
-            Seating.objects.filter(round_id=board.round_id)
-            .order_by("table__number").values_list("table__number", flat=True)
-        )
-    missing = [t for t in due if t not in played]
-    public = scored.visibility.is_public(board.number)
-    hide = for_public and not public
-    return Traveller(
-        board=board,
-        dealer=dealer(board.number),
-        deal=None if hide else board.get_deal(),
-        rows=[] if hide else traveller_rows(scored, board.number, _pairs(championship)),
-        public=public,
-        tables_due=due,
-        tables_missing=missing,
-        double_dummy=None if hide else double_dummy(board, championship.engine_rules()),
+        due = list(Seating.objects.filter(round_id=board.round_id)
+                   .order_by("table__number").values_list("table__number", flat=True))
+    return _traveller_of(
+        scored, board, pair_names(championship), due, for_public=for_public,
+        rules=championship.engine_rules(),
+        scored_results=[r for r in scored.results if r.board == number],
+        played={r.table for r in scored.all_results if r.board == number},
     )
+
+
+def travellers(
+    championship: Championship, *, round_number: int = 0, for_public: bool = True,
+    scored: ScoredChampionship | None = None,
+) -> list[Traveller]:
+    """:func:`traveller` of every board (of round ``round_number`` when not 0), in board
+    order, for a printed set: seven queries whatever the number of boards."""
+    scored = _scored(championship, for_public, scored)
+    boards = Board.objects.filter(championship=championship).select_related("analysis")
+    if round_number:
+        boards = boards.filter(round__number=round_number)
+    due: dict[int, list[int]] = {}
+    for round_id, table in (Seating.objects.filter(round__championship=championship)
+                            .order_by("table__number")
+                            .values_list("round_id", "table__number")):
+        due.setdefault(round_id, []).append(table)
+    names = pair_names(championship)
+    rules = championship.engine_rules()
+    scored_by_board, all_by_board = _by_board(scored.results), _by_board(scored.all_results)
+    return [
+        _traveller_of(
+            scored, board, names,
+            due.get(board.round_id, []) if board.round_id is not None else [],
+            for_public=for_public, rules=rules,
+            scored_results=scored_by_board.get(board.number, []),
+            played={r.table for r in all_by_board.get(board.number, [])},
+        )
+        for board in boards.order_by("number")
+    ]
 
 
 # --------------------------------------------------------------------------- score card
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScoreCardRow:
-    """One board a pair played: its direction, opponent, result, its own hand score and
-    comparative points. ``public``: whether the board is public yet."""
+    """One board a pair played: its direction, opponent, what was played, its own hand
+    score and comparative points (exact, as the export writes them, as printed), and
+    the running total over the card's rows so far. ``public``: whether the board is
+    public yet."""
 
     round: int
     table: int
     board: int
     direction: Side
-    opponent: Pair
+    opponent: PairName
     result: ResultValues
     score: int | None
     comparative: Fraction
+    comparative_out: int | float
+    comparative_text: str
+    running_total: Fraction
+    running_total_out: int | float
+    running_total_text: str
     public: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScoreCard:
-    pair: Pair
-    rows: list[ScoreCardRow]
+    """A pair's score card: its boards in round and board order; ``total``, ``boards``,
+    ``missed`` and ``rank`` are its line of the standings of the same scope (rounds
+    1..``through_round``, or all) so the card and the standings never disagree (under
+    the missed-board rule ``average`` the total includes the missed boards' A, the rows
+    do not); ``ranks``: ``(round, rank after it)`` for every round with results;
+    ``pairs_ranked``: the pairs in those standings."""
+
+    pair: PairName
+    rows: tuple[ScoreCardRow, ...]
     total: Fraction
+    total_out: int | float
+    total_text: str
     boards: int
+    missed: int
     rank: int | None
+    ranks: tuple[tuple[int, int], ...]
+    pairs_ranked: int
+    through_round: int | None = None
 
 
-def score_card_of(
-    scored: ScoredChampionship, pair: Pair, pairs: dict[int, Pair]
+def _card_of(
+    scored: ScoredChampionship, pair: PairName, played: Iterable[ResultValues],
+    names: Mapping[int, PairName], ranked: list[scoring.Standing],
+    ranks: tuple[tuple[int, int], ...], through_round: int | None,
 ) -> ScoreCard:
-    """``pair``'s score card from an already scored championship (no query): its boards
-    in round and board order, total, boards and rank, from the results in ``scored``."""
+    """One pair's :class:`ScoreCard` from its results and the standings (no query)."""
+    rules = scored.score.rules
     rows: list[ScoreCardRow] = []
-    for r in scored.results:
-        if pair.number not in (r.ns_pair, r.ew_pair):
-            continue
+    running = Fraction(0)
+    for r in sorted(played, key=lambda r: (r.round, r.board)):
         side = Side.NS if r.ns_pair == pair.number else Side.EW
         score = scored.score_of(r)
-        rows.append(
-            ScoreCardRow(
-                round=r.round,
-                table=r.table,
-                board=r.board,
-                direction=side,
-                opponent=pairs[r.ew_pair if side is Side.NS else r.ns_pair],
-                result=r,
-                score=score.ns_score if side is Side.NS else score.ew_score,
-                comparative=score.comparative(side),
-                public=scored.visibility.is_public(r.board),
-            )
-        )
-    rows.sort(key=lambda row: (row.round, row.board))
-    standing = next((s for s in scored.score.standings() if s.pair == pair.number), None)
+        comparative = score.comparative(side)
+        running += comparative
+        rows.append(ScoreCardRow(
+            round=r.round, table=r.table, board=r.board, direction=side,
+            opponent=names[r.ew_pair if side is Side.NS else r.ns_pair], result=r,
+            score=score.ns_score if side is Side.NS else score.ew_score,
+            comparative=comparative, comparative_out=comparative_out(comparative, rules),
+            comparative_text=points_text(comparative, rules), running_total=running,
+            running_total_out=comparative_out(running, rules),
+            running_total_text=points_text(running, rules),
+            public=scored.visibility.is_public(r.board),
+        ))
+    mine = next((s for s in ranked if s.pair == pair.number), None)
+    total = mine.total if mine else Fraction(0)
     return ScoreCard(
-        pair=pair,
-        rows=rows,
-        total=standing.total if standing else Fraction(0),
-        boards=standing.boards if standing else 0,
-        rank=standing.rank if standing else None,
+        pair=pair, rows=tuple(rows), total=total,
+        total_out=comparative_out(total, rules), total_text=points_text(total, rules),
+        boards=mine.boards if mine else 0, missed=mine.missed if mine else 0,
+        rank=mine.rank if mine else None, ranks=ranks, pairs_ranked=len(ranked),
+        through_round=through_round,
     )
 
 
-def pair_score_card(pair: Pair, *, for_public: bool = False) -> ScoreCard:
-    """Every board ``pair`` played, in round and board order, with its total and rank.
+def _ranks_after_each_round(
+    scored: ScoredChampionship, through_round: int | None
+) -> dict[int, list[tuple[int, int]]]:
+    """``{pair: [(round, rank after it)]}`` over the rounds with results (up to
+    ``through_round``)."""
+    out: dict[int, list[tuple[int, int]]] = {}
+    for n, table in sorted(scored.score.progressive_standings().items()):
+        if through_round is not None and n > through_round:
+            continue
+        for s in table:
+            out.setdefault(s.pair, []).append((n, s.rank))
+    return out
+
+
+def score_card(
+    championship: Championship, number: int, *, for_public: bool = False,
+    through_round: int | None = None, scored: ScoredChampionship | None = None,
+) -> ScoreCard | None:
+    """Pair ``number``'s score card (``None``: no such pair): every board it played in
+    round and board order (rounds 1..``through_round`` when given), with its total,
+    boards and rank and its rank after each round.
 
     ``for_public=True`` (the public, a plain referee): the boards still hidden are left
-    out of ``rows`` *and* of the total, boards and rank, which are those of the public
-    standings (:func:`standings` ``for_public``). Constant number of queries.
-    """
-    scored = scored_championship(pair.championship, public_only=for_public)
-    return score_card_of(scored, pair, _pairs(pair.championship))
+    out of the rows *and* of the total, boards and rank, which are those of the public
+    standings. Five queries (the pair names, then the scoring, four); one when
+    ``scored`` is given or there is no such pair."""
+    names = pair_names(championship)
+    pair = names.get(number)
+    if pair is None:
+        return None
+    scored = _scored(championship, for_public, scored)
+    played = [r for r in scored.results if number in (r.ns_pair, r.ew_pair)
+              and (through_round is None or r.round <= through_round)]
+    ranks = _ranks_after_each_round(scored, through_round).get(number, [])
+    return _card_of(scored, pair, played, names,
+                    scored.score.standings(through_round=through_round), tuple(ranks),
+                    through_round)
+
+
+def score_cards(
+    championship: Championship, *, for_public: bool = True,
+    through_round: int | None = None, scored: ScoredChampionship | None = None,
+) -> list[ScoreCard]:
+    """:func:`score_card` of every pair, by number, for a printed set (five queries)."""
+    scored = _scored(championship, for_public, scored)
+    names = pair_names(championship)
+    by_pair: dict[int, list[ResultValues]] = {}
+    for r in scored.results:
+        if through_round is not None and r.round > through_round:
+            continue
+        by_pair.setdefault(r.ns_pair, []).append(r)
+        by_pair.setdefault(r.ew_pair, []).append(r)
+    ranked = scored.score.standings(through_round=through_round)
+    ranks = _ranks_after_each_round(scored, through_round)
+    return [
+        _card_of(scored, names[number], by_pair.get(number, []), names, ranked,
+                 tuple(ranks.get(number, [])), through_round)
+        for number in sorted(names)
+    ]

@@ -17,7 +17,6 @@ from tournaments.models import (
     Round,
     Seating,
 )
-from tournaments.selectors.standings import pairs_by_number as _pairs
 
 # --------------------------------------------------------------------------- referee
 
@@ -47,7 +46,7 @@ def current_round(championship: Championship) -> Round | None:
         Round.objects.filter(championship=championship)
         .annotate(tables=Count("seatings")).order_by("number")
     )
-    drawn = [r for r in rounds if r.tables]  # type: ignore[attr-defined]
+    drawn = [r for r in rounds if r.tables]
     for r in drawn:
         if not r.is_closed:
             return r
@@ -93,7 +92,12 @@ def result_history(result: Result) -> list[Any]:
 
 def pairs_by_number(championship: Championship) -> dict[int, Pair]:
     """``{number: Pair}`` with both players loaded (one query)."""
-    return _pairs(championship)
+    return {
+        p.number: p
+        for p in Pair.objects.filter(championship=championship).select_related(
+            "player1", "player2"
+        )
+    }
 
 
 def results_by_table(round: Round) -> dict[int, list[Result]]:

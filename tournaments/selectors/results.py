@@ -3,13 +3,14 @@ championship that every public number comes from."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from django.db import connection
 from django.db.models import Count, Q
 
 import scoring
+from engine.cards import other_side_points
 from engine.seats import Side
 from scoring.comparative import result_hand_score as result_hand_score_of
 from scoring.visibility import board_is_complete, count_by, public_boards
@@ -77,7 +78,7 @@ class ResultValues:
 
     @property
     def ew_points_taken(self) -> int | None:
-        return None if self.ns_points_taken is None else 72 - self.ns_points_taken
+        return None if self.ns_points_taken is None else other_side_points(self.ns_points_taken)
 
     @classmethod
     def of(cls, result: Result) -> ResultValues:
@@ -153,10 +154,12 @@ class Visibility:
 
 
 def visibility(
-    championship: Championship, results: Sequence[ResultValues] | None = None
+    championship: Championship, results: Sequence[ResultValues] | None = None,
+    *, results_per_board: Mapping[int, int] | None = None,
 ) -> Visibility:
     """The championship's :class:`Visibility`: two queries (boards, tables seated per
-    round), three when ``results`` (the championship's, from :func:`load_results`) is not
+    round), three when neither ``results`` (the championship's, from
+    :func:`load_results`) nor ``results_per_board`` (``{board number: results}``) is
     given."""
     board_rounds: dict[int, int | None] = dict(
         Board.objects.filter(championship=championship).values_list("number", "round__number")
@@ -165,8 +168,11 @@ def visibility(
         Seating.objects.filter(round__championship=championship)
         .values("round__number").annotate(n=Count("id")).values_list("round__number", "n")
     )
-    if results is None:
-        per_board: dict[int, int] = dict(
+    per_board: dict[int, int]
+    if results_per_board is not None:
+        per_board = dict(results_per_board)
+    elif results is None:
+        per_board = dict(
             Result.objects.filter(board__championship=championship)
             .values("board__number").annotate(n=Count("id")).values_list("board__number", "n")
         )

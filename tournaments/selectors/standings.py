@@ -1,118 +1,186 @@
-"""Standings: overall, per round, after each round, with the progress of results in / expected."""
+"""Standings (overall, per round, after each round) with the progress of the results: the
+one read model the standings page, its live fragment, the hall screen, the API and the
+printed standings render.
+
+:func:`standings` builds a :class:`Standings` value of plain numbers and strings (no
+model instance) from one scoring of the championship: ranks, totals and averages from
+``scoring``, the percentage from ``scoring.percentage``, the progress from
+``scoring.progress``, and each number's text as the pages and the PDF print it
+(:mod:`.formats`, in the active language). The page, the fragment and the PDF print the
+``*_text`` fields; the API sends the ``*_out`` numbers (the export's values). None of
+them computes a number of its own.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import scoring
+from scoring.progress import Progress, RoundProgress, count_progress
+from scoring.progress import rounds_progress as count_rounds_progress
 from scoring.visibility import count_by
-from tournaments.models import (
-    Championship,
-    Pair,
-)
-from tournaments.selectors.results import ScoredChampionship, scored_championship
+from tournaments import selectors  # the package: tests may stand in for its scoring
+from tournaments.models import Championship, Pair, Result
+from tournaments.numbers import average_out, comparative_out
+from tournaments.selectors.formats import column, percent_column, percent_value, short_name
+from tournaments.selectors.results import ScoredChampionship
+
+# --------------------------------------------------------------------------- pairs
+
+
+@dataclass(frozen=True, slots=True)
+class PairName:
+    """A pair as the read models name it: number, the two players' names, and the last
+    round it played when it withdrew (``None`` while in play)."""
+
+    number: int
+    player1: str
+    player2: str
+    withdrawn_after_round: int | None
+
+    @property
+    def names(self) -> str:
+        """"Jordi Vila – Anna Puig"."""
+        return f"{self.player1} – {self.player2}"
+
+    @property
+    def short(self) -> str:
+        """"J. Vila – A. Puig" (:func:`.formats.short_name`)."""
+        return f"{short_name(self.player1)} – {short_name(self.player2)}"
+
+
+def pair_names(championship: Championship) -> dict[int, PairName]:
+    """``{number: PairName}`` read as tuples (one query)."""
+    rows = Pair.objects.filter(championship=championship).values_list(
+        "number", "player1__name", "player2__name", "withdrawn_after_round"
+    )
+    return {row[0]: PairName(*row) for row in rows}
+
 
 # --------------------------------------------------------------------------- standings
 
 
 @dataclass(frozen=True, slots=True)
-class Progress:
-    """Results in / results expected (tables seated x boards of their round)."""
-
-    results_in: int
-    results_expected: int
-
-    @property
-    def complete(self) -> bool:
-        return self.results_expected > 0 and self.results_in >= self.results_expected
-
-    @property
-    def percent(self) -> int:
-        if not self.results_expected:
-            return 0
-        return min(100, 100 * self.results_in // self.results_expected)
-
-
-@dataclass(frozen=True, slots=True)
 class StandingRow:
-    """One line of the standings; ``total``/``average`` in comparative points (Fraction)."""
+    """One line of the standings.
+
+    ``total`` and ``average``: comparative points on the championship's scale, exact
+    (``Fraction``); ``total_out``/``average_out``: the same as the export and the API
+    write them (``tournaments.numbers``); ``percentage``: the average as a percentage of
+    the scale (``scoring.percentage``), one decimal. ``*_text``: what the page, the hall
+    and the PDF print (the same decimals down a column, at most
+    :data:`.formats.MAX_DECIMALS`; the active language's separator). ``missed``: boards
+    scored as average (A) under that missed-board rule.
+    """
 
     rank: int
-    pair: Pair
-    total: Fraction
+    pair: PairName
     boards: int
+    missed: int
+    withdrawn: bool
+    total: Fraction
     average: Fraction
-    missed: int = 0  # boards scored as average (A) under that missed-board rule
-    withdrawn: bool = False
+    percentage: float
+    total_out: int | float
+    average_out: float
+    total_text: str
+    average_text: str
+    percent_text: str
 
     @property
     def number(self) -> int:
         return self.pair.number
 
 
-@dataclass(frozen=True)
-class StandingsView:
-    """Standings of a championship: ``rows`` ranked, ``progress`` of the results in scope,
-    ``rounds``: round numbers that have tables (for per-round links)."""
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """Standings of a championship: ``rows`` ranked; ``progress``, results in / expected
+    of the rounds in scope; ``rounds``, the round numbers with tables (for per-round
+    links); ``round_progress``, every drawn round's progress (the hall's bar);
+    ``through_round`` or ``round_only``, the scope asked (neither: overall)."""
 
-    championship: Championship
-    rows: list[StandingRow]
+    rows: tuple[StandingRow, ...]
     progress: Progress
-    rounds: list[int]
+    rounds: tuple[int, ...]
+    round_progress: tuple[RoundProgress, ...] = ()
     through_round: int | None = None
     round_only: int | None = None
 
 
-def _rows(standings: Iterable[scoring.Standing], pairs: dict[int, Pair]) -> list[StandingRow]:
-    return [
-        StandingRow(s.rank, pairs[s.pair], s.total, s.boards, s.average, s.missed, s.withdrawn)
-        for s in standings
-        if s.pair in pairs
-    ]
-
-
-def pairs_by_number(championship: Championship) -> dict[int, Pair]:
-    """The championship's pairs by number, with their players (one query)."""
-    return {
-        p.number: p
-        for p in Pair.objects.filter(championship=championship).select_related(
-            "player1", "player2"
+def standing_rows(
+    ranked: Sequence[scoring.Standing], names: dict[int, PairName],
+    rules: scoring.ScoringRules,
+) -> tuple[StandingRow, ...]:
+    """``scoring``'s standings as :class:`StandingRow` values, each column's text
+    formatted once for the whole column (no query). A pair with no row (deleted) is left
+    out."""
+    kept = [s for s in ranked if s.pair in names]
+    percentages = [percent_value(s.average, rules) for s in kept]
+    return tuple(
+        StandingRow(
+            rank=s.rank, pair=names[s.pair], boards=s.boards, missed=s.missed,
+            withdrawn=s.withdrawn, total=s.total, average=s.average, percentage=pct,
+            total_out=comparative_out(s.total, rules), average_out=average_out(s.average),
+            total_text=total, average_text=average, percent_text=pct_text,
         )
-    }
+        for s, pct, total, average, pct_text in zip(
+            kept, percentages, column([s.total for s in kept], rules),
+            column([s.average for s in kept], rules), percent_column(percentages),
+            strict=True,
+        )
+    )
 
 
 def progress_of(scored: ScoredChampionship, *, through_round: int | None = None,
                 round_only: int | None = None) -> Progress:
     """Results in / results expected of the rounds in scope (all, 1..``through_round``
-    or ``round_only``): the tables seated in each round times its boards, plus each
-    result on an imported board of no single round (due where it was played). Every
-    result counts, hidden boards' too: it says how many are in, not what they are. No
-    query (``scored`` holds the rows)."""
+    or ``round_only``; the rule: ``scoring.progress.count_progress``). Every result
+    counts, hidden boards' too: it says how many are in, not what they are. No query
+    (``scored`` holds the rows)."""
     seen = scored.visibility
-    boards_of_round = count_by(r for r in seen.board_rounds.values() if r is not None)
-
-    def in_scope(number: int) -> bool:
-        if round_only is not None:
-            return number == round_only
-        if through_round is not None:
-            return number <= through_round
-        return True
-
-    expected = sum(
-        tables * boards_of_round.get(number, 0)
-        for number, tables in seen.tables_due.items()
-        if in_scope(number)
+    return count_progress(
+        board_rounds=seen.board_rounds, tables_due=seen.tables_due,
+        results=[(r.round, r.board_round) for r in scored.all_results],
+        through_round=through_round, round_only=round_only,
     )
-    results_in = 0
-    for result in scored.all_results:
-        if not in_scope(result.round):
-            continue
-        results_in += 1
-        if result.board_round is None:
-            expected += 1
-    return Progress(results_in, expected)
+
+
+def rounds_progress(scored: ScoredChampionship) -> list[RoundProgress]:
+    """Every drawn round's progress from an already scored championship (no query; the
+    rule: ``scoring.progress.rounds_progress``)."""
+    seen = scored.visibility
+    return count_rounds_progress(
+        board_rounds=seen.board_rounds, tables_due=seen.tables_due,
+        results=[(r.round, r.board_round) for r in scored.all_results], public=seen.public,
+    )
+
+
+def round_progress(championship: Championship) -> dict[int, RoundProgress]:
+    """``{round number: RoundProgress}`` of every drawn round, as :func:`rounds_progress`
+    counts it, without scoring anything: for the organiser's pages (the championship's
+    rounds, closing a round). Three queries: each result's round, board and board's
+    round; the boards; the tables seated per round."""
+    rows = list(Result.objects.filter(board__championship=championship).values_list(
+        "seating__round__number", "board__round__number", "board__number"))
+    seen = selectors.visibility(
+        championship, results_per_board=count_by(board for _r, _b, board in rows))
+    return {
+        p.number: p
+        for p in count_rounds_progress(
+            board_rounds=seen.board_rounds, tables_due=seen.tables_due,
+            results=[(played, board_round) for played, board_round, _board in rows],
+            public=seen.public,
+        )
+    }
+
+
+def _scored(championship: Championship, for_public: bool,
+            scored: ScoredChampionship | None) -> ScoredChampionship:
+    if scored is not None:
+        return scored
+    return selectors.scored_championship(championship, public_only=for_public)
 
 
 def standings(
@@ -121,40 +189,47 @@ def standings(
     through_round: int | None = None,
     round_only: int | None = None,
     for_public: bool = False,
-) -> StandingsView:
+    scored: ScoredChampionship | None = None,
+) -> Standings:
     """Overall standings, standings after round ``through_round`` (rounds 1..n) or of
-    ``round_only`` alone, with progress (results in / expected in that scope).
+    ``round_only`` alone, with progress (results in / expected in that scope) and every
+    round's progress.
 
-    ``for_public=True`` (the public, a plain referee, printed standings): the rows count
-    only the boards public now (:func:`scored_championship`), so saving a result on a
-    hidden board changes no public total, board count, average or rank; the progress
-    still counts every result (it says how many are in, not what they are).
+    ``for_public=True`` (the public, a plain referee, the API, printed standings): the
+    rows count only the boards public now (:func:`scored_championship`), so saving a
+    result on a hidden board changes no public total, board count, average or rank; the
+    progress still counts every result (it says how many are in, not what they are).
+    ``scored``: the championship already scored that way (the live pages keep one per
+    results version), else scored here.
 
-    Four queries, whatever the size: results, boards, tables per round, pairs.
-    Comparative points are those of the whole championship
-    (``scoring.ChampionshipScore.standings``). Raises ``ValueError`` when both are given.
+    Five queries, whatever the size (results, boards, tables per round, absences, pair
+    names); one when ``scored`` is given. Comparative points are those of the whole
+    championship (``scoring.ChampionshipScore.standings``). Raises ``ValueError`` when
+    both scopes are given.
     """
-    scored = scored_championship(championship, public_only=for_public)
-    pairs = pairs_by_number(championship)
-    rows = _rows(
-        scored.score.standings(through_round=through_round, round_only=round_only), pairs
-    )
-    seen = scored.visibility
-    return StandingsView(
-        championship=championship,
-        rows=rows,
+    scored = _scored(championship, for_public, scored)
+    ranked = scored.score.standings(through_round=through_round, round_only=round_only)
+    return Standings(
+        rows=standing_rows(ranked, pair_names(championship), championship.scoring_rules()),
         progress=progress_of(scored, through_round=through_round, round_only=round_only),
-        rounds=sorted(seen.tables_due),
+        rounds=tuple(sorted(scored.visibility.tables_due)),
+        round_progress=tuple(rounds_progress(scored)),
         through_round=through_round,
         round_only=round_only,
     )
 
 
 def standings_after_each_round(
-    championship: Championship, *, for_public: bool = False
-) -> dict[int, list[StandingRow]]:
-    """``{round: standings over rounds 1..round}`` for every round with results (four
-    queries; ``for_public`` counts only the public boards, as :func:`standings` does)."""
-    scored = scored_championship(championship, public_only=for_public)
-    pairs = pairs_by_number(championship)
-    return {n: _rows(rows, pairs) for n, rows in scored.score.progressive_standings().items()}
+    championship: Championship, *, for_public: bool = False,
+    scored: ScoredChampionship | None = None,
+) -> dict[int, tuple[StandingRow, ...]]:
+    """``{round: standings over rounds 1..round}`` for every round with results, rows as
+    :func:`standings` makes them (five queries, one when ``scored`` is given;
+    ``for_public`` counts only the public boards, as :func:`standings` does)."""
+    scored = _scored(championship, for_public, scored)
+    names = pair_names(championship)
+    rules = championship.scoring_rules()
+    return {
+        n: standing_rows(rows, names, rules)
+        for n, rows in scored.score.progressive_standings().items()
+    }

@@ -1,5 +1,5 @@
 """Template filters for the double-dummy table on the traveller
-(``selectors.DoubleDummy``)."""
+(``selectors.DoubleDummy``); they write marks, the read model computes the numbers."""
 
 from __future__ import annotations
 
@@ -8,21 +8,17 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from tournaments.selectors import DoubleDummy, ResultValues
-
 register = template.Library()
 
 
 @register.filter
-def dd_mark(result: ResultValues, dd: DoubleDummy | None) -> SafeString | str:
+def dd_mark(difference: int | None) -> SafeString | str:
     """A result's mark against the double-dummy value of its declaration, in NS's
-    points: ``+4`` (NS took more than perfect play gives them), ``−3`` (fewer), ``=``
-    (the same), with a title saying it in words. Empty without a table, and for an
-    adjusted score, an infraction or a result without trump (``DoubleDummy.difference``).
+    points, from the traveller row's ``dd_difference`` (``DoubleDummy.difference``):
+    ``+4`` (NS took more than perfect play gives them), ``−3`` (fewer), ``=`` (the
+    same), with a title saying it in words. Empty for ``None`` (no table, an adjusted
+    score, an infraction or a result without trump).
     """
-    if dd is None:
-        return ""
-    difference = dd.difference(result)
     if difference is None:
         return ""
     if difference == 0:

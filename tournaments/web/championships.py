@@ -74,23 +74,24 @@ def championship_detail(request: HttpRequest, slug: str) -> HttpResponse:
     context = page_context(request, championship)
     rounds = list(
         Round.objects.filter(championship=championship)
-        .annotate(
-            tables=Count("seatings", distinct=True),
-            boards_n=Count("boards", distinct=True),
-            results_in=Count("seatings__results", distinct=True),
-        )
+        .annotate(tables=Count("seatings", distinct=True))
         .prefetch_related("boards")
         .order_by("number")
     )
+    # Results in / expected as every page counts them (selectors.round_progress).
+    progress = selectors.round_progress(championship)
     for r in rounds:
-        r.results_due = r.tables * r.boards_n  # type: ignore[attr-defined]
+        counted = progress.get(r.number)
+        # The template reads them from the round, beside its annotated tables.
+        r.results_in = counted.results_in if counted else 0  # type: ignore[attr-defined]  # see above
+        r.results_due = counted.results_expected if counted else 0  # type: ignore[attr-defined]  # see above
     pairs = list(
         Pair.objects.filter(championship=championship).select_related("player1", "player2")
     )
     context.update(
         rounds=rounds,
         pairs=pairs,
-        has_results=any(r.results_in for r in rounds),
+        has_results=any(p.results_in for p in progress.values()),
     )
     return render(request, "tournaments/championship.html", context)
 

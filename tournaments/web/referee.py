@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from engine.cards import HAND_POINTS, other_side_points
 from tournaments import referee_checks, selectors, services
 from tournaments.forms import (
     ResultForm,
@@ -152,13 +153,13 @@ def result_entry(
 
 
 def _ew_points(form: ResultForm) -> int | None:
-    """72 minus the NS points in the form, for the page without JS."""
+    """EW's points from the NS points in the form, for the page without JS."""
     raw = form["ns_points_taken"].value()
     try:
         value = int(raw)
     except (TypeError, ValueError):
         return None
-    return 72 - value if 0 <= value <= 72 else None
+    return other_side_points(value) if 0 <= value <= HAND_POINTS else None
 
 
 def _initial(result: Result | None) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from tournaments import seating, services
+from tournaments import seating, selectors, services
 from tournaments.forms import (
     ConfirmForm,
     DrawForm,
@@ -19,11 +19,8 @@ from tournaments.forms import (
     add_service_error,
 )
 from tournaments.models import (
-    Board,
     Championship,
-    Result,
     Round,
-    Seating,
 )
 from tournaments.permissions import (
     Capability,
@@ -129,10 +126,9 @@ def round_close(request: HttpRequest, championship: Championship, round: int) ->
     may_leave_missing = has(
         request.user, championship, Capability.CLOSE_ROUND_WITH_MISSING
     )
-    due = (
-        Seating.objects.filter(round=rnd).count() * Board.objects.filter(round=rnd).count()
-    )
-    results_in = Result.objects.filter(seating__round=rnd, board__round=rnd).count()
+    counted = selectors.round_progress(championship).get(rnd.number)
+    due = counted.results_expected if counted else 0
+    results_in = counted.results_in if counted else 0
 
     def call(data: dict[str, Any]) -> Any:
         return services.round_close(

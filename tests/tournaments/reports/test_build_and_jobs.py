@@ -76,25 +76,22 @@ def test_entry_forms_have_a_page_per_table_with_both_pairs_and_every_board(playe
 
 
 def test_standings_pdf_shows_the_same_numbers_as_the_standings_page(played) -> None:  # type: ignore[no-untyped-def]
-    """Totals and averages as the web page writes them: 4 decimals, decimal comma."""
+    """Totals, averages and percentages as the standings page writes them (the one read
+    model's texts: the same decimals down a column, decimal comma)."""
     from django.utils import translation
 
-    from tournaments.templatetags.botifarra import average, points
-
-    view = selectors.standings(played)
+    with translation.override("ca"):
+        view = selectors.standings(played, for_public=True)
     data = render(build.standings(played))
     texts = page_texts(data)
     first = " ".join(words(texts[0]))
     assert "Classificació Posició Parella" in first  # the overall table, as on the web
     for row in view.rows:
-        line = " ".join(
-            [str(row.rank), str(row.pair.number), row.pair.player1.name]
-        )
+        line = " ".join([str(row.rank), str(row.pair.number), row.pair.player1])
         assert line in first, line
-        with translation.override("ca"):
-            web_total, web_average = points(row.total, played), average(row.average)
-        assert f"{web_total} {row.boards} {web_average}" in first, row.pair.number
-    assert any("," in str(average(row.average)) for row in view.rows)
+        assert (f"{row.total_text} {row.boards} {row.average_text} {row.percent_text}"
+                in first), row.pair.number
+    assert any("," in row.average_text for row in view.rows)
     # Overall, then after round 1 and after round 2.
     assert any("Classificació · després de la ronda 1" in t for t in texts)
     assert any("Classificació · després de la ronda 2" in t for t in texts)
@@ -174,7 +171,7 @@ def test_travellers_and_score_cards_never_show_a_hidden_board(played) -> None:  
 
 def test_traveller_rows_carry_the_scores_the_traveller_page_shows(played) -> None:  # type: ignore[no-untyped-def]
     board = Board.objects.get(championship=played, number=1)
-    page = selectors.traveller(board)
+    page = selectors.traveller(board.championship, board.number)
     doc = next(t for t in build.travellers(played).travellers if t.board == 1)
     assert [(r.table, r.ns_score, r.ew_score) for r in doc.rows] == [
         (row.table, row.score.ns_score, row.score.ew_score) for row in page.rows
@@ -425,8 +422,8 @@ def test_matchpoint_travellers_and_score_cards_ignore_results_on_a_hidden_board(
     assert build.travellers(c).travellers == travellers_before.travellers
     assert build.score_cards(c).cards == cards_before.cards
     # The hidden results do count for whoever may see them (the organiser's traveller).
-    staff = selectors.traveller(board1, for_public=False)
-    public = selectors.traveller(board1, for_public=True)
+    staff = selectors.traveller(board1.championship, board1.number, for_public=False)
+    public = selectors.traveller(board1.championship, board1.number, for_public=True)
     assert [r.score.ns_comparative for r in staff.rows] != [
         r.score.ns_comparative for r in public.rows
     ]

@@ -52,11 +52,10 @@ def count_queries(fn):
         lambda c: selectors.standings(c, for_public=True),
         lambda c: selectors.standings_after_each_round(c, for_public=True),
         # The board loaded as the API loads it: its double-dummy table comes along.
-        lambda c: selectors.traveller(board_with_analysis(c, 1), for_public=True),
+        lambda c: selectors.traveller(c, 1, for_public=True),
         lambda c: selectors.standings_after_each_round(c),
-        lambda c: selectors.traveller(board_with_analysis(c, 1)),
-        lambda c: selectors.pair_score_card(Pair.objects.get(championship=c, number=1),
-                                            for_public=True),
+        lambda c: selectors.traveller(c, 1),
+        lambda c: selectors.score_card(c, 1, for_public=True),
         lambda c: selectors.public_board_numbers(c),
         lambda c: selectors.referee_round(Round.objects.get(championship=c, number=3)),
     ],
@@ -83,7 +82,7 @@ def test_standings_rank_by_total_and_report_progress():
     # 3 rounds drawn x 4 tables x 2 boards expected, 2 rounds played.
     assert (view.progress.results_in, view.progress.results_expected) == (16, 24)
     assert view.progress.percent == 66
-    assert view.rounds == [1, 2, 3]
+    assert view.rounds == (1, 2, 3)
     only = selectors.standings(c, round_only=2)
     assert (only.progress.results_in, only.progress.results_expected) == (8, 8)
     assert only.progress.complete
@@ -107,7 +106,7 @@ def test_the_app_gives_the_same_numbers_as_python_m_scoring_on_the_export(tmp_pa
     view = selectors.standings(c)
     assert [(r.rank, r.number, round(float(r.total), 4)) for r in view.rows] == [
         (s["rank"], s["pair"], s["total"]) for s in exported["standings"]]
-    trav = selectors.traveller(Board.objects.get(championship=c, number=2))
+    trav = selectors.traveller(c, 2)
     by_table = {
         t["number"]: res
         for r in exported["rounds"] for t in r["tables"] for res in t["results"]
@@ -126,15 +125,15 @@ def test_a_board_stays_hidden_until_every_table_of_its_round_has_a_result(small)
     services.result_record(seating=small.seatings[0], board=board, trump="O",
                            ns_points_taken=40, expected_version=None, acting_user=None)
     assert not selectors.board_is_public(board)
-    hidden = selectors.traveller(board, for_public=True)
-    assert (hidden.public, hidden.rows, hidden.deal) == (False, [], None)
-    assert hidden.tables_missing == [small.seatings[1].table.number]
-    full = selectors.traveller(board)  # a referee's view
+    hidden = selectors.traveller(board.championship, board.number, for_public=True)
+    assert (hidden.public, hidden.rows, hidden.deal) == (False, (), None)
+    assert hidden.tables_missing == (small.seatings[1].table.number,)
+    full = selectors.traveller(board.championship, board.number)  # a referee's view
     assert len(full.rows) == 1 and full.deal is not None
     services.result_record(seating=small.seatings[1], board=board, trump="C",
                            ns_points_taken=30, expected_version=None, acting_user=None)
     assert selectors.board_is_public(board)
-    shown = selectors.traveller(board, for_public=True)
+    shown = selectors.traveller(board.championship, board.number, for_public=True)
     assert shown.public and len(shown.rows) == 2 and shown.deal is not None
     assert selectors.public_board_numbers(small.championship) == {board.number}
 
@@ -154,7 +153,7 @@ def test_the_traveller_gives_hand_scores_comparative_points_and_the_dealer(small
     services.result_record(seating=small.seatings[1], board=board, trump="O",
                            ns_points_taken=36, contro=True, expected_version=None,
                            acting_user=None)
-    trav = selectors.traveller(board)
+    trav = selectors.traveller(board.championship, board.number)
     assert trav.dealer is Seat.W
     first, second = sorted(trav.rows, key=lambda r: r.table)
     # EW declared botifarra and took 42: EW +12, NS -6 (duplicate doubling).
@@ -170,7 +169,7 @@ def test_the_score_card_lists_each_board_with_direction_opponent_and_points(smal
             services.result_record(seating=s, board=b, trump="E", ns_points_taken=36 + s.pk % 3,
                                    expected_version=None, acting_user=None)
     seating = small.seatings[0]
-    card = selectors.pair_score_card(seating.ew_pair)
+    card = selectors.score_card(seating.ew_pair.championship, seating.ew_pair.number)
     assert [(r.board, r.direction, r.opponent.number) for r in card.rows] == [
         (1, Side.EW, seating.ns_pair.number), (2, Side.EW, seating.ns_pair.number)]
     assert card.total == sum(r.comparative for r in card.rows)
@@ -181,9 +180,9 @@ def test_the_public_score_card_leaves_out_hidden_boards_and_their_points(small):
     services.result_record(seating=small.seatings[0], board=small.boards[0], trump="O",
                            ns_points_taken=50, expected_version=None, acting_user=None)
     pair = small.seatings[0].ns_pair
-    public = selectors.pair_score_card(pair, for_public=True)
-    assert (public.rows, public.total, public.boards, public.rank) == ([], 0, 0, None)
-    card = selectors.pair_score_card(pair)  # the organiser's view
+    public = selectors.score_card(pair.championship, pair.number, for_public=True)
+    assert (public.rows, public.total, public.boards, public.rank) == ((), 0, 0, None)
+    card = selectors.score_card(pair.championship, pair.number)  # the organiser's view
     assert len(card.rows) == 1 and not card.rows[0].public
     assert card.total == Fraction(3, 2)
 
@@ -194,7 +193,7 @@ def _public_numbers(championship):
     by_round = selectors.standings(championship, round_only=1, for_public=True)
     after = selectors.standings_after_each_round(championship, for_public=True)
     cards = {
-        p.number: selectors.pair_score_card(p, for_public=True)
+        p.number: selectors.score_card(p.championship, p.number, for_public=True)
         for p in Pair.objects.filter(championship=championship)
     }
     return (
@@ -250,15 +249,15 @@ def test_the_public_traveller_of_a_public_board_scores_as_the_public_standings()
                                acting_user=None)
     services.result_record(seating=seatings[0], board=board2, trump="B", ns_points_taken=12,
                            expected_version=None, acting_user=None)
-    public = selectors.traveller(board1, for_public=True)
+    public = selectors.traveller(board1.championship, board1.number, for_public=True)
     assert public.public and len(public.rows) == 2
     totals = {r.number: r.total for r in selectors.standings(c, for_public=True).rows}
     for row in public.rows:
-        assert totals[row.ns_pair.number] == row.score.ns_comparative
-        assert totals[row.ew_pair.number] == row.score.ew_comparative
-    hidden = selectors.traveller(board2, for_public=True)
-    assert (hidden.public, hidden.rows, hidden.deal) == (False, [], None)
-    assert hidden.tables_missing == [seatings[1].table.number]
+        assert totals[row.ns.number] == row.score.ns_comparative
+        assert totals[row.ew.number] == row.score.ew_comparative
+    hidden = selectors.traveller(board2.championship, board2.number, for_public=True)
+    assert (hidden.public, hidden.rows, hidden.deal) == (False, (), None)
+    assert hidden.tables_missing == (seatings[1].table.number,)
 
 
 def test_only_the_organiser_and_the_head_referee_see_hidden_boards(small):
@@ -299,3 +298,21 @@ def test_current_round_is_the_first_drawn_open_round(small):
     services.round_draw(round=small.round2, seed=3, acting_user=None)
     assert selectors.current_round(small.championship) == small.round2
     assert Seating.objects.filter(round=small.round2).count() == 2
+
+
+def test_round_progress_counts_as_the_standings_do_without_scoring(
+    django_assert_num_queries,
+):
+    c = build_championship(pairs=8, rounds=3, boards_per_round=2, drawn_rounds=3,
+                           played_rounds=2)
+    rnd3 = Round.objects.get(championship=c, number=3)
+    services.result_record(seating=rnd3.seatings.order_by("table__number").first(),
+                           board=Board.objects.filter(round=rnd3).order_by("number").first(),
+                           trump="O", ns_points_taken=40, expected_version=None,
+                           acting_user=None)
+    with django_assert_num_queries(3):
+        counted = selectors.round_progress(c)
+    scored = selectors.rounds_progress(selectors.scored_championship(c, public_only=True))
+    assert list(counted.values()) == scored
+    assert [(p.results_in, p.results_expected, p.boards_complete) for p in scored] == [
+        (8, 8, 2), (8, 8, 2), (1, 8, 0)]

@@ -129,7 +129,7 @@ def test_the_standings_rows_are_one_line_with_even_decimals(client) -> None:
                                       played_rounds=1)
     data = fresh_get(client, reverse("standings", args=[championship.slug])).context[
         "standings"]
-    for values in ([r.total for r in data.rows], [r.average for r in data.rows]):
+    for values in ([r.total_text for r in data.rows], [r.average_text for r in data.rows]):
         decimals = {len(v.split(",")[1]) if "," in v else 0 for v in values}
         assert len(decimals) == 1
     assert all(" – " in r.pair.short and len(r.pair.short) < len(r.pair.names)
@@ -173,8 +173,8 @@ def test_pair_card_draws_the_rank_after_each_round(client) -> None:
     card = response.context["card"]
     assert [n for n, _r in card.ranks] == [1, 2, 3]
     progressive = selectors.standings_after_each_round(championship, for_public=True)
-    assert card.ranks == [(n, next(r.rank for r in rows if r.number == 1))
-                          for n, rows in sorted(progressive.items())]
+    assert card.ranks == tuple((n, next(r.rank for r in rows if r.number == 1))
+                               for n, rows in sorted(progressive.items()))
     page = response.content.decode()
     assert page.count("<circle") == 3 and 'class="rank-chart"' in page
 

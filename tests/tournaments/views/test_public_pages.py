@@ -74,7 +74,7 @@ def test_a_hidden_board_shows_neither_deal_nor_results_to_the_public(client, web
     assert 'id="hidden-board"' in page
     assert 'id="traveller"' not in page
     assert response.context["traveller"].deal is None
-    assert response.context["traveller"].rows == []
+    assert response.context["traveller"].rows == ()
     assert 'class="deal"' not in page
 
 
@@ -98,7 +98,7 @@ def test_a_plain_referee_sees_a_hidden_board_as_the_public_does(client, web: Sma
     client.force_login(web.referee)
     response = fresh_get(client, reverse("traveller", args=[web.championship.slug, board.number]))
     assert response.context["traveller"].deal is None
-    assert response.context["traveller"].rows == []
+    assert response.context["traveller"].rows == ()
 
 
 @pytest.mark.parametrize("role", ["organiser", "head_referee"])
@@ -117,7 +117,7 @@ def test_the_organiser_and_the_head_referee_see_a_hidden_board(client, web: Smal
     assert len(response.context["traveller"].rows) == 1
     # The standings, projected in the room, leave the hidden board out even for them.
     standings = fresh_get(client, reverse("standings", args=[web.championship.slug]))
-    assert standings.context["standings"].rows == []
+    assert standings.context["standings"].rows == ()
     assert standings.context["standings"].progress.results_in == 1
 
 
@@ -125,9 +125,9 @@ def test_public_standings_leave_out_a_hidden_board(client, web: Small) -> None:
     url = reverse("standings", args=[web.championship.slug])
     record(web.seatings[0], web.boards[0], 44)  # hidden: table 2 has not played it
     view = fresh_get(client, url).context["standings"]
-    assert view.rows == [] and view.progress.results_in == 1
+    assert view.rows == () and view.progress.results_in == 1
     client.force_login(web.referee)
-    assert fresh_get(client, url).context["standings"].rows == []
+    assert fresh_get(client, url).context["standings"].rows == ()
 
 
 def test_pair_card_leaves_out_boards_still_hidden(client, web: Small) -> None:
@@ -192,4 +192,4 @@ def test_a_round_not_yet_drawn_has_empty_standings_not_404(client, web: Small) -
     response = fresh_get(client, reverse("standings", args=[web.championship.slug]), {"round": "2"})
     assert response.status_code == 200
     assert response.context["round_only"] == 2
-    assert response.context["standings"].rows == []
+    assert response.context["standings"].rows == ()

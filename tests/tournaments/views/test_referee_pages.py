@@ -62,7 +62,7 @@ def test_saving_a_result_updates_the_public_standings(client, web: Small) -> Non
     client.logout()
     view = client.get(standings).context["standings"]
     assert view.progress.results_in == 1
-    assert view.rows == []  # the board stays hidden (and out of the totals) until table 2
+    assert view.rows == ()  # the board stays hidden (and out of the totals) until table 2
     record(web.seatings[1], web.boards[0], 30)
     view = client.get(standings).context["standings"]
     assert {row.number for row in view.rows} == {
