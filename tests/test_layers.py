@@ -94,6 +94,12 @@ IMPORT_RULES: list[tuple[str, tuple[str, ...]]] = [
     ],
     ("tournaments/permissions.py", (*UPPER, "tournaments.services", "tournaments.reports",
                                     "tournaments.tasks")),
+    # The fixed SQL of the hot paths: beside the models, below the permissions.
+    *[
+        (pattern, (*UPPER, "tournaments.selectors", "tournaments.services",
+                   "tournaments.permissions", "tournaments.reports", "tournaments.tasks"))
+        for pattern in ("tournaments/db/*.py",)
+    ],
     ("tournaments/services/*.py", UPPER),
     ("tournaments/services.py", UPPER),
     ("tournaments/reports/services.py", UPPER),
@@ -135,7 +141,7 @@ def test_the_import_rules_reach_the_layers() -> None:
     # A renamed folder must not leave the rules checking nothing.
     checked = {path for path, _ in import_cases()}
     assert "tournaments/reports/pdf.py" in checked
-    for package in ("models", "selectors", "services"):
+    for package in ("models", "db", "selectors", "services"):
         assert any(p.startswith(f"tournaments/{package}") for p in checked), package
     assert any(p.startswith("tournaments/services") for p in checked)
 

@@ -63,6 +63,8 @@ from tournaments.services.pairs import (
 )
 from tournaments.services.results import (
     ResultData,
+    ResultSaved,
+    SaveKind,
     result_correct,
     result_delete,
     result_record,
@@ -97,6 +99,8 @@ __all__ = [
     "ResultConflict",
     "ResultData",
     "ResultError",
+    "ResultSaved",
+    "SaveKind",
     "SeatingCheck",
     "TournamentError",
     "board_analyse",
