@@ -64,6 +64,7 @@ import os
 from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -125,7 +126,7 @@ def database_from_env() -> dict[str, object]:
             f"DATABASE_URL={url!r}: only postgres://... and sqlite:///... are supported"
         )
     try:
-        config = dict(
+        config: dict[str, Any] = dict(
             dj_database_url.parse(url, conn_max_age=envint("DATABASE_CONN_MAX_AGE", 0))
         )
     except ValueError as exc:
