@@ -16,8 +16,9 @@ PUT in this process and in its backend. Every answer must be a 201.
 ``--root DIR`` imports the project from another checkout (``git worktree add``) against
 the same database. ``--compare DIR_A DIR_B`` compares two checkouts on a machine whose
 speed drifts: it starts one such process for each (each with its own championship) and
-has them run their batches in turn, A, B, A, B..., ``--rounds`` each, then prints the
-medians and the median of the B/A ratios of consecutive batches.
+has them run their batches in turn, A B, B A, A B..., ``--rounds`` each, then prints the
+medians and the median of the B/A ratios of the batches run side by side. ``--env-a`` /
+``--env-b NAME=VALUE`` set a variable for one side only (a setting on against off).
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ parser.add_argument("--sample", type=int, metavar="N",
                          "cost per call)")
 parser.add_argument("--compare", type=Path, nargs=2, metavar=("DIR_A", "DIR_B"),
                     help="two checkouts to compare, batch by batch")
+parser.add_argument("--env-a", action="append", default=[], metavar="NAME=VALUE",
+                    help="with --compare: an environment variable of A's process only")
+parser.add_argument("--env-b", action="append", default=[], metavar="NAME=VALUE",
+                    help="with --compare: an environment variable of B's process only "
+                         "(e.g. DATABASE_REPLAN_SECONDS=0 against the same checkout)")
 parser.add_argument("--plans", action="store_true",
                     help="list this connection's prepared statements and their plans")
 parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
@@ -70,14 +76,22 @@ os.environ.setdefault("DATABASE_SERVER_SIDE_BINDING", "1")
 from bench_load import PAIRS, cpu_seconds, setup  # noqa: E402
 from common import machine  # noqa: E402
 
+# bench_load puts its own checkout first on the path when imported: without this, both
+# processes of --compare ran the checkout this script is in, whatever --root said.
+sys.path.insert(0, str(args.root.resolve()))
+
 TRUMPS = ["O", "C", "E", "B", "botifarra"]
 
 
 def main() -> None:
     from django.db import connection
 
+    import config
     from config.wsgi import application  # django.setup(), the URL patterns, gc.freeze
 
+    imported = Path(config.__file__).resolve().parent.parent
+    if imported != args.root.resolve():
+        sys.exit(f"the project came from {imported}, not from --root {args.root}")
     if connection.vendor != "postgresql":
         sys.exit("bench_entry_cpu needs PostgreSQL: set DATABASE_URL=postgres://...")
     tables = PAIRS // 2
@@ -189,9 +203,12 @@ def compare(roots: list[Path]) -> None:
                "--rounds", str(args.rounds), "--warmup", str(args.warmup),
                "--redis", args.redis]
     children = []
-    for root in roots:  # one after the other: each names its championship by the second
+    envs = [dict(item.split("=", 1) for item in side) for side in (args.env_a, args.env_b)]
+    for root, env in zip(roots, envs, strict=True):
+        # One after the other: each names its championship by the second.
         child = subprocess.Popen([*command, "--root", str(root.resolve())],
-                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                 env=dict(os.environ, **env))
         assert child.stdout is not None
         line = child.stdout.readline()  # built and warmed up
         if not line.startswith("ready"):
@@ -199,8 +216,11 @@ def compare(roots: list[Path]) -> None:
         children.append(child)
         time.sleep(1)
     figures: list[list[tuple[float, float]]] = [[], []]
-    for _ in range(args.rounds):
-        for child, rows in zip(children, figures, strict=True):
+    for turn in range(args.rounds):
+        # A first, then B first, and so on (A B B A A B ...): the batch run second
+        # of a pair measured 2-5 % more CPU on a busy machine, whichever code it ran.
+        pairs = list(zip(children, figures, strict=True))
+        for child, rows in (pairs if turn % 2 == 0 else pairs[::-1]):
             assert child.stdin is not None and child.stdout is not None
             child.stdin.write("go\n")
             child.stdin.flush()
@@ -208,8 +228,10 @@ def compare(roots: list[Path]) -> None:
             rows.append((float(app), float(db)))
     for child in children:
         child.wait()
-    for name, root, rows in zip("AB", roots, figures, strict=True):
-        print(f"{name} {root}: CPU per PUT, median of {args.rounds} batches of {args.puts}: "
+    for name, root, env, rows in zip("AB", roots, envs, figures, strict=True):
+        settings = "".join(f" {k}={v}" for k, v in env.items())
+        print(f"{name} {root}{settings}: CPU per PUT, median of {args.rounds} batches of "
+              f"{args.puts}: "
               f"{statistics.median(r[0] for r in rows):.2f} ms here (batches "
               f"{' '.join(f'{r[0]:.2f}' for r in rows)}) + "
               f"{statistics.median(r[1] for r in rows):.2f} ms PostgreSQL (batches "

@@ -13,7 +13,8 @@ rebuilt at most about once a second, served meanwhile as it was); and in-process
 time to read the championship's result rows as tuples against the time of a page that
 must be recomputed (the first request after a change). Goals (docs/performance.md):
 cached standings at least 80 % of the login page's requests per second; a recomputed
-page under 3x the time to read its rows.
+page under 3x the time to read its rows. ``--rows``: only the rows that
+``tournaments/live_rows.py`` writes against the template loops they replaced, in process.
 """
 
 from __future__ import annotations
@@ -141,6 +142,69 @@ def in_process(repeat: int = 7) -> None:
           f"{trav / read:.1f}x the read")
     print(f"  the same, its version already scored:    "
           f"{statistics.median(shared) * 1000:7.1f} ms (a fragment rebuilt after another)")
+
+
+def rows_cost(repeat: int) -> None:
+    """The standings' and traveller's rows written by ``tournaments/live_rows.py`` against
+    the template loops they replaced (tests/tournaments/views/live_rows_reference), for
+    the same values, in turn, ``repeat`` times each, in Catalan: the median of each and of
+    their ratios, beside the time to rebuild the whole fragment."""
+    from django.core.cache import cache
+    from django.utils import translation
+
+    from tests.tournaments.views.live_rows_reference import render
+    from tournaments import live
+    from tournaments.live_rows import standings_rows, traveller_rows
+    from tournaments.models import Championship
+    from tournaments.selectors.live import forget_scored, live_standings, live_traveller
+
+    championship = Championship.objects.get(slug=SLUG)
+    standings = live_standings(championship, round_only=None, through_round=None)
+    traveller = live_traveller(championship, 1, for_public=False)
+    assert traveller is not None
+    rules = championship.scoring_rules()
+
+    def cases() -> list[tuple[str, object, object]]:
+        return [
+            (f"standings, {len(standings.rows)} rows",
+             lambda: standings_rows(championship.slug, standings.rows),
+             lambda: render("standings_rows.html", championship=championship,
+                            standings=standings)),
+            (f"traveller, {len(traveller.rows)} rows",
+             lambda: traveller_rows(championship.slug, traveller, rules),
+             lambda: render("traveller_rows.html", championship=championship,
+                            traveller=traveller)),
+        ]
+
+    def rebuild() -> None:
+        cache.clear()
+        forget_scored()
+        live.standings_fragment(championship, None, None)
+
+    with translation.override("ca"):
+        for name, python, template in cases():
+            assert str(python()) == template(), name  # type: ignore[operator]
+            times: list[tuple[float, float]] = []
+            for _ in range(repeat):
+                pair = []
+                for action in (python, template):
+                    start = time.process_time()
+                    action()  # type: ignore[operator]
+                    pair.append(time.process_time() - start)
+                times.append((pair[0], pair[1]))
+            ours = statistics.median(t[0] for t in times)
+            theirs = statistics.median(t[1] for t in times)
+            ratio = statistics.median(t[1] / t[0] for t in times if t[0])
+            print(f"{name}: live_rows {ours * 1000:.2f} ms, template loop "
+                  f"{theirs * 1000:.2f} ms of CPU (median of {repeat}, in turn; "
+                  f"template / live_rows median {ratio:.2f})")
+        whole = []
+        for _ in range(repeat):
+            start = time.process_time()
+            rebuild()
+            whole.append(time.process_time() - start)
+        print(f"standings fragment recomputed and rendered (with live_rows): "
+              f"{statistics.median(whole) * 1000:.1f} ms of CPU (median of {repeat})")
 
 
 def free_port() -> int:
@@ -278,12 +342,17 @@ def main() -> None:
     parser.add_argument("--rebuild", action="store_true")
     parser.add_argument("--in-process-only", action="store_true",
                         help="only the in-process figures (no gunicorn, no load)")
+    parser.add_argument("--rows", action="store_true",
+                        help="only the rows written by live_rows against the template loops")
     parser.add_argument("--repeat", type=int, default=7,
                         help="runs of each in-process figure (their median is printed)")
     args = parser.parse_args()
     print(machine())
     ensure_database(os.environ["DATABASE_URL"])
     setup(args.rebuild)
+    if args.rows:
+        rows_cost(args.repeat)
+        return
     in_process(args.repeat)
     if not args.in_process_only:
         served(args.seconds, args.workers, args.clients)

@@ -25,7 +25,7 @@ Variables:
     DATABASE_REPLAN_SECONDS  a result save asks PostgreSQL to plan its statements again
                           when its connection's plans are older than this (default 5;
                           0: never): plans made while the results tables were nearly
-                          empty read them whole (tournaments/models/plans.py)
+                          empty read them whole (tournaments/db/plans.py)
     CELERY_BROKER_URL     e.g. redis://127.0.0.1:6379/0; absent -> tasks run eagerly in-process
     CELERY_VISIBILITY_TIMEOUT  seconds before Redis redelivers a dead worker's task (900)
     CELERY_RESULT_BACKEND optional; the jobs keep their state in PrintJob rows

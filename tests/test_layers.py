@@ -94,7 +94,7 @@ WEB_PAGES = sorted(
 #: enqueues), the fixed-SQL writes.
 NOT_FOR_PAGES = (
     "tournaments.api", "tournaments.admin", "tournaments.management", "tournaments.urls",
-    "tournaments.tasks", "tournaments.enqueue", "tournaments.models.written", "rest_framework",
+    "tournaments.tasks", "tournaments.enqueue", "tournaments.db", "rest_framework",
 )
 #: (files, what they may not import) — docs/architecture.md "Who may import whom".
 IMPORT_RULES: list[tuple[str, tuple[str, ...]]] = [
@@ -127,6 +127,12 @@ IMPORT_RULES: list[tuple[str, tuple[str, ...]]] = [
     ],
     ("tournaments/web/common.py",
      (*NOT_FOR_PAGES, *(f"tournaments.web.{page}" for page in WEB_PAGES))),
+    # The fixed SQL of the hot paths: beside the models, below the permissions.
+    *[
+        (pattern, (*UPPER, "tournaments.selectors", "tournaments.services",
+                   "tournaments.permissions", "tournaments.reports", "tournaments.tasks"))
+        for pattern in ("tournaments/db/*.py",)
+    ],
     ("tournaments/reports/build.py", (*UPPER, "tournaments.services",
                                       "tournaments.reports.services", "tournaments.tasks")),
     *[
@@ -165,7 +171,7 @@ def test_the_import_rules_reach_the_layers() -> None:
     # A renamed folder must not leave the rules checking nothing.
     checked = {path for path, _ in import_cases()}
     assert "tournaments/reports/pdf.py" in checked
-    for package in ("models", "selectors", "services", "web"):
+    for package in ("models", "db", "selectors", "services", "web"):
         assert any(p.startswith(f"tournaments/{package}") for p in checked), package
     assert {"championships", "pairs", "rounds", "referee", "audit"} <= set(WEB_PAGES)
     assert "tournaments/web/common.py" in checked and "tournaments/enqueue.py" in checked

@@ -204,31 +204,15 @@ def roles_of(user: Any, championship: Championship | int) -> frozenset[str]:
     return roles
 
 
-#: A subquery of :func:`roles_sql`: the roles, comma-separated (none: NULL).
-_ROLES_JOINED = (
-    f"(SELECT string_agg({Membership._meta.get_field('role').column}, ',')"  # noqa: S608
-    f" FROM {Membership._meta.db_table}"
-    f" WHERE {Membership._meta.get_field('championship').column} = {{championship}}"
-    f" AND {Membership._meta.get_field('user').column} = %s)"
-)
-
-
-def roles_sql(championship_column: str) -> str:
-    """For PostgreSQL, a column of another statement (its one parameter: the user's id)
-    giving what :func:`roles_of` would read for the championship whose id is
-    ``championship_column``: a result's save reads them with its seating, one
-    query fewer. Its value goes to :func:`remember_roles`."""
-    return _ROLES_JOINED.format(championship=championship_column)
-
-
-def remember_roles(user: Any, championship_id: int, joined: str | None) -> None:
-    """Remember ``joined``, the value of :func:`roles_sql`'s column read for ``user``
-    in championship ``championship_id``, as :func:`roles_of` would have read it (no
-    effect for anonymous users and superusers, whose roles need no query)."""
+def remember_roles(user: Any, championship_id: int, roles: frozenset[str]) -> None:
+    """Remember ``roles`` as what :func:`roles_of` would read for ``user`` in championship
+    ``championship_id``: a result's save reads them with its seating, one statement
+    fewer (``tournaments.db.results.SaveContext.roles``). No effect for anonymous users
+    and superusers, whose roles need no query."""
     if (user is None or not getattr(user, "is_authenticated", False)
             or getattr(user, "is_superuser", False)):
         return
-    _memo_of(user)[championship_id] = frozenset(joined.split(",") if joined else ())
+    _memo_of(user)[championship_id] = roles
 
 
 def roles_for(capability: Capability | str) -> frozenset[str]:

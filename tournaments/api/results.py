@@ -46,8 +46,8 @@ from tournaments.api.serializers import (
     ResultSavedSerializer,
     ResultSerializer,
 )
+from tournaments.db.results import seating_at
 from tournaments.models import Board, Championship, Result, Round, Seating, Table
-from tournaments.models.joined import seating_at
 from tournaments.permissions import Capability
 
 #: An ETag of ours, quoted (as sent) or bare (as some clients copy it), its numbers as
@@ -151,7 +151,7 @@ def _largest_number() -> int:
     own limit): a larger number in an address names nothing, and would overflow
     SQLite's integers if it reached the query."""
     return min(
-        validator.limit_value
+        int(validator.limit_value)
         for model in (Round, Table, Board)
         for validator in model._meta.get_field("number").validators
         if isinstance(validator, MaxValueValidator)
@@ -281,21 +281,22 @@ class ResultApi(APIView):
             if expected is None and exc.current is not None:
                 raise PreconditionRequired() from None
             raise
-        outcome = getattr(saved, "outcome", "updated")
+        kind, result = saved.kind, saved.result
         # The answer from the rows the save read (its seating and board).
-        public = selectors.board_is_public(saved.board)
-        shown = sees_values(request, saved.seating.round.championship, public)
-        body = result_data(saved, show_values=shown, public=public)
-        body["outcome"] = outcome
-        body["message"] = (_("Resultat desat.") if outcome == "created"
-                           else _("Resultat corregit.") if outcome == "updated"
+        public = selectors.board_is_public(result.board)
+        shown = sees_values(request, result.seating.round.championship, public)
+        body = result_data(result, show_values=shown, public=public)
+        body["outcome"] = kind.value
+        body["message"] = (_("Resultat desat.") if kind is services.SaveKind.CREATED
+                           else _("Resultat corregit.") if kind is services.SaveKind.UPDATED
                            else _("Aquest resultat ja estava desat."))
         # ``body`` holds JSON's own types, exactly what ``ResultSavedSerializer`` (the
         # schema of this answer) makes of it: passing it through the serializer cost a
         # save about a tenth of its CPU and changed nothing (tests compare the two).
         return Response(
             body,
-            status=status.HTTP_201_CREATED if outcome == "created" else status.HTTP_200_OK,
+            status=(status.HTTP_201_CREATED if kind is services.SaveKind.CREATED
+                    else status.HTTP_200_OK),
             headers={"ETag": body["etag"]},
         )
 

@@ -65,6 +65,8 @@ from tournaments.services.pairs import (
 )
 from tournaments.services.results import (
     ResultData,
+    ResultSaved,
+    SaveKind,
     result_correct,
     result_delete,
     result_record,
@@ -100,6 +102,8 @@ __all__ = [
     "ResultConflict",
     "ResultData",
     "ResultError",
+    "ResultSaved",
+    "SaveKind",
     "SeatingCheck",
     "TournamentError",
     "board_analyse",

@@ -13,11 +13,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.text import normalise
+from tournaments.db import results as db_results
 from tournaments.models import (
     AuditEntry,
     Championship,
     Result,
-    written,
 )
 from tournaments.permissions import Capability, has, require
 from tournaments.services.errors import ChampionshipStateError
@@ -54,7 +54,7 @@ def audit_entry(
 ) -> AuditEntry:
     """The audit row :func:`audit` writes, built and not yet saved (for a write that
     stores it with its own rows in one statement, and then bumps the results version
-    itself: ``models.written.insert_result``). Arguments as :func:`audit`'s."""
+    itself: ``db.results.insert_result``). Arguments as :func:`audit`'s."""
     championship_id = championship if isinstance(championship, int) else championship.pk
     return AuditEntry(
         championship_id=championship_id,
@@ -111,7 +111,8 @@ def bump_results_version(championship_id: int) -> None:
     results_version + 1``, so concurrent writers never lose a bump; a rolled back write
     rolls its bump back too. The live pages' ETags and cached fragments and the prints'
     "out of date" compare this number (docs/decisions.md, live pages)."""
-    written.bump_results_version(championship_id, using=router.db_for_write(Championship))
+    db_results.bump_results_version(championship_id,
+                                    using=router.db_for_write(Championship))
 
 
 def lock_championship(championship: Championship | int) -> Championship:
@@ -119,7 +120,7 @@ def lock_championship(championship: Championship | int) -> Championship:
     first lock of every change to a championship's pairs, rounds and seatings, so that
     they run one at a time (each sees the pairs and player codes the previous one
     wrote) and one at a time with the result saves, which take the same row first
-    (``FOR KEY SHARE``, :func:`tournaments.models.joined.seating_joined`). With the
+    (``FOR KEY SHARE``, :func:`tournaments.db.results.save_context`). With the
     championship's row always taken first, no two of them wait for each other: a draw
     that held it while a save held the round's would deadlock."""
     pk = championship if isinstance(championship, int) else championship.pk

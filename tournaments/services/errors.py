@@ -49,7 +49,14 @@ class AddressError(TournamentError):
 
 
 class ResultError(TournamentError):
-    """A result the rules do not allow (points out of 0..72, recontro without contro...)."""
+    """A result the rules do not allow (points out of 0..72, recontro without contro...).
+    ``problems``: every ``(field, message)`` found, the first one the error's own (empty
+    when only that one was looked for)."""
+
+    def __init__(self, message: str, *, field: str | None = None,
+                 problems: Sequence[tuple[str, str]] = ()) -> None:
+        super().__init__(message, field=field)
+        self.problems = list(problems)
 
 
 class ResultConflict(TournamentError):

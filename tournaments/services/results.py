@@ -3,34 +3,33 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
-from django.db import IntegrityError, connections, router, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.text import normalise
 from scoring.validate import parse_result
+from tournaments.db.plans import replan_if_stale
+from tournaments.db.results import (
+    SaveContext,
+    insert_result,
+    result_locked,
+    save_context,
+    save_context_at,
+    seating_at,
+)
 from tournaments.models import (
     AuditEntry,
     Board,
     Championship,
-    Pair,
-    PairBoard,
     Result,
     Round,
     Seating,
 )
-from tournaments.models.joined import (
-    BOARD_OF_ROUND,
-    SEATING,
-    result_locked,
-    seating_at,
-    seating_joined,
-)
-from tournaments.models.plans import replan_if_stale
-from tournaments.models.written import insert_result
-from tournaments.permissions import remember_roles, roles_sql
+from tournaments.permissions import remember_roles
 from tournaments.result_messages import normalise_side, result_problems
 from tournaments.services.common import Capability, User, audit, audit_entry, require
 from tournaments.services.common import acting_person as _person
@@ -57,6 +56,25 @@ class ResultData:
     infraction: str | None = None
     adjusted: tuple[str, str] | None = None
     note: str = ""
+
+
+class SaveKind(StrEnum):
+    """What a save did with the table's result of the board (a conflict is no save:
+    :class:`ResultConflict`, with the stored result)."""
+
+    CREATED = "created"
+    UPDATED = "updated"
+    UNCHANGED = "unchanged"  # the same values as stored: nothing written
+
+
+@dataclass(frozen=True, slots=True)
+class ResultSaved:
+    """The outcome of :func:`result_record`: ``kind``, and ``result``, the stored result
+    as it is now, its ``seating`` (with round, championship, table and pairs) and
+    ``board`` the rows the save read."""
+
+    kind: SaveKind
+    result: Result
 
 
 def validate_result(
@@ -91,9 +109,7 @@ def validate_result(
     )
     if problems:
         field, message = problems[0]
-        error = ResultError(message, field=field)
-        error.problems = problems
-        raise error
+        raise ResultError(message, field=field, problems=problems)
     values = parse_result(
         trump=trump or None, ns_points_taken=ns_points_taken, delegated=delegated,
         contro=contro, recontro=recontro, sant_vicenc=sant_vicenc,
@@ -180,80 +196,29 @@ def _seating_changed(table_number: int, board_number: int) -> ResultConflict:
     )
 
 
-def _lock_seating(seating: Seating, board: Board) -> Seating:
-    """``seating`` read again and locked (``FOR UPDATE`` of its row only) with its round,
-    championship and table, and, in the same query, what the checks of
-    :func:`result_record` need to know of ``board``: ``board_fits`` (it is a board of the
-    championship, of this round or of none), ``round_started`` (the round has a result)
-    and ``played_by`` (the number of this table's pair that already played ``board`` at
-    another table, or ``None``). The subqueries are written out (:data:`_CHECKS`):
-    Django's building them cost a save more than PostgreSQL's answering them."""
-    locked = seating_joined(
-        f"{SEATING}.id = %s", (seating.pk,), extra=list(_CHECKS.items()),
-        extra_params=(board.pk, board.pk), lock=True,
-    )
-    if locked is None:  # the table drawn again (its seating replaced) meanwhile
-        raise _seating_changed(seating.table.number, board.number)
-    return locked
-
-
-_S, _B, _R = Seating._meta.db_table, Board._meta.db_table, Round._meta.db_table
-_X, _PB, _P = Result._meta.db_table, PairBoard._meta.db_table, Pair._meta.db_table
-#: The checks :func:`_lock_seating` reads, as subqueries of the seating's row; the
-#: parameters: the board's id, twice.
-_CHECKS = {
-    "board_fits": (
-        f"EXISTS (SELECT 1 FROM {_B} b WHERE b.id = %s AND (b.round_id = {_S}.round_id"  # noqa: S608
-        f" OR (b.round_id IS NULL AND b.championship_id ="
-        f" (SELECT r.championship_id FROM {_R} r WHERE r.id = {_S}.round_id))))"
-    ),
-    # From the round's seatings to their results' index: written as a join, PostgreSQL
-    # read every result of the database (every championship's) in its table's order
-    # until one of this round came up, 2-3 ms a save with 5,000 rows stored.
-    "round_started": (
-        f"EXISTS (SELECT 1 FROM {_S} s WHERE s.round_id = {_S}.round_id"  # noqa: S608
-        f" AND EXISTS (SELECT 1 FROM {_X} x WHERE x.seating_id = s.id))"
-    ),
-    "played_by": (
-        f"SELECT p.number FROM {_PB} pb INNER JOIN {_P} p ON p.id = pb.pair_id"  # noqa: S608
-        f" INNER JOIN {_X} x ON x.id = pb.result_id WHERE pb.board_id = %s"
-        f" AND pb.pair_id IN ({_S}.ns_pair_id, {_S}.ew_pair_id) AND x.seating_id <> {_S}.id LIMIT 1"
-    ),
-}
-
-
-#: :data:`_CHECKS` for a board named by its number in the seating's round (so it fits
-#: by construction); the parameter: the board's number, in ``played_by``.
-_CHECKS_AT = {
-    "round_started": _CHECKS["round_started"],
-    "played_by": _CHECKS["played_by"].replace("%s", f"({BOARD_OF_ROUND})", 1),
-}
+def _user_id(user: User | None) -> int | None:
+    """The id of a person (``None``: the system or an anonymous user)."""
+    return user.pk if user is not None and user.is_authenticated else None
 
 
 @transaction.atomic
 def result_record_at(
     *, slug: str, round_number: int, table_number: int, board_number: int, **values: Any
-) -> Result:
+) -> ResultSaved:
     """:func:`result_record` on the table and board named by their numbers (the API's
-    address), located and locked in the same query as the checks (one query fewer than
-    locating them first). ``values``: :func:`result_record`'s other keywords. The
-    returned result's ``seating`` (with its round, championship, table and pairs) and
-    ``board`` are the rows read. Raises :class:`AddressError` when the championship,
-    round, table or board does not exist, :class:`ResultConflict` when the table's
-    seating kept changing under three reads (edits or draws at that very moment);
-    otherwise as :func:`result_record`."""
+    address), located and locked in the same statement as the checks and the acting
+    user's roles (:func:`tournaments.db.results.save_context_at`). ``values``:
+    :func:`result_record`'s other keywords. Raises :class:`AddressError` when the
+    championship, round, table or board does not exist, :class:`ResultConflict` when
+    the table's seating kept changing under three reads (edits or draws at that very
+    moment); otherwise as :func:`result_record`."""
     replan_if_stale()
     address = (slug, round_number, table_number, board_number)
-    user = values.get("acting_user")
-    extra, extra_params = list(_CHECKS_AT.items()), [board_number]
-    if connections[router.db_for_write(Seating)].vendor == "postgresql":
-        # The acting user's roles in the championship read in the same statement.
-        extra.append(("roles", roles_sql("jc.id")))
-        extra_params.append(user.pk if user is not None and user.is_authenticated else None)
+    user_id = _user_id(values.get("acting_user"))
     for _attempt in range(3):
-        located = seating_at(*address, extra=extra, extra_params=extra_params, lock=True)
-        if located is not None:
-            break
+        context = save_context_at(*address, user_id=user_id)
+        if context is not None:
+            return _record(context, **values)
         # Nothing, or a seating row that another transaction changed (an edit of the
         # table's pairs, a new draw) while this read waited for its lock: PostgreSQL
         # then drops the row whose joins no longer hold. A fresh read tells which.
@@ -261,19 +226,11 @@ def result_record_at(
             raise AddressError(
                 _("No hi ha aquesta taula o aquest tauler en aquest campionat.")
             )
-    else:
-        raise _seating_changed(table_number, board_number)
-    seating, board = located
-    seating.board_fits = True  # type: ignore[attr-defined]
-    if hasattr(seating, "roles"):
-        remember_roles(user, seating.round.championship_id, seating.roles)
-    saved = _record(seating, board, **values)
-    saved.seating, saved.board = seating, board
-    return saved
+    raise _seating_changed(table_number, board_number)
 
 
 @transaction.atomic
-def result_record(*, seating: Seating, board: Board, **values: Any) -> Result:
+def result_record(*, seating: Seating, board: Board, **values: Any) -> ResultSaved:
     """Enter (``expected_version=None``) or correct (``expected_version`` = the version
     the form was loaded with) the result of ``board`` at ``seating``'s table.
     ``expected_id``: the id of the result that version is of, when the caller knows it
@@ -290,8 +247,8 @@ def result_record(*, seating: Seating, board: Board, **values: Any) -> Result:
     (before/after) in the same transaction. Values identical to the stored result are a
     success that writes nothing (same version, no audit row), whatever
     ``expected_version`` says: only a different value over a newer version conflicts.
-    The returned result's ``outcome`` says which: ``"created"``, ``"updated"`` or
-    ``"unchanged"``.
+    Returns a :class:`ResultSaved`: its ``kind`` says which (created, updated,
+    unchanged), its ``result`` is the stored result.
 
     Refusals: :class:`NotAllowedError` (not a referee/head referee/organiser of this
     championship; a closed round needs head referee or organiser; so does an adjusted
@@ -303,7 +260,10 @@ def result_record(*, seating: Seating, board: Board, **values: Any) -> Result:
     seating has any (:func:`_check_seating_before_first_result`).
     """
     replan_if_stale()
-    return _record(_lock_seating(seating, board), board, **values)
+    context = save_context(seating.pk, board, user_id=_user_id(values.get("acting_user")))
+    if context is None:  # the table drawn again (its seating replaced) meanwhile
+        raise _seating_changed(seating.table.number, board.number)
+    return _record(context, **values)
 
 
 def _where(seating: Seating, board: Board) -> str:
@@ -314,8 +274,7 @@ def _where(seating: Seating, board: Board) -> str:
 
 
 def _record(
-    seating: Seating,
-    board: Board,
+    context: SaveContext,
     *,
     trump: Any,
     ns_points_taken: int | None,
@@ -329,17 +288,20 @@ def _record(
     expected_version: int | None,
     expected_id: int | None = None,
     acting_user: User | None,
-) -> Result:
-    """:func:`result_record`'s work, with ``seating`` already read and locked in this
-    transaction with the checks of :func:`_lock_seating` (or :data:`_CHECKS_AT`)."""
-    round = seating.round
-    championship = round.championship
+) -> ResultSaved:
+    """:func:`result_record`'s work, with the table's seating read and locked in this
+    transaction with the checks and the user's roles (``context``)."""
+    seating, board = context.seating, context.board
+    round = context.round
+    championship = context.championship
+    if context.roles is not None:
+        remember_roles(acting_user, championship.pk, context.roles)
     require(acting_user, championship, Capability.ENTER_RESULT)
     if championship.status == Championship.Status.FINISHED:
         raise ChampionshipStateError(
             _("El campionat ja s'ha acabat: els resultats no es poden canviar.")
         )
-    if not seating.board_fits:  # type: ignore[attr-defined]
+    if not context.board_fits:
         raise ResultError(
             _("El tauler %(board)s no es juga a la ronda %(round)s.")
             % {"board": board.number, "round": round.number},
@@ -369,8 +331,7 @@ def _record(
         # The same values saved again (a retry after a lost response, a second tap):
         # success with nothing written, whatever version the client sent
         # (docs/decisions.md "Saving the same thing twice").
-        current.outcome = "unchanged"
-        return current
+        return _saved(SaveKind.UNCHANGED, current, context)
     if round.is_closed:  # after the same values: a retry once the round closed is no change
         require(acting_user, championship, Capability.CHANGE_CLOSED_ROUND)
     if data.adjusted is not None or (current is not None and current.is_adjusted):
@@ -395,10 +356,8 @@ def _record(
         )
     now = timezone.now()
     if current is None:
-        _check_seating_before_first_result(
-            round, started=seating.round_started  # type: ignore[attr-defined]
-        )
-        played = seating.played_by  # type: ignore[attr-defined]
+        _check_seating_before_first_result(round, started=context.round_started)
+        played = context.played_by
         if played is not None:
             raise ResultError(
                 _("La parella %(pair)s ja ha jugat el tauler %(board)s.")
@@ -431,8 +390,7 @@ def _record(
                 % {"where": _where(seating, board)},
                 current=None,
             ) from None
-        result.outcome = "created"
-        return result
+        return _saved(SaveKind.CREATED, result, context)
     before = current.snapshot()
     for name, value in fields.items():
         setattr(current, name, value)
@@ -442,13 +400,19 @@ def _record(
     current.save()
     _audit(current, seating=seating, board=board, action=AuditEntry.Action.RESULT_UPDATE,
            acting_user=acting_user, before=before, after=current.snapshot(), at=now)
-    current.outcome = "updated"
-    return current
+    return _saved(SaveKind.UPDATED, current, context)
+
+
+def _saved(kind: SaveKind, result: Result, context: SaveContext) -> ResultSaved:
+    """The outcome, the result's seating and board the rows ``context`` read (a caller
+    answering with them reads nothing more)."""
+    result.seating, result.board = context.seating, context.board
+    return ResultSaved(kind, result)
 
 
 def result_correct(
     *, result: Result, expected_version: int, acting_user: User | None, **data: Any
-) -> Result:
+) -> ResultSaved:
     """Correct a stored result (audited, version + 1): :func:`result_record` on the same
     table and board, with ``data`` the result's fields (all of them, as in a form)."""
     return result_record(

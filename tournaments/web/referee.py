@@ -3,10 +3,10 @@ the hand score it asks for as the referee types."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
@@ -111,7 +111,7 @@ def result_entry(
                 form.add_error(None, str(exc))
                 conflict = exc.current
                 # Re-base on what is stored now so a deliberate second save corrects it.
-                rebased = request.POST.copy()
+                rebased = cast(QueryDict, form.data).copy()  # a bound form's own data
                 rebased["version"] = str(exc.current_version or "")
                 form.data = rebased
             except ValueError as exc:  # every service refusal is a ValueError
@@ -124,7 +124,7 @@ def result_entry(
                 messages.success(
                     request,
                     _("Aquest resultat ja estava desat.")
-                    if getattr(saved, "outcome", "") == "unchanged" else _("Resultat desat."),
+                    if saved.kind is services.SaveKind.UNCHANGED else _("Resultat desat."),
                 )
                 return redirect(
                     "result_entry", championship.slug, round, table, board

@@ -5,22 +5,34 @@ still a conflict."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.tournaments.conftest import Small
 from tests.tournaments.views.helpers import entry_url, form_data, record
 from tournaments import services
-from tournaments.models import AuditEntry, Result
+from tournaments.models import AuditEntry, Board, Result, Seating
+from tournaments.services import SaveKind
 
 pytestmark = pytest.mark.django_db
 
 
+def _save(seating: Seating, board: Board, ns_points: int,
+          **data: Any) -> services.ResultSaved:
+    """A result entered by the system, with what the save did."""
+    return services.result_record(seating=seating, board=board, trump="O",
+                                  ns_points_taken=ns_points, acting_user=None,
+                                  **{"expected_version": None, **data})
+
+
 def test_the_same_values_again_with_no_version_are_unchanged_not_a_conflict(small: Small):
     seating, board = small.seatings[0], small.boards[0]
-    first = record(seating, board, 40)
-    assert first.outcome == "created"
-    again = record(seating, board, 40)  # a retry that never saw the first answer
-    assert (again.pk, again.version, again.outcome) == (first.pk, 1, "unchanged")
+    first = _save(seating, board, 40)
+    assert first.kind is SaveKind.CREATED
+    again = _save(seating, board, 40)  # a retry that never saw the first answer
+    assert (again.result.pk, again.result.version, again.kind) == (
+        first.result.pk, 1, SaveKind.UNCHANGED)
     assert AuditEntry.objects.filter(board_number=board.number).count() == 1
 
 
@@ -28,8 +40,9 @@ def test_the_same_values_over_a_stale_version_are_unchanged(small: Small) -> Non
     seating, board = small.seatings[0], small.boards[0]
     record(seating, board, 40)
     record(seating, board, 45, expected_version=1)  # version 2
-    again = record(seating, board, 45, expected_version=1)  # stale, but the same values
-    assert (again.version, again.outcome, again.ns_points_taken) == (2, "unchanged", 45)
+    again = _save(seating, board, 45, expected_version=1)  # stale, but the same values
+    assert (again.result.version, again.kind, again.result.ns_points_taken) == (
+        2, SaveKind.UNCHANGED, 45)
     assert AuditEntry.objects.filter(action__startswith="result.").count() == 2
 
 
@@ -46,8 +59,8 @@ def test_a_different_value_over_a_newer_version_is_still_a_conflict(small: Small
 def test_a_changed_note_is_a_change_not_a_no_op(small: Small) -> None:
     seating, board = small.seatings[0], small.boards[0]
     record(seating, board, 40)
-    changed = record(seating, board, 40, expected_version=1, note="revisat")
-    assert (changed.version, changed.outcome) == (2, "updated")
+    changed = _save(seating, board, 40, expected_version=1, note="revisat")
+    assert (changed.result.version, changed.kind) == (2, SaveKind.UPDATED)
 
 
 def test_the_same_values_still_need_a_referee_role(small: Small) -> None:

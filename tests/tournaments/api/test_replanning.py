@@ -1,5 +1,5 @@
 """A result save has PostgreSQL plan its statements again when the connection's plans are
-older than DATABASE_REPLAN_SECONDS (tournaments/models/plans.py): a plan made on a nearly
+older than DATABASE_REPLAN_SECONDS (tournaments/db/plans.py): a plan made on a nearly
 empty table reads it whole however much it grows."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.tournaments.api.conftest import Api, body
-from tournaments.models import plans
+from tournaments.db import plans
 
 pytestmark = pytest.mark.django_db
 

@@ -518,7 +518,7 @@ def test_a_plain_referee_cannot_change_a_closed_round_of_an_imported_championshi
     open_ = Result.objects.filter(seating__round__championship=imported,
                                   seating__round__number=2).order_by("id").first()
     changed = services.result_correct(result=open_, expected_version=open_.version,
-                                      acting_user=referee, trump="O", ns_points_taken=40)
+                                      acting_user=referee, trump="O", ns_points_taken=40).result
     assert (changed.trump, changed.ns_points_taken, changed.version) == ("O", 40, 2)
 
 

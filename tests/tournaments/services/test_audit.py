@@ -286,7 +286,7 @@ def test_a_referee_cannot_replace_an_adjusted_score_but_the_head_referee_can(
         seating=small.seatings[0], board=small.boards[0], trump=None, ns_points_taken=None,
         adjusted={"NS": "average_plus", "EW": "average_minus"}, expected_version=None,
         acting_user=head,
-    )
+    ).result
     with pytest.raises(services.NotAllowedError):
         services.result_record(
             seating=small.seatings[0], board=small.boards[0], trump="O", ns_points_taken=40,
@@ -295,7 +295,7 @@ def test_a_referee_cannot_replace_an_adjusted_score_but_the_head_referee_can(
     played = services.result_record(
         seating=small.seatings[0], board=small.boards[0], trump="O", ns_points_taken=40,
         expected_version=adjusted.version, acting_user=head,
-    )
+    ).result
     assert not played.is_adjusted
     row = last("result.update")
     assert row.acting_user == head
@@ -308,7 +308,7 @@ def test_deleting_a_result_keeps_the_reason_in_the_row(small: Small) -> None:
     result = services.result_record(
         seating=small.seatings[0], board=small.boards[0], trump="O", ns_points_taken=40,
         expected_version=None, acting_user=small.referee,
-    )
+    ).result
     services.result_delete(result=result, expected_version=1, acting_user=head,
                            reason="  taula equivocada ")
     row = last("result.delete")

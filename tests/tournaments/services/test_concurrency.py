@@ -68,7 +68,7 @@ def test_two_referees_correcting_the_same_version_one_wins_the_other_gets_a_conf
         )
 
     outcomes = save_at_once([save(50), save(20)])
-    saved = [o for o in outcomes if isinstance(o, Result)]
+    saved = [o.result for o in outcomes if isinstance(o, services.ResultSaved)]
     conflicts = [o for o in outcomes if isinstance(o, services.ResultConflict)]
     assert len(saved) == 1 and len(conflicts) == 1, outcomes
     stored = Result.objects.get(seating=seating, board=board)
@@ -94,7 +94,7 @@ def test_two_referees_entering_a_new_result_at_once_one_wins_the_other_gets_a_co
         )
 
     outcomes = save_at_once([save(45), save(27)])
-    saved = [o for o in outcomes if isinstance(o, Result)]
+    saved = [o.result for o in outcomes if isinstance(o, services.ResultSaved)]
     conflicts = [o for o in outcomes if isinstance(o, services.ResultConflict)]
     assert len(saved) == 1 and len(conflicts) == 1, outcomes
     assert Result.objects.get().ns_points_taken == saved[0].ns_points_taken

@@ -20,7 +20,7 @@ def record(small, *, seating=0, board=0, version=None, user=None, **data):
     return services.result_record(
         seating=small.seatings[seating], board=small.boards[board],
         expected_version=version, acting_user=user, **fields,
-    )
+    ).result
 
 
 def test_result_record_stores_the_result_with_version_1_and_an_audit_row(small):
@@ -45,7 +45,7 @@ def test_a_correction_bumps_the_version_and_audits_before_and_after(small):
         result=first, expected_version=1, acting_user=small.referee,
         trump="C", ns_points_taken=30,
     )
-    assert second.version == 2
+    assert (second.kind, second.result.version) == (services.SaveKind.UPDATED, 2)
     update = AuditEntry.objects.get(action="result.update")
     assert (update.before["ns_points_taken"], update.after["ns_points_taken"]) == (40, 30)
     assert (update.before["version"], update.after["version"]) == (1, 2)
@@ -146,14 +146,16 @@ def test_result_record_at_finds_the_table_and_board_by_their_numbers(small):
                "table_number": seating.table.number, "board_number": board.number}
     saved = services.result_record_at(**address, trump="E", ns_points_taken=50,
                                       expected_version=None, acting_user=small.referee)
-    assert (saved.outcome, saved.seating.pk, saved.board.pk) == ("created", seating.pk, board.pk)
-    assert saved.seating.ns_pair.number == seating.ns_pair.number  # with its pairs
+    result = saved.result
+    assert (saved.kind, result.seating.pk, result.board.pk) == (
+        services.SaveKind.CREATED, seating.pk, board.pk)
+    assert result.seating.ns_pair.number == seating.ns_pair.number  # with its pairs
     stored = Result.objects.get()
     assert (stored.seating_id, stored.board_id, stored.ns_points_taken) == (
         seating.pk, board.pk, 50)
     again = services.result_record_at(**address, trump="E", ns_points_taken=50,
                                       expected_version=None, acting_user=small.referee)
-    assert again.outcome == "unchanged"
+    assert (again.kind, again.result.pk) == (services.SaveKind.UNCHANGED, result.pk)
 
 
 @pytest.mark.parametrize("wrong", [
@@ -223,7 +225,7 @@ def test_a_closed_round_accepts_corrections_only_from_head_referee_or_organiser(
     services.membership_grant(championship=small.championship, user=head,
                               role=Membership.Role.HEAD_REFEREE, acting_user=None)
     fixed = services.result_correct(result=result, expected_version=1, acting_user=head,
-                                    trump="E", ns_points_taken=37)
+                                    trump="E", ns_points_taken=37).result
     assert fixed.version == 2
 
 
@@ -311,4 +313,4 @@ def test_a_reopened_round_takes_a_referee_correction_again(small):
     services.round_reopen(round=small.round1, acting_user=small.organiser)
     fixed = services.result_correct(result=result, expected_version=1,
                                     acting_user=small.referee, trump="O", ns_points_taken=41)
-    assert fixed.version == 2
+    assert fixed.result.version == 2

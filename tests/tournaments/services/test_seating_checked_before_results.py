@@ -12,7 +12,7 @@ from tournaments.models import Board, Bye, Result, Seating
 pytestmark = pytest.mark.django_db
 
 
-def _record(seating: Seating, board: Board) -> Result:
+def _record(seating: Seating, board: Board) -> services.ResultSaved:
     return services.result_record(seating=seating, board=board, trump="O",
                                   ns_points_taken=40, expected_version=None, acting_user=None)
 
@@ -55,8 +55,8 @@ def test_a_valid_seating_edited_by_hand_accepts_the_result(db: None) -> None:
     # Swap the EW pairs of the two tables: still every pair once.
     Seating.objects.filter(pk=first.pk).update(ew_pair=second.ew_pair)
     Seating.objects.filter(pk=second.pk).update(ew_pair=first.ew_pair)
-    result = _record(first, boards[0])
-    assert result.outcome == "created" and result.ns_points_taken == 40
+    saved = _record(first, boards[0])
+    assert (saved.kind, saved.result.ns_points_taken) == (services.SaveKind.CREATED, 40)
     assert Result.objects.get().seating.ew_pair == second.ew_pair
 
 

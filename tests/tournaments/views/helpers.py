@@ -24,7 +24,7 @@ def record(seating: Seating, board: Board, ns_points: int = 40, **data: Any) -> 
         seating=seating, board=board, trump=data.pop("trump", "O"),
         ns_points_taken=ns_points, expected_version=data.pop("expected_version", None),
         acting_user=None, **data,
-    )
+    ).result
 
 
 def form_data(**overrides: Any) -> dict[str, Any]:

@@ -29,7 +29,7 @@ def test_the_organiser_sees_the_log_newest_first_with_who_what_and_before_after(
     first = services.result_record(
         seating=web.seatings[0], board=web.boards[0], trump="O", ns_points_taken=40,
         expected_version=None, acting_user=web.referee,
-    )
+    ).result
     services.result_record(
         seating=web.seatings[0], board=web.boards[0], trump="O", ns_points_taken=50,
         expected_version=first.version, acting_user=web.organiser,

@@ -1,4 +1,4 @@
-"""The hot path's fixed SQL write (tournaments.models.written): a new result, its two
+"""The hot path's fixed SQL write (tournaments.db.results): a new result, its two
 pair-board rows, its audit row and the results version bump in one statement store
 column for column what the ORM's four statements store, and leave the same saved
 instances; a pair that already played the board is refused with nothing written."""
@@ -13,8 +13,8 @@ from django.db import IntegrityError, transaction
 from django.forms.models import model_to_dict
 
 from tests.tournaments.conftest import Small
+from tournaments.db.results import in_one_statement, with_the_orm
 from tournaments.models import AuditEntry, Championship, PairBoard, Result
-from tournaments.models.written import in_one_statement, with_the_orm
 from tournaments.services.common import audit_entry
 
 pytestmark = pytest.mark.django_db
