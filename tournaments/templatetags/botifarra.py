@@ -13,7 +13,8 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from tournaments.models import Championship
-from tournaments.numbers import average_out, comparative_out
+from tournaments.numbers import average_out
+from tournaments.selectors.formats import points_text
 
 register = template.Library()
 
@@ -54,11 +55,9 @@ def seat(code: Any) -> str:
 @register.filter
 def points(value: Fraction | None, championship: Championship) -> str:
     """Comparative points as the export writes them (docs/file-format.md "Export
-    adds"), with the language's decimal separator."""
-    if value is None:
-        return "—"
-    out = comparative_out(Fraction(value), championship.scoring_rules())
-    return number_format(Decimal(str(out)))
+    adds"), with the language's decimal separator: the read models' own text
+    (``selectors.formats.points_text``)."""
+    return points_text(value, championship.scoring_rules())
 
 
 @register.filter
