@@ -29,8 +29,8 @@ from tournaments.models import (
 )
 from tournaments.numbers import comparative_out
 from tournaments.selectors.formats import points_text
-from tournaments.selectors.results import ResultValues, ScoredChampionship
-from tournaments.selectors.standings import PairName, _scored, pair_names
+from tournaments.selectors.results import ResultValues, ScoredChampionship, scored_or_new
+from tournaments.selectors.standings import PairName, pair_names
 
 # --------------------------------------------------------------------------- double dummy
 
@@ -271,7 +271,7 @@ def traveller(
              .select_related("analysis").first())
     if board is None:
         return None
-    scored = _scored(championship, for_public, scored)
+    scored = scored_or_new(championship, public_only=for_public, scored=scored)
     due: list[int] = []
     if board.round_id is not None:
         due = list(Seating.objects.filter(round_id=board.round_id)
@@ -290,7 +290,7 @@ def travellers(
 ) -> list[Traveller]:
     """:func:`traveller` of every board (of round ``round_number`` when not 0), in board
     order, for a printed set: seven queries whatever the number of boards."""
-    scored = _scored(championship, for_public, scored)
+    scored = scored_or_new(championship, public_only=for_public, scored=scored)
     boards = Board.objects.filter(championship=championship).select_related("analysis")
     if round_number:
         boards = boards.filter(round__number=round_number)
@@ -427,7 +427,7 @@ def score_card(
     pair = names.get(number)
     if pair is None:
         return None
-    scored = _scored(championship, for_public, scored)
+    scored = scored_or_new(championship, public_only=for_public, scored=scored)
     played = [r for r in scored.results if number in (r.ns_pair, r.ew_pair)
               and (through_round is None or r.round <= through_round)]
     ranks = _ranks_after_each_round(scored, through_round).get(number, [])
@@ -441,7 +441,7 @@ def score_cards(
     through_round: int | None = None, scored: ScoredChampionship | None = None,
 ) -> list[ScoreCard]:
     """:func:`score_card` of every pair, by number, for a printed set (five queries)."""
-    scored = _scored(championship, for_public, scored)
+    scored = scored_or_new(championship, public_only=for_public, scored=scored)
     names = pair_names(championship)
     by_pair: dict[int, list[ResultValues]] = {}
     for r in scored.results:

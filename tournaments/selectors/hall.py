@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from scoring.progress import RoundProgress
 from tournaments.models import Championship
 from tournaments.selectors.boards import Traveller, traveller
-from tournaments.selectors.results import ScoredChampionship
-from tournaments.selectors.standings import Standings, _scored, standings
+from tournaments.selectors.results import ScoredChampionship, scored_or_new
+from tournaments.selectors.standings import Standings, standings
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +46,7 @@ def hall(championship: Championship, *, scored: ScoredChampionship | None = None
     :func:`standings` and :func:`traveller` of the latest complete board from one
     scoring. Nine queries at most (the scoring, four, when ``scored`` is not given; the
     pair names twice; the board and its tables due)."""
-    scored = _scored(championship, True, scored)
+    scored = scored_or_new(championship, public_only=True, scored=scored)
     view = standings(championship, for_public=True, scored=scored)
     board = latest_complete_board(scored)
     return Hall(

@@ -18,8 +18,8 @@ from django.conf import settings
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from tournaments import selectors  # the package, complete by the time these run
 from tournaments.models import Championship
+from tournaments.selectors import results as results_reads
 from tournaments.selectors.boards import ScoreCard, Traveller, score_card, traveller
 from tournaments.selectors.formats import MAX_DECIMALS, column, short_name
 from tournaments.selectors.hall import Hall, current_progress, hall, latest_complete_board
@@ -49,25 +49,25 @@ __all__ = [
 #: the latest scored championship of each, shared by the fragments this process rebuilds
 #: for the same version within ``LIVE_STALE_SECONDS`` (the standings, the hall, the
 #: travellers and pair cards polled after a change score the championship once).
-_SCORED: dict[tuple[int, bool], tuple[Any, int, float, selectors.ScoredChampionship]] = {}
+_SCORED: dict[tuple[int, bool], tuple[Any, int, float, results_reads.ScoredChampionship]] = {}
 
 
 def scored_for_version(championship: Championship, *, public_only: bool
-                       ) -> selectors.ScoredChampionship:
+                       ) -> results_reads.ScoredChampionship:
     """:func:`tournaments.selectors.scored_championship` of the championship's version,
     computed once per version and ``LIVE_STALE_SECONDS`` by this process (0: every
     time). Every write bumps the version (docs/decisions.md 36), so a kept scoring is
     never older than the version it is kept for."""
     keep = float(getattr(settings, "LIVE_STALE_SECONDS", 0) or 0)
     if keep <= 0:
-        return selectors.scored_championship(championship, public_only=public_only)
+        return results_reads.scored_championship(championship, public_only=public_only)
     key = (championship.pk, public_only)
     now = time.monotonic()
     kept = _SCORED.get(key)
     if (kept is not None and kept[0] == championship.created_at
             and kept[1] == championship.results_version and now - kept[2] < keep):
         return kept[3]
-    result = selectors.scored_championship(championship, public_only=public_only)
+    result = results_reads.scored_championship(championship, public_only=public_only)
     if len(_SCORED) > 64:
         _SCORED.clear()
     _SCORED[key] = (championship.created_at, championship.results_version, now, result)

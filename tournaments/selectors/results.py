@@ -267,6 +267,16 @@ def scored_championship(
     return ScoredChampionship(championship, results, score, seen, public_only, all_results)
 
 
+def scored_or_new(championship: Championship, *, public_only: bool,
+                  scored: ScoredChampionship | None = None) -> ScoredChampionship:
+    """``scored`` when given (a scoring already made, e.g. kept per results version by
+    the live pages), else the championship scored now (:func:`scored_championship`,
+    looked up at each call so that a test may stand in for it)."""
+    if scored is not None:
+        return scored
+    return scored_championship(championship, public_only=public_only)
+
+
 def absences(championship: Championship) -> scoring.Absences:
     """Byes, late entries and withdrawals as ``scoring`` ranks them (one query): a late
     pair sat out the rounds before its ``joined_round``."""

@@ -21,11 +21,10 @@ import scoring
 from scoring.progress import Progress, RoundProgress, count_progress
 from scoring.progress import rounds_progress as count_rounds_progress
 from scoring.visibility import count_by
-from tournaments import selectors  # the package: tests may stand in for its scoring
 from tournaments.models import Championship, Pair, Result
 from tournaments.numbers import average_out, comparative_out
 from tournaments.selectors.formats import column, percent_column, percent_value, short_name
-from tournaments.selectors.results import ScoredChampionship
+from tournaments.selectors.results import ScoredChampionship, scored_or_new, visibility
 
 # --------------------------------------------------------------------------- pairs
 
@@ -164,7 +163,7 @@ def round_progress(championship: Championship) -> dict[int, RoundProgress]:
     round; the boards; the tables seated per round."""
     rows = list(Result.objects.filter(board__championship=championship).values_list(
         "seating__round__number", "board__round__number", "board__number"))
-    seen = selectors.visibility(
+    seen = visibility(
         championship, results_per_board=count_by(board for _r, _b, board in rows))
     return {
         p.number: p
@@ -175,12 +174,6 @@ def round_progress(championship: Championship) -> dict[int, RoundProgress]:
         )
     }
 
-
-def _scored(championship: Championship, for_public: bool,
-            scored: ScoredChampionship | None) -> ScoredChampionship:
-    if scored is not None:
-        return scored
-    return selectors.scored_championship(championship, public_only=for_public)
 
 
 def standings(
@@ -207,7 +200,7 @@ def standings(
     championship (``scoring.ChampionshipScore.standings``). Raises ``ValueError`` when
     both scopes are given.
     """
-    scored = _scored(championship, for_public, scored)
+    scored = scored_or_new(championship, public_only=for_public, scored=scored)
     ranked = scored.score.standings(through_round=through_round, round_only=round_only)
     return Standings(
         rows=standing_rows(ranked, pair_names(championship), championship.scoring_rules()),
@@ -226,7 +219,7 @@ def standings_after_each_round(
     """``{round: standings over rounds 1..round}`` for every round with results, rows as
     :func:`standings` makes them (five queries, one when ``scored`` is given;
     ``for_public`` counts only the public boards, as :func:`standings` does)."""
-    scored = _scored(championship, for_public, scored)
+    scored = scored_or_new(championship, public_only=for_public, scored=scored)
     names = pair_names(championship)
     rules = championship.scoring_rules()
     return {

@@ -19,6 +19,7 @@ from tests.tournaments.views.helpers import record
 from tournaments import live, selectors
 from tournaments.models import Championship
 from tournaments.selectors import live as live_reads
+from tournaments.selectors import results as results_reads
 
 pytestmark = pytest.mark.django_db
 
@@ -216,7 +217,7 @@ def test_the_fragments_rebuilt_for_one_version_score_it_once(
         scorings.append((championship.results_version, public_only))
         return real(championship, public_only=public_only)
 
-    monkeypatch.setattr(selectors, "scored_championship", counting)
+    monkeypatch.setattr(results_reads, "scored_championship", counting)
     slug = web.championship.slug
     old = _current(web)
     pages = [reverse("standings", args=[slug]), reverse("hall", args=[slug]),
