@@ -56,7 +56,7 @@ from engine.seats import PLAY_ORDER, Seat, Side, seats_from
 try:
     from engine import _ddcore
 except ImportError:  # no compiler at install time: the pure-Python solver does the work
-    _ddcore = None  # type: ignore[assignment]
+    _ddcore = None  # type: ignore[assignment]  # the module or nothing
 
 _DEFAULT_RULES = Rules()
 

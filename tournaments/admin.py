@@ -95,7 +95,7 @@ class ChampionshipAdmin(ReadOnlyAdmin):
     ]
 
 
-class MembershipForm(forms.ModelForm):  # type: ignore[type-arg]
+class MembershipForm(forms.ModelForm):  # type: ignore[type-arg]  # generic in the stubs only
     """A role to give. Who may not give roles in the chosen championship is told so next
     to the form, before anything is written (``services.membership_grant`` checks it
     again). ``acting_user`` is set by :meth:`MembershipAdmin.get_form`."""

@@ -39,7 +39,7 @@ def add_service_error(form: forms.BaseForm, exc: Exception) -> None:
         form.add_error(None, message)
 
 
-class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]
+class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]  # generic in the stubs only
     """A new championship with its rules; every rule starts at the spec's default
     (docs/file-format.md "rules", docs/rules.md)."""
 

@@ -521,7 +521,7 @@ def version(request: HttpRequest, slug: str) -> JsonResponse:
     """``{"version": int, "changed_at": ISO 8601 or null}`` (at most one query)."""
     championship = _championship(request, slug)
     at = championship.results_changed_at
-    return _live(JsonResponse({  # type: ignore[return-value]
+    return _live(JsonResponse({  # type: ignore[return-value]  # _live returns what it is given
         "version": championship.results_version,
         "changed_at": at.isoformat() if at else None,
     }), private=False)

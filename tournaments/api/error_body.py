@@ -7,6 +7,8 @@ handler, so the two never import each other.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy
 from rest_framework import exceptions, serializers
 
@@ -22,14 +24,14 @@ class PreconditionRequired(exceptions.APIException):
     default_code = "precondition_required"
 
 
-class FieldErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class FieldErrorSerializer(serializers.Serializer[Any]):
     field = serializers.CharField(allow_null=True, help_text="path of the field, dotted")
     message = serializers.CharField()
 
 
-class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ErrorSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField()
     code = serializers.CharField()
     # Named like ``Serializer.errors``, which stays: DRF's metaclass takes the declared
     # fields off the class.
-    errors = FieldErrorSerializer(many=True, required=False)  # type: ignore[assignment]
+    errors = FieldErrorSerializer(many=True, required=False)  # type: ignore[assignment]  # see above

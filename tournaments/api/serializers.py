@@ -17,7 +17,7 @@ from tournaments.fields import ONE_LINE
 
 
 @extend_schema_field(OpenApiTypes.NUMBER)
-class PointsField(serializers.Field):  # type: ignore[type-arg]
+class PointsField(serializers.Field[Any, Any, Any, Any]):
     """Comparative points as the export writes them: a whole number stays an int
     (``floor`` rounding, or an exact whole value), else a float with 4 decimals."""
 
@@ -25,12 +25,12 @@ class PointsField(serializers.Field):  # type: ignore[type-arg]
         return value
 
 
-class ProgressSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ProgressSerializer(serializers.Serializer[Any]):
     results_in = serializers.IntegerField()
     results_expected = serializers.IntegerField()
 
 
-class StandingSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class StandingSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     pair = serializers.IntegerField()
     names = serializers.CharField()
@@ -42,7 +42,7 @@ class StandingSerializer(serializers.Serializer):  # type: ignore[type-arg]
                   "decimal, as the standings page and the printed standings show it")
 
 
-class StandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class StandingsSerializer(serializers.Serializer[Any]):
     championship = serializers.CharField()
     round = serializers.IntegerField(allow_null=True)
     through_round = serializers.IntegerField(allow_null=True)
@@ -50,7 +50,7 @@ class StandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
     standings = StandingSerializer(many=True)
 
 
-class TravellerResultSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TravellerResultSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField()
     table = serializers.IntegerField()
     ns = serializers.IntegerField()
@@ -69,7 +69,7 @@ class TravellerResultSerializer(serializers.Serializer):  # type: ignore[type-ar
     ew_comparative = PointsField()
 
 
-class TravellerSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TravellerSerializer(serializers.Serializer[Any]):
     board = serializers.IntegerField()
     dealer = serializers.CharField()
     public = serializers.BooleanField()
@@ -89,7 +89,7 @@ class TravellerSerializer(serializers.Serializer):  # type: ignore[type-arg]
 # --------------------------------------------------------------------------- API v1
 
 
-class DoubleDummyLineSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class DoubleDummyLineSerializer(serializers.Serializer[Any]):
     trump = serializers.CharField(help_text="O, C, E, B or botifarra")
     ns_points = serializers.IntegerField(help_text="NS's points with perfect play, 0..72")
     ew_points = serializers.IntegerField(
@@ -97,7 +97,7 @@ class DoubleDummyLineSerializer(serializers.Serializer):  # type: ignore[type-ar
     par = serializers.BooleanField()
 
 
-class DoubleDummySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class DoubleDummySerializer(serializers.Serializer[Any]):
     declarer = serializers.CharField(help_text="the dealer's side (NS or EW), which names "
                                      "trump; the dealer's right-hand player leads")
     declarations = DoubleDummyLineSerializer(many=True, help_text="O, C, E, B, botifarra")
@@ -117,7 +117,7 @@ class TravellerBoardSerializer(TravellerSerializer):
     )
 
 
-class ChampionshipSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ChampionshipSerializer(serializers.Serializer[Any]):
     slug = serializers.CharField()
     name = serializers.CharField()
     date = serializers.DateField(allow_null=True)
@@ -131,7 +131,7 @@ class ChampionshipSerializer(serializers.Serializer):  # type: ignore[type-arg]
     deal_secret = serializers.CharField(allow_null=True, help_text="once published")
 
 
-class PairSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class PairSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     names = serializers.CharField()
     player1 = serializers.CharField()
@@ -144,13 +144,13 @@ class PairSerializer(serializers.Serializer):  # type: ignore[type-arg]
         help_text="the pair plays no round after this one (withdrawn); null while in play")
 
 
-class SeatingSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class SeatingSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField()
     ns = serializers.IntegerField()
     ew = serializers.IntegerField()
 
 
-class RoundSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class RoundSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     closed = serializers.BooleanField()
     movement = serializers.CharField(
@@ -163,19 +163,19 @@ class RoundSerializer(serializers.Serializer):  # type: ignore[type-arg]
         help_text="the pairs sitting out the round (a bye), by number")
 
 
-class BoardListItemSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class BoardListItemSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     round = serializers.IntegerField(allow_null=True)
     dealer = serializers.CharField()
     public = serializers.BooleanField()
 
 
-class AdjustedSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class AdjustedSerializer(serializers.Serializer[Any]):
     NS = serializers.CharField()
     EW = serializers.CharField()
 
 
-class ResultValuesSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ResultValuesSerializer(serializers.Serializer[Any]):
     """What was played: absent (``null``) while the board is hidden from the reader."""
 
     trump = serializers.CharField(allow_null=True)
@@ -190,7 +190,7 @@ class ResultValuesSerializer(serializers.Serializer):  # type: ignore[type-arg]
     ew_score = serializers.IntegerField(allow_null=True)
 
 
-class ResultSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ResultSerializer(serializers.Serializer[Any]):
     """One table's result on one board at its natural key, with its ``version`` (the
     ``ETag`` is ``"<id>.<version>"``)."""
 
@@ -211,7 +211,7 @@ class ResultSavedSerializer(ResultSerializer):
     message = serializers.CharField()
 
 
-class ConflictSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ConflictSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField()
     code = serializers.CharField()
     current = ResultSerializer(allow_null=True)
@@ -226,7 +226,7 @@ class BooleanInput(serializers.BooleanField):
     }
 
 
-class ResultInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ResultInputSerializer(serializers.Serializer[Any]):
     """A result as a referee enters it (docs/file-format.md "A result"); the rules are
     checked by the service, every problem with its field."""
 
@@ -250,22 +250,22 @@ class ResultInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
                                  default="", validators=[ONE_LINE])
 
 
-class DeleteInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class DeleteInputSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(max_length=500, help_text="why it is voided",
                                    validators=[ONE_LINE])
 
 
-class ProgressiveSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ProgressiveSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField()
     standings = StandingSerializer(many=True)
 
 
-class ProgressiveStandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ProgressiveStandingsSerializer(serializers.Serializer[Any]):
     championship = serializers.CharField()
     rounds = ProgressiveSerializer(many=True)
 
 
-class ScoreCardRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ScoreCardRowSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField()
     table = serializers.IntegerField()
     board = serializers.IntegerField()
@@ -277,7 +277,7 @@ class ScoreCardRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     comparative = PointsField()
 
 
-class ScoreCardSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ScoreCardSerializer(serializers.Serializer[Any]):
     pair = serializers.IntegerField()
     names = serializers.CharField()
     total = PointsField()
@@ -286,7 +286,7 @@ class ScoreCardSerializer(serializers.Serializer):  # type: ignore[type-arg]
     rows = ScoreCardRowSerializer(many=True)
 
 
-class PrintJobSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class PrintJobSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     kind = serializers.CharField()
     round_number = serializers.IntegerField()
@@ -301,7 +301,7 @@ class PrintJobSerializer(serializers.Serializer):  # type: ignore[type-arg]
     download = serializers.CharField(allow_null=True)
 
 
-class PrintRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class PrintRequestSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(
         choices=["board-sheets", "entry-forms", "standings", "travellers", "score-cards",
                  "guide-cards"]
@@ -311,10 +311,10 @@ class PrintRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
     per_page = serializers.ChoiceField(choices=[1, 4], default=1)
 
 
-class TokenRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TokenRequestSerializer(serializers.Serializer[Any]):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=4096, trim_whitespace=False)
 
 
-class TokenSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TokenSerializer(serializers.Serializer[Any]):
     token = serializers.CharField()

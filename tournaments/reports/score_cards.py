@@ -62,7 +62,7 @@ def _card(c: canvas.Canvas, document: ScoreCards, card: ScoreCard, page_done: ob
         ],
         page_top=page_top,
         row_height=20.0,
-        on_page_done=page_done,  # type: ignore[arg-type]
+        on_page_done=page_done,  # type: ignore[arg-type]  # reportlab calls it with the canvas
     )
     writer.start_page()
     for i, row in enumerate(card.rows):

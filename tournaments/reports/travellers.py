@@ -107,7 +107,7 @@ def _traveller(
         page_top=page_top,
         row_height=18.0,
         size=8.5,
-        on_page_done=page_done,  # type: ignore[arg-type]
+        on_page_done=page_done,  # type: ignore[arg-type]  # reportlab calls it with the canvas
     )
     writer.start_page()
     for i, row in enumerate(traveller.rows):

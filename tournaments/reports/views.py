@@ -93,10 +93,10 @@ class PrintRequestForm(forms.Form):
         defaults: services.RequestDefaults | None = None,
         **kwargs: object,
     ) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]  # Form's own arguments
         field = self.fields["kind"]
-        field.choices = [c for c in PrintJob.Kind.choices if c[0] in kinds]  # type: ignore[attr-defined]
-        field.allowed = list(kinds)  # type: ignore[attr-defined]
+        field.choices = [c for c in PrintJob.Kind.choices if c[0] in kinds]  # type: ignore[attr-defined]  # a ChoiceField
+        field.allowed = list(kinds)  # type: ignore[attr-defined]  # read by its template
         if defaults is not None:
             self.fields["round_number"].initial = defaults.round_number
             self.fields["copies"].initial = defaults.copies
@@ -199,8 +199,8 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
         job_list = services.jobs_for(championship, request.user)
     current_state = services.results_state(championship)
     for job in job_list:
-        job.stalled = services.is_stalled(job)  # type: ignore[attr-defined]
-        job.out_of_date = services.is_out_of_date(job, current_state)  # type: ignore[attr-defined]
+        job.stalled = services.is_stalled(job)  # type: ignore[attr-defined]  # for the template
+        job.out_of_date = services.is_out_of_date(job, current_state)  # type: ignore[attr-defined]  # as above
     return render(
         request,
         "reports/jobs.html",

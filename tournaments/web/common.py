@@ -90,7 +90,7 @@ def capability_required(capability: Capability | frozenset[str]) -> Callable[[V]
                 raise PermissionDenied(_("No teniu permís en aquest campionat."))
             return view(request, championship, *args, **kwargs)
 
-        return wrapper  # type: ignore[return-value]
+        return wrapper  # type: ignore[return-value]  # the view with its URL arguments
 
     return decorate
 

@@ -234,7 +234,7 @@ class Command(BaseCommand):
                     )
                     continue
                 hand = play_board(
-                    board.get_deal(), board.number, rules,  # type: ignore[arg-type]
+                    board.get_deal(), board.number, rules,  # type: ignore[arg-type]  # boards are dealt here
                     seed=rnd.number * 10_000 + table * 100 + board.number,
                 )
                 services.result_record(
