@@ -14,7 +14,7 @@ time to read the championship's result rows as tuples against the time of a page
 must be recomputed (the first request after a change). Goals (docs/performance.md):
 cached standings at least 80 % of the login page's requests per second; a recomputed
 page under 3x the time to read its rows. ``--rows``: only the rows that
-``tournaments/live_rows.py`` writes against the template loops they replaced, in process.
+``tournaments/web/live_rows.py`` writes against the template loops they replaced, in process.
 """
 
 from __future__ import annotations
@@ -84,8 +84,9 @@ def in_process(repeat: int = 7) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tournaments import live, selectors
+    from tournaments import selectors
     from tournaments.models import Championship, Result
+    from tournaments.web import live
 
     try:
         from tournaments.selectors.live import forget_scored
@@ -145,7 +146,7 @@ def in_process(repeat: int = 7) -> None:
 
 
 def rows_cost(repeat: int) -> None:
-    """The standings' and traveller's rows written by ``tournaments/live_rows.py`` against
+    """The standings' and traveller's rows written by ``tournaments/web/live_rows.py`` against
     the template loops they replaced (tests/tournaments/views/live_rows_reference), for
     the same values, in turn, ``repeat`` times each, in Catalan: the median of each and of
     their ratios, beside the time to rebuild the whole fragment."""
@@ -153,16 +154,15 @@ def rows_cost(repeat: int) -> None:
     from django.utils import translation
 
     from tests.tournaments.views.live_rows_reference import render
-    from tournaments import live
-    from tournaments.live_rows import standings_rows, traveller_rows
     from tournaments.models import Championship
     from tournaments.selectors.live import forget_scored, live_standings, live_traveller
+    from tournaments.web import live
+    from tournaments.web.live_rows import standings_rows, traveller_rows
 
     championship = Championship.objects.get(slug=SLUG)
     standings = live_standings(championship, round_only=None, through_round=None)
     traveller = live_traveller(championship, 1, for_public=False)
     assert traveller is not None
-    rules = championship.scoring_rules()
 
     def cases() -> list[tuple[str, object, object]]:
         return [
@@ -171,7 +171,7 @@ def rows_cost(repeat: int) -> None:
              lambda: render("standings_rows.html", championship=championship,
                             standings=standings)),
             (f"traveller, {len(traveller.rows)} rows",
-             lambda: traveller_rows(championship.slug, traveller, rules),
+             lambda: traveller_rows(championship.slug, traveller),
              lambda: render("traveller_rows.html", championship=championship,
                             traveller=traveller)),
         ]

@@ -356,7 +356,7 @@ MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", str(BASE_DIR / "var" / "media")))
 
 CACHES = caches_from_env()
 
-# The live public pages (tournaments/live.py, docs/performance.md): each process keeps a
+# The live public pages (tournaments/web/live.py, docs/performance.md): each process keeps a
 # championship's row (its results version) this many seconds, so a cached page, a 304 or
 # a 204 poll reads no database; and a fragment built less than LIVE_STALE_SECONDS ago is
 # served as it is while a newer version exists (rebuilt at most about once a second,

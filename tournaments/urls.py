@@ -2,8 +2,7 @@
 
 from django.urls import path
 
-from tournaments import live
-from tournaments.web import audit, championships, pairs, referee, rounds
+from tournaments.web import audit, championships, live, pairs, referee, rounds
 
 C = "c/<slug:slug>/"
 TABLE = C + "referee/rounds/<int:round>/tables/<int:table>/"

@@ -50,7 +50,6 @@ from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
 from tournaments import permissions, selectors
-from tournaments.live_rows import standings_rows, traveller_rows
 from tournaments.models import Championship, Seating
 from tournaments.permissions import Capability
 from tournaments.selectors.live import (
@@ -62,6 +61,7 @@ from tournaments.selectors.live import (
 )
 from tournaments.selectors.seating import next_seat, pair_seats
 from tournaments.selectors.standings import Standings
+from tournaments.web.live_rows import standings_rows, traveller_rows
 
 #: Seconds a rendered fragment stays in the cache (a newer version replaces it).
 FRAGMENT_TTL = 15 * 60

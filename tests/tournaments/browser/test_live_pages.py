@@ -15,9 +15,9 @@ import pytest
 from tests.factories import UserFactory, build_championship
 from tests.tournaments.browser.test_referee_phone import PHONE, browser, shot  # noqa: F401
 from tests.tournaments.views.helpers import record
-from tournaments import live
 from tournaments.models import Board, Membership, Result, Seating
 from tournaments.selectors.live import forget_scored
+from tournaments.web import live
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

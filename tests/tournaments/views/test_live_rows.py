@@ -1,4 +1,4 @@
-"""The live fragments' long rows, written as HTML in Python (tournaments/live_rows.py), are
+"""The live fragments' long rows, written as HTML in Python (tournaments/web/live_rows.py), are
 character for character the markup the template loops wrote (live_rows_reference/), in
 every language of the site: withdrawn pairs, boards counted as averages, names to escape,
 every double, infractions, adjusted scores, delegation, results without points, and the
@@ -15,10 +15,11 @@ from django.utils import translation
 from engine import Seat, Side
 from scoring import ResultScore
 from tests.tournaments.views.live_rows_reference import render
-from tournaments.live_rows import standings_rows, traveller_rows
 from tournaments.models import Championship
 from tournaments.selectors import DoubleDummy, DoubleDummyLine, ResultValues
-from tournaments.selectors.live import LiveRow, LiveTraveller, PairName, TravellerLine
+from tournaments.selectors.boards import Traveller, TravellerRow
+from tournaments.selectors.standings import PairName, StandingRow
+from tournaments.web.live_rows import standings_rows, traveller_rows
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 
@@ -30,12 +31,19 @@ PAIRS = {
 }
 
 
-def _standings() -> list[LiveRow]:
+def _row(rank: int, pair: int, boards: int, missed: int, withdrawn: bool,
+         total: str, average: str, percent: str) -> StandingRow:
+    # Only the texts and marks are written; the exact numbers are the texts' stand-ins.
+    return StandingRow(rank, PAIRS[pair], boards, missed, withdrawn, Fraction(0), Fraction(0),
+                       0.0, 0, 0.0, total, average, percent)
+
+
+def _standings() -> list[StandingRow]:
     return [
-        LiveRow(1, PAIRS[1], 8, 0, False, "12,5", "1,56", "62,5"),
-        LiveRow(2, PAIRS[3], 6, 2, False, "9", "1,13", "56,3"),
-        LiveRow(3, PAIRS[2], 4, 4, True, "-3", "-0,38", "40"),
-        LiveRow(3, PAIRS[4], 2, 6, True, "<0>", "0", "0"),
+        _row(1, 1, 8, 0, False, "12,5", "1,56", "62,5"),
+        _row(2, 3, 6, 2, False, "9", "1,13", "56,3"),
+        _row(3, 2, 4, 4, True, "-3", "-0,38", "40"),
+        _row(3, 4, 2, 6, True, "<0>", "0", "0"),
     ]
 
 
@@ -49,7 +57,11 @@ def _result(table: int, ns: int, ew: int, **values: object) -> ResultValues:
                         board_round=1, ns_pair=ns, ew_pair=ew, **fields)  # type: ignore[arg-type]
 
 
-def _traveller(double_dummy: DoubleDummy | None) -> LiveTraveller:
+def _text(value: Fraction) -> str:
+    return f"{float(value):.2f}".replace(".", ",")
+
+
+def _traveller(double_dummy: DoubleDummy | None) -> Traveller:
     lines = [
         (_result(1, 1, 2, delegated=True, contro=True),
          ResultScore(8, -8, Fraction(7, 2), Fraction(1, 2))),
@@ -66,11 +78,14 @@ def _traveller(double_dummy: DoubleDummy | None) -> LiveTraveller:
         (_result(6, 3, 1, trump="B", ns_points_taken=36, infraction="NS"),
          ResultScore(0, 0, Fraction(2), Fraction(2))),
     ]
-    return LiveTraveller(
-        board=1, round=1, dealer=Seat.N, leader=Seat.E, public=True, hands=None,
-        rows=[TravellerLine(1, r.table, PAIRS[r.ns_pair], PAIRS[r.ew_pair], r, score)
-              for r, score in lines],
-        tables_missing=[], previous=None, next=2, double_dummy=double_dummy,
+    return Traveller(
+        board=1, round=1, dealer=Seat.N, leader=Seat.E, public=True, deal=None, hands=None,
+        rows=tuple(
+            TravellerRow(1, r.table, PAIRS[r.ns_pair], PAIRS[r.ew_pair], r, score, 0, 0,
+                         _text(score.ns_comparative), _text(score.ew_comparative),
+                         None if double_dummy is None else double_dummy.difference(r))
+            for r, score in lines),
+        previous=None, next=2, double_dummy=double_dummy,
     )
 
 
@@ -103,7 +118,7 @@ def test_the_traveller_rows_are_the_templates(language: str,
     with translation.override(language):
         expected = render("traveller_rows.html", championship=championship,
                           traveller=traveller)
-        written = traveller_rows(championship.slug, traveller, championship.scoring_rules())
+        written = traveller_rows(championship.slug, traveller)
     assert str(written) == expected
     assert expected.count("<tr>") == 6
 
@@ -112,9 +127,8 @@ def test_every_language_of_the_site_is_compared() -> None:
     # A language added to the site must not go unchecked; the words differ by language.
     assert set(LANGUAGES) >= {"ca", "es", "en"}
     traveller = _traveller(DOUBLE_DUMMY)
-    rules = Championship(slug="x").scoring_rules()
     written = set()
     for language in LANGUAGES:
         with translation.override(language):
-            written.add(str(traveller_rows("x", traveller, rules)))
+            written.add(str(traveller_rows("x", traveller)))
     assert len(written) == len(LANGUAGES)

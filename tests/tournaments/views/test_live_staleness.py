@@ -4,7 +4,7 @@ rebuilding, is served as it is, with the ETag and the poll version of ITS versio
 the window the next request rebuilds it, once. Each process keeps a championship's row
 LIVE_VERSION_MEMO_SECONDS, so a cached page, a 304 and a 204 read no database.
 
-The clock is the test's (``tournaments.live.time`` replaced): nothing here waits."""
+The clock is the test's (``tournaments.web.live.time`` replaced): nothing here waits."""
 
 from __future__ import annotations
 
@@ -16,10 +16,11 @@ from django.urls import reverse
 
 from tests.tournaments.conftest import Small
 from tests.tournaments.views.helpers import record
-from tournaments import live, selectors
+from tournaments import selectors
 from tournaments.models import Championship
 from tournaments.selectors import live as live_reads
 from tournaments.selectors import results as results_reads
+from tournaments.web import live
 
 pytestmark = pytest.mark.django_db
 

@@ -1,9 +1,10 @@
 """The standings' and traveller's rows as the templates wrote them before
-tournaments/live_rows.py wrote them in Python: the loops inside ``<tbody>`` of
-templates/tournaments/live/standings.html and traveller.html at 602f528^, verbatim, in
-this folder. For the test that both give the same markup
-(tests/tournaments/views/test_live_rows.py) and for the benchmark that compares their
-cost (benchmarks/bench_live_pages.py ``--rows``)."""
+tournaments/web/live_rows.py wrote them in Python: the loops inside ``<tbody>`` of
+templates/tournaments/live/standings.html and traveller.html at 602f528^, in this
+folder, reading the read models' texts (``total_text``, ``ns_comparative_text``...) and
+marks (``dd_difference``) where the loops once formatted the numbers themselves. For
+the test that both give the same markup (tests/tournaments/views/test_live_rows.py) and
+for the benchmark that compares their cost (benchmarks/bench_live_pages.py ``--rows``)."""
 
 from __future__ import annotations
 
