@@ -334,9 +334,15 @@ def card_pdf(championship: Championship, pair: int) -> Card:
             if cells[:1] == ["Total"]:
                 total = cells[-1]
             elif len(cells) >= 5 and _is_int(cells[0]) and _is_int(cells[1]):
-                # The opponent's cell ("3: names") wraps onto two lines of its own when
-                # the names are long: its first line is then the line above.
-                opponent = next((c for c in [*cells[2:], *page[at - 1]]
+                # The opponent's cell ("3: names") and the result's wrap onto lines of
+                # their own when long: the opponent is then on a line above, after the
+                # previous row.
+                above: list[str] = []
+                for before in reversed(page[:at]):
+                    if len(before) >= 2 and _is_int(before[0]) and _is_int(before[1]):
+                        break
+                    above.extend(before)
+                opponent = next((c for c in [*cells[2:], *above]
                                  if re.match(r"\d+:", c)), None)
                 assert opponent is not None, cells
                 numbers = [c for c in cells[3:] if NUMBER.fullmatch(c)]

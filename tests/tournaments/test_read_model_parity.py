@@ -189,6 +189,8 @@ def build(shape: dict[str, Any], data: st.DataObject) -> Championship:
 def test_standings_traveller_and_pair_card_agree_on_page_api_and_pdf(
     shape: dict[str, Any], data: st.DataObject
 ) -> None:
+    """Slow by design (about 15 s): each of 12 random championships is built, then read
+    as a page, through the API and as PDF text."""
     cache.clear()
     championship = build(shape, data)
     client = Client()
@@ -222,6 +224,8 @@ def demo(db: None) -> Championship:
 def test_the_demo_shows_the_same_standings_and_traveller_on_page_api_and_pdf(
     demo: Championship,
 ) -> None:
+    """Slow by design (about 10 s): the demo is built as ``manage.py demo`` builds it, and
+    its 24 pairs' score cards are printed to find pair 1's."""
     client = Client()
     page = standings_page(client, demo)
     api = standings_api(client, demo)
