@@ -28,11 +28,18 @@ StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 
-def _refuse(start_response: StartResponse, status: str, message: str) -> list[bytes]:
+def _refuse(start_response: StartResponse, status: str, message: str, *,
+            close: bool) -> list[bytes]:
+    """The refusal as the API's error body. ``close``: ask the server to close the
+    connection (the body was left unread); only gunicorn is asked, since a hop-by-hop
+    header is the server's to set (PEP 3333), and wsgiref (``runserver``) fails the
+    whole answer on one."""
     code = status.split(" ", 1)[1].lower().replace(" ", "_")
     body = json.dumps({"detail": message, "code": code, "errors": []}).encode()
-    start_response(status, [("Content-Type", "application/json"),
-                            ("Content-Length", str(len(body))), ("Connection", "close")])
+    headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+    if close:
+        headers.append(("Connection", "close"))
+    start_response(status, headers)
     return [body]
 
 
@@ -57,7 +64,7 @@ class ChunkedBodyMiddleware:
             return _refuse(start_response, "411 Length Required",
                            "Cal la capçalera Content-Length: aquest servidor no llegeix "
                            "cossos per trossos (Transfer-Encoding: chunked). "
-                           "Send Content-Length.")
+                           "Send Content-Length.", close=False)
         spooled = tempfile.SpooledTemporaryFile(max_size=self.memory_limit)  # noqa: SIM115
         size = 0
         stream = environ["wsgi.input"]
@@ -70,7 +77,7 @@ class ChunkedBodyMiddleware:
                 spooled.close()
                 return _refuse(start_response, "413 Request Entity Too Large",
                                "El cos de la petició és massa gran. "
-                               "The request body is too large.")
+                               "The request body is too large.", close=True)
             spooled.write(block)
         spooled.seek(0)
         environ["wsgi.input"] = spooled

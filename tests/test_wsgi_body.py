@@ -61,6 +61,30 @@ def test_a_server_that_does_not_decode_chunks_gets_411() -> None:
     assert b"Content-Length" in out and b'"code": "length_required"' in out
 
 
+def test_the_411_is_a_valid_answer_under_runserver() -> None:
+    """runserver (wsgiref) refuses an answer with a hop-by-hop header: the 411 was a
+    bare 500 there."""
+    from wsgiref.util import setup_testing_defaults
+    from wsgiref.validate import validator
+
+    app = validator(ChunkedBodyMiddleware(body_app, memory_limit=1024))
+    environ: dict[str, Any] = {"REQUEST_METHOD": "PUT", "HTTP_TRANSFER_ENCODING": "chunked",
+                               "QUERY_STRING": "",
+                               "wsgi.input": io.BytesIO(b"5\r\nhello\r\n0\r\n\r\n")}
+    setup_testing_defaults(environ)
+    seen: list[tuple[str, list[tuple[str, str]]]] = []
+
+    def start_response(status: str, headers: list[tuple[str, str]]) -> Any:
+        seen.append((status, headers))
+        return lambda _data: None
+
+    result = app(environ, start_response)
+    body = b"".join(result)
+    result.close()
+    assert seen[0][0] == "411 Length Required" and b"length_required" in body
+    assert all(name.lower() != "connection" for name, _value in seen[0][1])
+
+
 def test_a_chunked_body_over_the_ceiling_gets_413_without_reading_it_all(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
