@@ -47,7 +47,7 @@ else:  # the classes are generic for django-stubs only
     TabularInline = admin.TabularInline
 
 
-class ReadOnlyAdmin(ModelAdmin):
+class ReadOnly:
     """Shown, never added, changed nor deleted here: the services write these rows."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -60,22 +60,17 @@ class ReadOnlyAdmin(ModelAdmin):
         return False
 
 
-class MembershipInline(TabularInline):
+class ReadOnlyAdmin(ReadOnly, ModelAdmin):
+    """A read-only list and page of rows the services write."""
+
+
+class MembershipInline(ReadOnly, TabularInline):
     """The championship's roles, on its page; given and taken in the roles' own admin."""
 
     model = Membership
     extra = 0
     fields = ["user", "role"]
     readonly_fields = ["user", "role"]
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Championship)
