@@ -80,16 +80,12 @@ def championship_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
     # Results in / expected as every page counts them (selectors.round_progress).
     progress = selectors.round_progress(championship)
-    for r in rounds:
-        counted = progress.get(r.number)
-        # The template reads them from the round, beside its annotated tables.
-        r.results_in = counted.results_in if counted else 0  # type: ignore[attr-defined]  # see above
-        r.results_due = counted.results_expected if counted else 0  # type: ignore[attr-defined]  # see above
     pairs = list(
         Pair.objects.filter(championship=championship).select_related("player1", "player2")
     )
     context.update(
-        rounds=rounds,
+        # Each round with its progress (None: no table drawn yet).
+        rounds=[(r, progress.get(r.number)) for r in rounds],
         pairs=pairs,
         has_results=any(p.results_in for p in progress.values()),
     )

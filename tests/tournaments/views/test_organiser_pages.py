@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from tests.factories import UserFactory, build_championship
 from tests.tournaments.conftest import Small
+from tests.tournaments.views.helpers import record
 from tournaments.models import Championship, Membership, Pair, Round, Seating
 
 pytestmark = pytest.mark.django_db
@@ -467,3 +468,19 @@ def test_dealing_again_after_a_result_shows_the_reason_instead_of_a_confirmation
     assert "Ja hi ha resultats" in _messages(response)
     championship.refresh_from_db()
     assert championship.deal_commitment == before
+
+
+def test_the_championship_page_counts_each_rounds_results_as_the_standings(
+    client, web: Small
+) -> None:
+    """Round 1 (2 tables x 2 boards) shows 0/4, then 1/4 after a save, and the redraw
+    link goes once a result is in; round 2, not drawn, counts nothing."""
+    client.force_login(web.organiser)
+    url = reverse("championship", args=[web.championship.slug])
+    draw = reverse("round_draw", args=[web.championship.slug, 1])
+    page = client.get(url).content.decode()
+    assert '<span class="muted">0/4</span>' in page and draw in page
+    record(web.seatings[0], web.boards[0], 40)
+    page = client.get(url).content.decode()
+    assert '<span class="muted">1/4</span>' in page and draw not in page
+    assert reverse("round_draw", args=[web.championship.slug, 2]) in page
