@@ -3,7 +3,7 @@ and EW pair of each round, to leave on the table) and pair cards (one per pair: 
 table and direction each round, "descansa" for a bye, to hand to the players).
 
 The documents are plain frozen dataclasses, built in ``tournaments.reports.build``
-(``build_guide_cards``, ``build_guide_card_set``) from ``tournaments.seating.guide``;
+(``build_guide_cards``, ``build_guide_card_set``) from ``tournaments.selectors.seating.guide``;
 this module only draws them and never touches the ORM. Several cards share an A4 page,
 each a framed box with its own small table. The print job ``guide-cards``
 (``documents.Kind.GUIDE_CARDS``) prints both sets in one PDF, the table cards first

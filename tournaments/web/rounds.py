@@ -10,7 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from tournaments import seating, selectors, services
+from tournaments import selectors, services
 from tournaments.forms import (
     ConfirmForm,
     DrawForm,
@@ -26,6 +26,7 @@ from tournaments.permissions import (
     Capability,
     has,
 )
+from tournaments.selectors.seating import round_seating as seating_of_round
 from tournaments.web.common import (
     capability_required,
     close_forms,
@@ -160,7 +161,7 @@ def round_seating(request: HttpRequest, slug: str, round: int) -> HttpResponse:
     rnd = round_or_404(championship, round)
     rnd.championship = championship
     context = page_context(request, championship)
-    view = seating.round_seating(rnd)
+    view = seating_of_round(rnd)
     if not view.drawn and not context["is_organiser"]:
         raise Http404(_("La ronda %(n)s encara no està sortejada.") % {"n": rnd.number})
     check = services.round_check(rnd) if context["is_organiser"] and view.drawn else None
