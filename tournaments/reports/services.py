@@ -204,6 +204,17 @@ def request_defaults(championship: Championship) -> RequestDefaults:
     return RequestDefaults(round_number=number, copies=max(1, tables))
 
 
+def round_states(championship: Championship) -> dict[int, build.RoundState]:
+    """Every round's tables, boards and dealt boards (``build.round_states``, one query)."""
+    return build.round_states(championship)
+
+
+def not_ready(kind: Kind, states: dict[int, build.RoundState]) -> str | None:
+    """Why ``kind`` cannot be printed for any round yet (``build.not_ready``), or
+    ``None``: what the prints page says in place of the document's form."""
+    return build.not_ready(kind, None, states)
+
+
 def tables_of_round(championship: Championship, round_number: int) -> int:
     """The tables drawn in round ``round_number`` (one query), 1 when none: the copies
     of each board sheet a round needs."""
