@@ -25,6 +25,7 @@ from django.conf import settings
 from django.db.models import Count, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import scoring
 from engine.cards import other_side_points
@@ -227,10 +228,9 @@ def missing_boards(
     )
     if not hidden:
         return ""
-    if len(set(hidden)) == 1:
-        text = _("Falta el tauler %(boards)s (encara no s'ha jugat a totes les taules)")
-    else:
-        text = _("Falten els taulers %(boards)s (encara no s'han jugat a totes les taules)")
+    text = ngettext("Falta el tauler %(boards)s (encara no s'ha jugat a totes les taules)",
+                    "Falten els taulers %(boards)s (encara no s'han jugat a totes les taules)",
+                    len(set(hidden)))
     return text % {"boards": board_list(hidden)}
 
 

@@ -143,7 +143,9 @@ def _validate(
 ) -> None:
     if per_page not in (1, 4):
         raise BadPrintRequest(
-            _("%(n)s taulers per pàgina: n'hi pot haver 1 o 4.") % {"n": per_page},
+            ngettext("%(n)s tauler per pàgina: n'hi pot haver 1 o 4.",
+                     "%(n)s taulers per pàgina: n'hi pot haver 1 o 4.", per_page)
+            % {"n": per_page},
             field="per_page",
         )
     if copies is not None and not 1 <= copies <= 500:

@@ -95,7 +95,7 @@ class PrintRequestForm(forms.Form):
     )
     per_page = forms.TypedChoiceField(
         label=_("Taulers per pàgina"), choices=[(1, "1"), (4, "4")], coerce=int, initial=1,
-        required=False, empty_value=1,
+        required=False,
     )
 
     def __init__(
@@ -112,7 +112,7 @@ class PrintRequestForm(forms.Form):
         field.allowed = list(kinds)  # type: ignore[attr-defined]  # read by its template
         if kind is None:
             kind = self.posted_kind(kinds)
-        self.kind = kind
+        self.asked = kind
         self.description = DESCRIPTIONS.get(kind, "") if kind else ""
         if kind is None:
             return
@@ -153,7 +153,7 @@ def _documents(championship: Championship, kinds: list[str],
     for kind in PAGE_ORDER:
         if kind.value not in kinds:
             continue
-        form = posted if posted.kind is kind else PrintRequestForm(
+        form = posted if posted.asked is kind else PrintRequestForm(
             kinds=kinds, kind=kind, defaults=defaults)
         out.append((kind, services.not_ready(kind, states), form))
     return out
