@@ -57,13 +57,7 @@ from tournaments.reports.documents import (
     Travellers,
 )
 from tournaments.reports.guide_cards import GuideCard, GuideCards, GuideCardSet
-from tournaments.selectors.formats import column
 from tournaments.selectors.seating import Guide, guide, round_seating
-
-#: Decimals at most in a traveller's or score card's column of comparative points: the
-#: export's (``tournaments.numbers``), so paper loses nothing the file has.
-POINTS_DECIMALS = 4
-
 
 Printable = (BoardSheets | EntryForms | TableCards | RoundPack | Standings | Travellers
              | ScoreCards | GuideCardSet)
@@ -451,18 +445,11 @@ def travellers(championship: Championship, *, round_number: int = 0) -> Travelle
     table when computed. Boards still hidden from the public are left out, whoever
     asks. Constant query count."""
     scored = selectors.scored_championship(championship, public_only=True)
-    rules = scored.score.rules
     out = []
     for sheet in selectors.travellers(championship, round_number=round_number,
                                       for_public=True, scored=scored):
         if not sheet.public:
             continue
-        # Both comparative columns of a board with one number of decimals (the most any
-        # value needs, at most the export's 4): "1,5000" above "0,2500", never "1,5".
-        texts = column([row.score.ns_comparative for row in sheet.rows]
-                       + [row.score.ew_comparative for row in sheet.rows], rules,
-                       cap=POINTS_DECIMALS)
-        ns_texts, ew_texts = texts[:len(sheet.rows)], texts[len(sheet.rows):]
         rows = tuple(
             TravellerRow(
                 table=row.table,
@@ -478,10 +465,11 @@ def travellers(championship: Championship, *, round_number: int = 0) -> Travelle
                 ew_comparative=row.ew_comparative_out,
                 note=_note(row.result),
                 dd_difference=row.dd_difference,
-                ns_comparative_text=ns_text,
-                ew_comparative_text=ew_text,
+                # The read model's texts: one number of decimals down each column.
+                ns_comparative_text=row.ns_comparative_text,
+                ew_comparative_text=row.ew_comparative_text,
             )
-            for row, ns_text, ew_text in zip(sheet.rows, ns_texts, ew_texts, strict=True)
+            for row in sheet.rows
         )
         # A board of no single round (imported) is printed under the round it was
         # first played in.
@@ -543,18 +531,11 @@ def score_cards(
     (``tournaments.numbers``). Constant query count. Raises :class:`ReportError` for a
     pair that does not exist."""
     scored = selectors.scored_championship(championship, public_only=True)
-    rules = scored.score.rules
     cards = []
     for card in selectors.score_cards(championship, for_public=True,
                                       through_round=through_round or None, scored=scored):
         if pair_number and card.pair.number != pair_number:
             continue
-        # One number of decimals down each column: the comparative points, and the
-        # running totals with the total that closes them.
-        comparatives = column([row.comparative for row in card.rows], rules,
-                              cap=POINTS_DECIMALS)
-        *running, total = column([row.running_total for row in card.rows] + [card.total],
-                                 rules, cap=POINTS_DECIMALS)
         rows = tuple(
             ScoreCardRow(
                 round=row.round,
@@ -566,14 +547,14 @@ def score_cards(
                 score=row.score,
                 comparative=row.comparative_out,
                 running_total=row.running_total_out,
-                comparative_text=comparative_text,
-                running_total_text=running_text,
+                # The read model's texts: one number of decimals down each column.
+                comparative_text=row.comparative_text,
+                running_total_text=row.running_total_text,
             )
-            for row, comparative_text, running_text in zip(card.rows, comparatives, running,
-                                                           strict=True)
+            for row in card.rows
         )
         cards.append(ScoreCard(pair=card.pair.number, players=card.pair.names, rows=rows,
-                               total=card.total_out, total_text=total))
+                               total=card.total_out, total_text=card.total_text))
     if pair_number and not cards:
         raise ReportError(_("%(championship)s: no hi ha cap parella %(pair)s.")
                           % {"championship": championship.slug, "pair": pair_number})
