@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from engine.deal import Deal
 from engine.seats import Seat
 from tests.factories import build_championship
-from tests.tournaments.reports.pdfcheck import page_texts
+from tests.tournaments.reports.pdfcheck import page_texts, text_outside_page
 from tournaments.models import Board, PrintJob, Seating
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the job is sent on commit
@@ -107,6 +107,7 @@ def test_print_report_round_pack_holds_everything_the_round_needs(
     assert f"Parella {seating.ns_pair.number}" in card and seating.ns_pair.player1.name in card
     job = PrintJob.objects.get()
     assert job.kind == "round-pack" and job.copies == tables
+    assert text_outside_page(out.read_bytes()) == []
 
 
 def test_print_report_refuses_an_unknown_championship(tmp_path: Path) -> None:

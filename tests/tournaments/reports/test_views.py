@@ -223,3 +223,24 @@ def test_the_prints_page_says_why_a_document_cannot_be_made_yet(db: None, tmp_pa
                     if kind.value == "standings"]
     assert set(standings.fields) == {"kind", "round_number"}
     assert str(standings["round_number"].label) == "Després de la ronda"
+
+
+def test_the_api_prints_the_round_pack_one_copy_per_table_and_refuses_it_early(  # type: ignore[no-untyped-def]
+    setup, django_capture_on_commit_callbacks,
+) -> None:
+    championship, organiser, _referee = setup
+    url = f"/api/v1/c/{championship.slug}/prints/"
+    # Round 2 is not drawn: refused with the reason, nothing queued.
+    response = _client(organiser).post(url, {"kind": "round-pack", "round_number": 2},
+                                       content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert "sortejada" in response.content.decode() and not PrintJob.objects.exists()
+    response = _client().post(url, {"kind": "round-pack", "round_number": 1},
+                              content_type="application/json")
+    assert response.status_code == 403  # it shows the deals
+    with django_capture_on_commit_callbacks(execute=True):
+        response = _client(organiser).post(url, {"kind": "round-pack", "round_number": 1},
+                                           content_type="application/json")
+    assert response.status_code in (201, 202), response.content
+    job = PrintJob.objects.get()
+    assert (job.kind, job.copies, job.status) == ("round-pack", 2, PrintJob.Status.DONE)

@@ -27,6 +27,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
 
 from tournaments.models import Championship, PrintJob
 from tournaments.reports import services
@@ -94,7 +95,8 @@ class Command(BaseCommand):
         problem = output_problem(output)
         if problem is not None:
             raise CommandError(f"{output}: {problem}; nothing printed")
-        with quiet_eager_celery():
+        # Its refusals (no round drawn, boards not generated...) in the document's language.
+        with quiet_eager_celery(), translation.override(options["language"]):
             self._print(output, options)
 
     def _print(self, output: Path, options: dict[str, Any]) -> None:
