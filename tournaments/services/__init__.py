@@ -13,7 +13,13 @@ Django i18n), and ``field`` names the form field the error belongs to when there
 so a form can show it next to that field.
 """
 
-from tournaments.services.accounts import user_ensure
+from tournaments.services.accounts import (
+    referee_account_create,
+    sign_in_check,
+    sign_in_refusal,
+    sign_in_token,
+    user_ensure,
+)
 from tournaments.services.analysis import (
     AnalysisRun,
     board_analyse,
@@ -39,6 +45,7 @@ from tournaments.services.deletion import (
     championship_delete_summary,
 )
 from tournaments.services.errors import (
+    AccountError,
     AddressError,
     BoardsError,
     ChampionshipStateError,
@@ -88,6 +95,7 @@ __all__ = [
     "PLAYER_NAME_MAX",
     "RULE_FIELDS",
     "WITHDRAWAL_REASON_MAX",
+    "AccountError",
     "AddressError",
     "AnalysisRun",
     "BoardsError",
@@ -126,6 +134,7 @@ __all__ = [
     "pair_withdraw",
     "pairs_import_csv",
     "parse_pairs_csv",
+    "referee_account_create",
     "registration_refusal",
     "result_correct",
     "result_delete",
@@ -140,6 +149,9 @@ __all__ = [
     "rounds_setup_refusal",
     "rules_edit_refusal",
     "seating_set",
+    "sign_in_check",
+    "sign_in_refusal",
+    "sign_in_token",
     "user_ensure",
     "validate_result",
 ]
