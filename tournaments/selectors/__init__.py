@@ -32,6 +32,7 @@ from tournaments.selectors.boards import (
     traveller,
     travellers,
 )
+from tournaments.selectors.checklist import Checklist, Step, StepState, checklist
 from tournaments.selectors.hall import Hall, hall
 from tournaments.selectors.referee import (
     BoardSlot,
@@ -58,7 +59,9 @@ from tournaments.selectors.results import (
 )
 from tournaments.selectors.roles import (
     HIDDEN_BOARD_ROLES,
+    PersonRole,
     championships_for_user,
+    people,
     user_can_referee,
     user_is_organiser,
     user_roles,
@@ -80,11 +83,13 @@ __all__ = [
     "DD_DECLARATIONS",
     "HIDDEN_BOARD_ROLES",
     "BoardSlot",
+    "Checklist",
     "DoubleDummy",
     "DoubleDummyLine",
     "Hall",
     "HandView",
     "PairName",
+    "PersonRole",
     "Progress",
     "ResultValues",
     "RoundProgress",
@@ -93,6 +98,8 @@ __all__ = [
     "ScoredChampionship",
     "StandingRow",
     "Standings",
+    "Step",
+    "StepState",
     "TableSheet",
     "Traveller",
     "TravellerRow",
@@ -100,12 +107,14 @@ __all__ = [
     "absences",
     "board_is_public",
     "championships_for_user",
+    "checklist",
     "current_round",
     "double_dummy",
     "hall",
     "load_results",
     "pair_names",
     "pairs_by_number",
+    "people",
     "progress_of",
     "public_board_numbers",
     "referee_round",

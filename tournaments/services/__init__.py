@@ -14,6 +14,7 @@ so a form can show it next to that field.
 """
 
 from tournaments.services.accounts import (
+    SIGN_IN_DAYS,
     referee_account_create,
     sign_in_check,
     sign_in_refusal,
@@ -94,6 +95,7 @@ __all__ = [
     "PAIR_NUMBER_MAX",
     "PLAYER_NAME_MAX",
     "RULE_FIELDS",
+    "SIGN_IN_DAYS",
     "WITHDRAWAL_REASON_MAX",
     "AccountError",
     "AddressError",

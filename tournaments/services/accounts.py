@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
@@ -15,8 +16,9 @@ from django.db import transaction
 from django.utils.http import urlsafe_base64_decode
 from django.utils.translation import gettext as _
 
-from tournaments.models import Championship, Membership
+from tournaments.models import Championship
 from tournaments.permissions import Role
+from tournaments.selectors.roles import signs_in_by_link
 from tournaments.services.championships import CREATE_PERMISSION, membership_grant
 from tournaments.services.common import Capability, User, lock_championship, require
 from tournaments.services.errors import AccountError, RegistrationError
@@ -58,14 +60,14 @@ class SignInTokenGenerator(PasswordResetTokenGenerator):
 
 sign_in_tokens = SignInTokenGenerator()
 
+#: How many days a sign-in link lasts (Django's ``PASSWORD_RESET_TIMEOUT``, in days).
+SIGN_IN_DAYS = settings.PASSWORD_RESET_TIMEOUT // 86400
+
 
 def sign_in_refusal(user: Any) -> AccountError | None:
     """Why no sign-in link may be made for ``user``, as the error; ``None`` when one may.
-    A link signs in without a password, so it is only for the accounts made for it: no
-    usable password, not staff, organiser nowhere (an organiser's link would let one
-    organiser become another; docs/decisions.md NN)."""
-    if (user.has_usable_password() or user.is_staff or user.is_superuser
-            or Membership.objects.filter(user=user, role=Role.ORGANISER).exists()):
+    The rule: :func:`tournaments.selectors.roles.signs_in_by_link`."""
+    if not signs_in_by_link(user):
         return AccountError(
             _("Només es poden fer enllaços d'entrada per als comptes d'àrbitre creats "
               "aquí (sense contrasenya)."), field="user")
