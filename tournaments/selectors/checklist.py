@@ -162,10 +162,12 @@ def checklist(championship: Championship) -> Checklist:
         counted = progress.get(n)
         results_in = counted.results_in if counted else 0
         expected = counted.results_expected if counted else 0
-        if rnd.is_closed:
+        if drawn:
             draw_why = ""
         elif finished:
             draw_why = over
+        elif rnd.is_closed:
+            draw_why = _("La ronda està tancada.")
         elif pair_count < 2 and not drawn:
             draw_why = _("Cal com a mínim 2 parelles.")
         elif not dealt:
