@@ -67,6 +67,7 @@ from tournaments.selectors.roles import (
     user_roles,
     user_sees_hidden_boards,
 )
+from tournaments.selectors.seating import byes_by_pair
 from tournaments.selectors.standings import (
     PairName,
     StandingRow,
@@ -106,6 +107,7 @@ __all__ = [
     "Visibility",
     "absences",
     "board_is_public",
+    "byes_by_pair",
     "championships_for_user",
     "checklist",
     "current_round",
