@@ -116,7 +116,7 @@ def referee_account_create(
     username = (username or "").strip()
     email = (email or "").strip()
     try:
-        model._meta.get_field("username").run_validators(username)  # type: ignore[attr-defined]  # a Field, typed as the union with ForeignObjectRel
+        model._meta.get_field("username").run_validators(username)
     except ValidationError as exc:
         raise AccountError(" ".join(exc.messages), field="username") from None
     if not username:

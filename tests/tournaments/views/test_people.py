@@ -191,3 +191,20 @@ def test_a_new_link_replaces_nothing_but_works(client, web: Small) -> None:
     assert re.search(r"/sign-in/[^/]+/[^/]+/$", link)
     client.logout()
     assert client.post(link.removeprefix("http://testserver")).status_code == 302
+
+
+def test_a_user_name_django_refuses_is_said_next_to_the_field(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    response = _create(client, web, username="nom amb espais!")
+    assert response.context["new_form"].errors["username"]
+    assert not get_user_model().objects.filter(username="nom amb espais!").exists()
+
+
+def test_no_sign_in_link_opens_an_organisers_account(web: Small) -> None:
+    user = get_user_model().objects.create(username="sense-contrasenya")
+    user.set_unusable_password()
+    user.save()
+    assert services.sign_in_refusal(user) is None
+    services.membership_grant(championship=web.championship, user=user,
+                              role=Membership.Role.ORGANISER, acting_user=None)
+    assert services.sign_in_refusal(user) is not None
