@@ -114,7 +114,7 @@ def people(request: HttpRequest, championship: Championship) -> HttpResponse:
     if add_form.is_valid():
         user, role = add_form.cleaned_data["who"], add_form.cleaned_data["role"]
         if Membership.objects.filter(championship=championship, user=user, role=role).exists():
-            add_form.add_error("who", _("%(name)s ja és %(role)s.") % {
+            add_form.add_error("who", _("%(name)s ja té aquest rol (%(role)s).") % {
                 "name": user.get_username(), "role": Role(role).label.lower()})
         else:
             try:

@@ -76,7 +76,7 @@ def test_an_unknown_user_gets_a_clear_error_next_to_the_field(client, web: Small
 def test_a_role_already_held_is_said_so(client, web: Small) -> None:
     client.force_login(web.organiser)
     response = _add(client, web, web.referee.username)
-    assert "ja és" in response.context["add_form"].errors["who"][0]
+    assert "ja té aquest rol" in response.context["add_form"].errors["who"][0]
 
 
 def test_the_organiser_removes_a_referee_and_it_is_audited(client, web: Small) -> None:
