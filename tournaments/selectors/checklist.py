@@ -145,6 +145,8 @@ def checklist(championship: Championship) -> Checklist:
             "boards", _("Generar els taulers"),
             _state(dealt, over or ("" if set_up else _("Primer cal preparar les rondes."))),
             why=over or ("" if set_up else _("Primer cal preparar les rondes.")),
+            detail=(_("Es poden tornar a generar fins al primer resultat.")
+                    if dealt and not has_results and not finished else ""),
             url="" if finished or (dealt and has_results)
             else reverse("boards_generate", args=[slug]),
             post=not dealt,
