@@ -168,3 +168,11 @@ def test_the_interchange_file_is_offered_once_the_seed_is_public(client, organis
     assert data["championship"]["deal_secret"] == championship.public_deal_secret
     assert data["championship"]["deal_commitment"] == championship.deal_commitment
     assert len(data["boards"]) == 4
+
+
+def test_the_organisers_page_title_is_the_championships_name(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    html = _page(client, web.championship).content.decode()
+    title = html[html.index("<title>") + 7:html.index("</title>")]
+    assert web.championship.name in title
+    assert "<" not in title and "danger-zone" not in title

@@ -94,3 +94,12 @@ def test_no_late_entry_once_the_last_round_is_drawn(client, web: Small) -> None:
     page = client.get(_seating_url(web, 2))
     assert page.context["late_round"] is None
     assert 'id="late-entry"' not in page.content.decode()
+
+
+def test_the_seating_title_holds_no_actions(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    html = client.get(_seating_url(web)).content.decode()
+    title = html[html.index("<title>") + 7:html.index("</title>")]
+    assert "Taules de la ronda 1" in title
+    assert "<" not in title and "round-actions" not in title
+    assert html.count('id="round-actions"') == 1
