@@ -18,7 +18,7 @@ ResultScore(ns_score=4, ew_score=-4, ns_comparative=Fraction(2, 1), ew_comparati
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import lcm
 
@@ -294,8 +294,9 @@ class ChampionshipScore:
         result in the range are left out, unless :attr:`Absences.pairs` lists them (then
         every registered pair has a row once the range has a result; :class:`Standing`).
         The range's last round (``through_round``, ``round_only``, else the last round
-        with a result) marks a bye or a late entry. Raises ``ValueError`` when both are
-        given.
+        with a result) marks a bye or a late entry; a withdrawn pair is marked in the
+        overall standings, and in a range only when it withdrew before the range's end.
+        Raises ``ValueError`` when both are given.
         """
         if through_round is not None and round_only is not None:
             raise ValueError("give through_round or round_only, not both")
@@ -309,7 +310,10 @@ class ChampionshipScore:
             assert through_round is not None
             keys = [k for k in self._inputs if k[0] <= through_round]
         last = round_only if round_only is not None else through_round
-        return self._sum(keys).standings(self.rules, self.absences, self._missed(keys), last)
+        # A pair that withdrew after this scope was still in play in it.
+        absences = replace(self.absences, withdrawn={
+            pair: after for pair, after in self.absences.withdrawn.items() if after < last})
+        return self._sum(keys).standings(self.rules, absences, self._missed(keys), last)
 
     def _missed(self, keys: Iterable[Key]) -> dict[int, int]:
         """pair -> boards it missed among the rounds of ``keys`` (the boards with a

@@ -94,10 +94,18 @@ def test_a_late_pair_shows_before_it_joins_marked_with_its_round() -> None:
 
 
 def test_a_withdrawn_pair_ranks_after_the_pairs_with_no_score() -> None:
-    scores = score(PER_BOARD, RESULTS, absences(withdrawn={1: 1}))
+    scores = score(PER_BOARD, RESULTS, absences(withdrawn={4: 1}))
+    after_two = scores.standings(through_round=2)
+    assert [(s.rank, s.pair, s.withdrawn) for s in after_two][-1] == (5, 4, True)
+    assert [(s.pair, s.withdrawn) for s in scores.standings()][-1] == (4, True)
+    assert [(s.pair, s.withdrawn) for s in scores.standings(round_only=2)][-1] == (4, True)
+
+
+def test_a_pair_that_withdrew_later_is_in_play_in_the_standings_before() -> None:
+    scores = score(PER_BOARD, RESULTS, absences(withdrawn={4: 1}))
     after_one = scores.standings(through_round=1)
-    assert [(s.rank, s.pair, s.withdrawn) for s in after_one][-2:] == [
-        (4, 5, False), (5, 1, True)]
+    assert {s.pair: (s.rank, s.withdrawn) for s in after_one}[4] == (1, False)
+    assert not any(s.withdrawn for s in scores.standings(round_only=1))
 
 
 def test_a_scope_with_no_result_lists_nobody() -> None:
