@@ -32,7 +32,9 @@ from tournaments.web.common import (
 
 @capability_required(Capability.REGISTER_PAIRS)
 def pairs_register(request: HttpRequest, championship: Championship) -> HttpResponse:
-    """Register one pair (form) or many (``number;player 1;player 2`` pasted or uploaded)."""
+    """Register one pair (form) or many (``number;player 1;player 2`` pasted or uploaded,
+    ``;``, tab or ``,`` between the fields; the header and blank lines skipped are
+    listed)."""
     pair_form = PairForm(prefix="pair")
     csv_form = PairsCsvForm(prefix="csv")
     if request.method == "POST":
@@ -50,6 +52,10 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
                     messages.success(
                         request, _("%(n)s parelles inscrites.") % {"n": len(created)}
                     )
+                    # Read again (a pure read of the same text) for what was skipped.
+                    for note in services.read_pairs_csv(
+                            csv_form.cleaned_data["csv_text"]).skipped:
+                        messages.info(request, note)
                     return redirect("pairs_register", championship.slug)
         else:
             pair_form = PairForm(request.POST, prefix="pair")
