@@ -117,6 +117,13 @@ class PairForm(forms.Form):
         help_text=_("Opcional, com el del jugador 1."))
 
 
+class ShortNamesForm(forms.Form):
+    """The short names of a registered pair's two players."""
+
+    short1 = NFCFormField(label=_("Nom curt del jugador 1"), max_length=60, required=False)
+    short2 = NFCFormField(label=_("Nom curt del jugador 2"), max_length=60, required=False)
+
+
 class PairsCsvForm(forms.Form):
     """Pairs pasted or uploaded as lines ``number;player 1;player 2`` (or separated by
     tabs or commas, with the two short names after them if wanted)."""

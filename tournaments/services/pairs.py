@@ -485,6 +485,44 @@ def pair_remove(*, pair: Pair, acting_user: User | None) -> None:
     Player.objects.filter(pk__in=players - still_used).delete()
 
 
+@transaction.atomic
+def pair_short_names_set(
+    *, pair: Pair, short1: str, short2: str, acting_user: User | None
+) -> Pair:
+    """Set the short names of ``pair``'s two players (what the boards and screens show;
+    empty: the default short form of the name), at any time until the championship is
+    finished. Organiser only (whoever registers pairs); audited, and the live pages
+    show it at once (the audit row bumps the results version).
+
+    Raises :class:`RegistrationError` (field ``short1`` or ``short2``: longer than
+    :data:`SHORT_NAME_MAX` characters, control characters), :class:`NotAllowedError`,
+    :class:`ChampionshipStateError` (finished).
+    """
+    championship = lock_championship(pair.championship_id)
+    require(acting_user, championship, Capability.REGISTER_PAIRS)
+    check_not_finished(championship)
+    pair = Pair.objects.select_related("player1", "player2").get(pk=pair.pk)
+    shorts = (short1 or "").strip(), (short2 or "").strip()
+    for k, short in enumerate(shorts, start=1):
+        problem = _name_problem(short, SHORT_NAME_MAX) if short else None
+        if problem:
+            raise RegistrationError(
+                _("Nom curt del jugador %(k)s: %(problem)s.") % {"k": k, "problem": problem},
+                field=f"short{k}",
+            )
+    players = (pair.player1, pair.player2)
+    before = {f"short{k}": p.short_name for k, p in enumerate(players, start=1)}
+    for player, short in zip(players, shorts, strict=True):
+        if player.short_name != short:
+            player.short_name = short
+            player.save(update_fields=["short_name"])
+    after = {f"short{k}": s for k, s in enumerate(shorts, start=1)}
+    if after != before:
+        audit(championship, AuditEntry.Action.PAIR_SHORT_NAMES, acting_user,
+              target=_("parella %(n)s") % {"n": pair.number}, before=before, after=after)
+    return pair
+
+
 #: At most this many characters in a withdrawal's reason (``Pair.withdrawal_reason``).
 WITHDRAWAL_REASON_MAX: int = Pair._meta.get_field("withdrawal_reason").max_length or 0
 

@@ -11,10 +11,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.forms import (
     PairForm,
     PairsCsvForm,
+    ShortNamesForm,
     add_service_error,
 )
 from tournaments.models import (
@@ -23,6 +24,7 @@ from tournaments.models import (
     Seating,
 )
 from tournaments.permissions import Capability
+from tournaments.selectors.names import short_name
 from tournaments.web.common import (
     capability_required,
     close_forms,
@@ -102,6 +104,33 @@ def pair_remove(request: HttpRequest, championship: Championship, number: int) -
     else:
         messages.success(request, _("Parella %(n)s treta.") % {"n": number})
     return redirect("pairs_register", championship.slug)
+
+
+@capability_required(Capability.REGISTER_PAIRS)
+def pair_short_names(request: HttpRequest, championship: Championship,
+                     number: int) -> HttpResponse:
+    """Change the short names a registered pair's players show on the boards and screens
+    (empty: the default short form, shown as the placeholder)."""
+    pair = get_object_or_404(Pair.objects.select_related("player1", "player2"),
+                             championship=championship, number=number)
+    form = ShortNamesForm(request.POST or None, initial={
+        "short1": pair.player1.short_name, "short2": pair.player2.short_name})
+    defaults = selectors.pair_names(championship)[number]
+    for k, player in ((1, pair.player1), (2, pair.player2)):
+        form.fields[f"short{k}"].widget.attrs["placeholder"] = short_name(player.name)
+        form.fields[f"short{k}"].help_text = player.name
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.pair_short_names_set(
+                pair=pair, acting_user=request.user, **form.cleaned_data)
+        except ValueError as exc:  # every service refusal is a ValueError
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("Parella %(n)s: %(short)s.") % {
+                "n": number, "short": selectors.pair_names(championship)[number].short})
+            return redirect("pairs_register", championship.slug)
+    return render(request, "tournaments/pair_short_names.html",
+                  page_context(request, championship, form=form, pair=pair, short=defaults))
 
 
 class WithdrawForm(forms.Form):

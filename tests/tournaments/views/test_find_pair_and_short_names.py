@@ -127,3 +127,50 @@ def test_short_names_travel_in_the_interchange_file(named):
     with pytest.raises(InterchangeError) as exc:
         services.championship_import(data=exported, acting_user=None)
     assert "players[0].short_name" in str(exc.value)
+
+
+def test_the_organiser_changes_a_registered_pairs_short_names_after_the_draw(client, small):
+    small.organiser.save()
+    client.force_login(small.organiser)
+    pair = Pair.objects.get(championship=small.championship, number=2)
+    url = reverse("pair_short_names", args=[small.championship.slug, 2])
+    page = client.get(url)
+    assert page.status_code == 200
+    assert f'href="{url}"' in client.get(
+        reverse("pairs_register", args=[small.championship.slug])).content.decode()
+    response = client.post(url, {"short1": "  Pep  ", "short2": ""}, follow=True)
+    assert response.status_code == 200
+    pair.player1.refresh_from_db()
+    assert pair.player1.short_name == "Pep"
+    from tournaments.models import AuditEntry
+    entry = AuditEntry.objects.filter(championship=small.championship,
+                                      action="pair.short_names").get()
+    assert entry.after == {"short1": "Pep", "short2": ""}
+    data = client.get(reverse("api_standings", args=[small.championship.slug])).json()
+    assert any(r["short"].startswith("Pep – ") for r in data["standings"] if r["pair"] == 2) \
+        or not data["standings"]
+    assert reverse("pair_short_names", args=[small.championship.slug, 2]) in url
+
+
+def test_a_short_name_too_long_is_refused_next_to_its_field(client, small):
+    small.organiser.save()
+    client.force_login(small.organiser)
+    url = reverse("pair_short_names", args=[small.championship.slug, 1])
+    response = client.post(url, {"short1": "", "short2": "x" * 61})
+    assert response.status_code == 200
+    assert response.context["form"].errors["short2"]
+    assert not Player.objects.filter(championship=small.championship).exclude(
+        short_name="").exists()
+
+
+def test_only_the_organiser_changes_short_names(client, small):
+    small.referee.save()
+    client.force_login(small.referee)
+    url = reverse("pair_short_names", args=[small.championship.slug, 1])
+    assert client.post(url, {"short1": "X", "short2": ""}).status_code == 403
+    with pytest.raises(services.NotAllowedError):
+        services.pair_short_names_set(pair=Pair.objects.get(championship=small.championship,
+                                                            number=1),
+                                      short1="X", short2="", acting_user=small.referee)
+    assert not Player.objects.filter(championship=small.championship).exclude(
+        short_name="").exists()
