@@ -384,7 +384,7 @@ def parse_pairs_csv(text: str) -> list[tuple[int, str, str]]:
 
 #: How a header's first field starts (folded): "Número", "Núm.", "Nº", "#", "Parella",
 #: "Pareja", "Pair", "Jugador", "Id", "Equip", "Team".
-_HEADER_STARTS = ("n", "#", "p", "j", "id", "equip", "team")
+_HEADER_STARTS = ("n", "#", "pa", "pl", "jug", "id", "equip", "team")
 
 
 def _looks_like_header(fields: Sequence[str]) -> bool:

@@ -28,6 +28,12 @@ from tournaments.selectors.names import fold, short_name
     ("Joan Miquel Sala Puig", "J. M. Sala"),
     ("Francesc Xavier Roig", "F. X. Roig"),
     ("Maria Eulàlia Comas", "M. E. Comas"),
+    ("Maria Aurèlia Capmany", "M. A. Capmany"),
+    ("Isabel Clara Simó", "I. C. Simó"),
+    ("Joan Manuel Serrat Teresa", "J. M. Serrat"),
+    ("Rosa Maria Sardà", "R. M. Sardà"),
+    ("Miquel Martí i Pol", "M. Martí"),
+    ("Mercè Rodoreda i Gurguí", "M. Rodoreda"),
     ("Josep Antoni Duran i Lleida", "J. A. Duran"),
     # compound given names, Spanish
     ("José Luis Rodríguez Zapatero", "J. L. Rodríguez"),
@@ -41,6 +47,9 @@ from tournaments.selectors.names import fold, short_name
     ("Ana Isabel Moreno Gil", "A. I. Moreno"),
     ("Francisco Javier Navarro", "F. J. Navarro"),
     ("María Jesús Iglesias", "M. J. Iglesias"),
+    ("Juan Ramón Jiménez", "J. R. Jiménez"),
+    ("Miguel Ángel Blanco", "M. Á. Blanco"),
+    ("Francisco de Goya y Lucientes", "F. de Goya"),
     # a given name that is a surname as often: given only before two surnames
     ("Antoni Miquel Sala", "A. Miquel"),
     ("Jordi Martí Puig", "J. Martí"),
