@@ -82,11 +82,15 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
         championship.status != Championship.Status.FINISHED
         and not Seating.objects.filter(round__championship=championship).exists()
     )
+    # Each pair with its short form as the boards show it (linked to change it).
+    short = selectors.pair_names(championship)
+    pairs_short = [(p, short[p.number].short) for p in pairs]
     closed = close_forms(services.registration_refusal(championship), pair_form, csv_form)
     return render(
         request,
         "tournaments/pairs_register.html",
         page_context(request, championship, pair_form=pair_form, csv_form=csv_form, pairs=pairs,
+                     pairs_short=pairs_short,
                  can_remove=can_remove, closed=closed),
     )
 

@@ -110,7 +110,7 @@ def test_the_pair_form_takes_the_short_names(client, small):
         championship=small.championship, number=9)
     assert (pair.player1.short_name, pair.player2.short_name) == ("Pep", "")
     page = client.get(url).content.decode()
-    assert "(Pep – —)" in page
+    assert "Pep – A. Puig" in page
 
 
 def test_short_names_travel_in_the_interchange_file(named):
