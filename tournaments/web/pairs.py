@@ -7,6 +7,7 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -28,6 +29,7 @@ from tournaments.selectors.names import short_name
 from tournaments.web.common import (
     capability_required,
     close_forms,
+    next_url,
     page_context,
 )
 
@@ -36,7 +38,8 @@ from tournaments.web.common import (
 def pairs_register(request: HttpRequest, championship: Championship) -> HttpResponse:
     """Register one pair (form) or many (``number;player 1;player 2`` pasted or uploaded,
     ``;``, tab or ``,`` between the fields; the header and blank lines skipped are
-    listed)."""
+    listed). After a draw a pair is late: it joins from the next round (``late_round``).
+    One pair sent from a round's seating page (``next``) goes back there."""
     pair_form = PairForm(prefix="pair")
     csv_form = PairsCsvForm(prefix="csv")
     if request.method == "POST":
@@ -73,7 +76,8 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
                     messages.success(
                         request, _("Parella %(n)s inscrita.") % {"n": pair.number}
                     )
-                    return redirect("pairs_register", championship.slug)
+                    return redirect(next_url(
+                        request, reverse("pairs_register", args=[championship.slug])))
     pairs = list(
         Pair.objects.filter(championship=championship).select_related("player1", "player2")
     )
@@ -91,7 +95,9 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
         "tournaments/pairs_register.html",
         page_context(request, championship, pair_form=pair_form, csv_form=csv_form, pairs=pairs,
                      pairs_short=pairs_short,
-                 can_remove=can_remove, closed=closed),
+                 can_remove=can_remove, closed=closed,
+                 byes=selectors.byes_by_pair(championship),
+                 late_round=services.late_entry_round(championship)),
     )
 
 
@@ -172,6 +178,8 @@ def pair_withdraw(request: HttpRequest, championship: Championship, number: int)
                     _("Cal tornar a sortejar les rondes %(list)s: la parella hi seia.")
                     % {"list": ", ".join(map(str, undone))},
                 )
-            return redirect("pairs_register", championship.slug)
+            return redirect(next_url(
+                request, reverse("pairs_register", args=[championship.slug])))
     return render(request, "tournaments/pair_withdraw.html",
-                  page_context(request, championship, form=form, pair=pair))
+                  page_context(request, championship, form=form, pair=pair,
+                               next=next_url(request, "")))
