@@ -102,15 +102,31 @@ class RulesForm(ChampionshipForm):
 
 
 class PairForm(forms.Form):
-    """One pair: its number and its two players' names."""
+    """One pair: its number, its two players' names and, if the default short form
+    does not suit, their short names for the boards and screens."""
 
     number = forms.IntegerField(label=_("Número"), min_value=1, max_value=9999)
     player1 = NFCFormField(label=_("Jugador 1"), max_length=200)
+    short1 = NFCFormField(
+        label=_("Nom curt del jugador 1"), max_length=60, required=False,
+        help_text=_("Opcional: el que es veu a la sala i a les classificacions "
+                    "(si no, «J. M. Vilaseca»)."))
     player2 = NFCFormField(label=_("Jugador 2"), max_length=200)
+    short2 = NFCFormField(
+        label=_("Nom curt del jugador 2"), max_length=60, required=False,
+        help_text=_("Opcional, com el del jugador 1."))
+
+
+class ShortNamesForm(forms.Form):
+    """The short names of a registered pair's two players."""
+
+    short1 = NFCFormField(label=_("Nom curt del jugador 1"), max_length=60, required=False)
+    short2 = NFCFormField(label=_("Nom curt del jugador 2"), max_length=60, required=False)
 
 
 class PairsCsvForm(forms.Form):
-    """Pairs pasted or uploaded as lines ``number;player 1;player 2``."""
+    """Pairs pasted or uploaded as lines ``number;player 1;player 2`` (or separated by
+    tabs or commas, with the two short names after them if wanted)."""
 
     text = forms.CharField(
         label=_("Parelles (número;jugador 1;jugador 2)"),

@@ -32,6 +32,8 @@ urlpatterns = [
     path(C + "organise/pairs/<int:number>/remove/", pairs.pair_remove, name="pair_remove"),
     path(C + "organise/pairs/<int:number>/withdraw/", pairs.pair_withdraw,
          name="pair_withdraw"),
+    path(C + "organise/pairs/<int:number>/short-names/", pairs.pair_short_names,
+         name="pair_short_names"),
     path(C + "organise/delete/", championships.championship_delete,
          name="championship_delete"),
     path(C + "organise/rounds/", rounds.rounds_setup, name="rounds_setup"),

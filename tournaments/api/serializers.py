@@ -34,6 +34,9 @@ class StandingSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     pair = serializers.IntegerField()
     names = serializers.CharField()
+    short = serializers.CharField(
+        help_text='the pair as the boards and screens show it short: "J. M. Vilaseca – '
+                  'A. Puig" (each player\'s short name, else initials and first surname)')
     total = PointsField(allow_null=True, help_text="null: no score in the scope (a bye "
                         "or a late entry when the standings rank by average)")
     boards = serializers.IntegerField()
@@ -149,6 +152,9 @@ class ChampionshipSerializer(serializers.Serializer[Any]):
 class PairSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     names = serializers.CharField()
+    short = serializers.CharField(
+        help_text='the pair as the boards and screens show it short: "J. M. Vilaseca – '
+                  'A. Puig" (each player\'s short name, else initials and first surname)')
     player1 = serializers.CharField()
     player2 = serializers.CharField()
     joined_round = serializers.IntegerField(
@@ -295,6 +301,9 @@ class ScoreCardRowSerializer(serializers.Serializer[Any]):
 class ScoreCardSerializer(serializers.Serializer[Any]):
     pair = serializers.IntegerField()
     names = serializers.CharField()
+    short = serializers.CharField(
+        help_text='the pair as the boards and screens show it short: "J. M. Vilaseca – '
+                  'A. Puig" (each player\'s short name, else initials and first surname)')
     total = PointsField()
     boards = serializers.IntegerField()
     rank = serializers.IntegerField(allow_null=True)

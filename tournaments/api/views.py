@@ -62,6 +62,7 @@ def _standing_rows(rows: Iterable[selectors.StandingRow]) -> list[dict[str, Any]
             "rank": row.rank,
             "pair": row.number,
             "names": row.pair.names,
+            "short": row.pair.short,
             "total": row.total_out,
             "boards": row.boards,
             "average": row.average_out,
@@ -122,8 +123,10 @@ class PairListApi(APIView):
     def get(self, request: Request, slug: str) -> Response:
         championship = championship_of(slug)
         pairs = selectors.pairs_by_number(championship)
+        names = selectors.pair_names(championship)
         data = [
-            {"number": n, "names": p.names, "player1": p.player1.name,
+            {"number": n, "names": p.names, "short": names[n].short,
+             "player1": p.player1.name,
              "player2": p.player2.name, "joined_round": p.joined_round,
              "withdrawn_after_round": p.withdrawn_after_round}
             for n, p in sorted(pairs.items())
@@ -363,6 +366,7 @@ class ScoreCardApi(APIView):
         data = {
             "pair": card.pair.number,
             "names": card.pair.names,
+            "short": card.pair.short,
             "total": card.total_out,
             "boards": card.boards,
             "rank": card.rank,

@@ -231,6 +231,9 @@ class Player(models.Model):
     )
     code = NFCCharField(_("codi"), max_length=50)
     name = NFCCharField(_("nom"), max_length=200)
+    #: What the boards and screens show instead of the default short form of ``name``
+    #: (``selectors.names.short_name``); empty: that default.
+    short_name = NFCCharField(_("nom curt"), max_length=60, blank=True, default="")
 
     class Meta:
         ordering = ["championship", "id"]

@@ -1,4 +1,4 @@
-"""Numbers and names as the read models carry them for reading: the same text on the
+"""Numbers as the read models carry them for reading: the same text on the
 page, its live fragment, the hall screen and the PDF (the API sends the numbers).
 
 Text depends on the active language (its decimal separator): a read model is built
@@ -109,16 +109,3 @@ def points_text(value: Fraction | None, rules: scoring.ScoringRules) -> str:
     if value is None:
         return "—"
     return number_formatter(None)(Decimal(str(comparative_out(Fraction(value), rules))))
-
-
-def short_name(name: str) -> str:
-    """"Jordi Vila Puig" -> "J. Vila": the initial and the first surname (a one-word name
-    is left as it is).
-
-    >>> short_name("Jordi Vila Puig"), short_name("Núria"), short_name("  ")
-    ('J. Vila', 'Núria', '')
-    """
-    parts = name.split()
-    if len(parts) < 2:
-        return " ".join(parts)
-    return f"{parts[0][0]}. {parts[1]}"

@@ -23,7 +23,8 @@ from scoring.progress import rounds_progress as count_rounds_progress
 from scoring.visibility import count_by
 from tournaments.models import Championship, Pair, Result
 from tournaments.numbers import average_out, comparative_out
-from tournaments.selectors.formats import column, percent_column, percent_value, short_name
+from tournaments.selectors.formats import column, percent_column, percent_value
+from tournaments.selectors.names import fold, short_name
 from tournaments.selectors.results import ScoredChampionship, scored_or_new, visibility
 
 # --------------------------------------------------------------------------- pairs
@@ -31,13 +32,16 @@ from tournaments.selectors.results import ScoredChampionship, scored_or_new, vis
 
 @dataclass(frozen=True, slots=True)
 class PairName:
-    """A pair as the read models name it: number, the two players' names, and the last
-    round it played when it withdrew (``None`` while in play)."""
+    """A pair as the read models name it: number, the two players' names, the last
+    round it played when it withdrew (``None`` while in play), and the short names the
+    organiser gave the players (``Player.short_name``; empty: the default short form)."""
 
     number: int
     player1: str
     player2: str
     withdrawn_after_round: int | None
+    short1: str = ""
+    short2: str = ""
 
     @property
     def names(self) -> str:
@@ -46,15 +50,37 @@ class PairName:
 
     @property
     def short(self) -> str:
-        """"J. Vila – A. Puig" (:func:`.formats.short_name`)."""
-        return f"{short_name(self.player1)} – {short_name(self.player2)}"
+        """"J. M. Vilaseca – A. Puig": each player's short name, else the default short
+        form of the name (:func:`.names.short_name`). The one short form every page,
+        screen, PDF and API "short" field shows."""
+        return (f"{self.short1 or short_name(self.player1)} – "
+                f"{self.short2 or short_name(self.player2)}")
+
+    def matches(self, query: str) -> bool:
+        """Whether ``query`` (a number, or any part of either player's name, short
+        name included; case and accents ignored) finds this pair ("find my pair").
+
+        >>> pair = PairName(7, "Josep Maria Vilaseca", "Montse Puigdomènech", None)
+        >>> [pair.matches(q) for q in ("vilaseca", "MONTSE", "puigdomenech", "7", "8", "")]
+        [True, True, True, True, False, False]
+        """
+        wanted = fold(" ".join(query.split()))
+        if not wanted:
+            return False
+        if wanted.isdigit():
+            return wanted.lstrip("0") == str(self.number)
+        return any(wanted in fold(" ".join(text.split())) for text in (
+            self.player1, self.player2, self.short1, self.short2, self.short))
+
+
+#: A pair's columns as :class:`PairName` takes them, after a prefix to the pair.
+PAIR_NAME_COLUMNS = ("number", "player1__name", "player2__name", "withdrawn_after_round",
+                     "player1__short_name", "player2__short_name")
 
 
 def pair_names(championship: Championship) -> dict[int, PairName]:
     """``{number: PairName}`` read as tuples (one query)."""
-    rows = Pair.objects.filter(championship=championship).values_list(
-        "number", "player1__name", "player2__name", "withdrawn_after_round"
-    )
+    rows = Pair.objects.filter(championship=championship).values_list(*PAIR_NAME_COLUMNS)
     return {row[0]: PairName(*row) for row in rows}
 
 

@@ -152,6 +152,7 @@ def _model_values(doc: ChampionshipDoc) -> Iterator[tuple[type[models.Model], st
     for i, player in enumerate(doc.players):
         yield Player, "code", player.id, f"players[{i}].id"
         yield Player, "name", player.name, f"players[{i}].name"
+        yield Player, "short_name", player.short_name, f"players[{i}].short_name"
     for i, pair in enumerate(doc.pairs):
         yield Pair, "number", pair.number, f"pairs[{i}].number"
     for i, board in enumerate(doc.boards):
@@ -315,7 +316,8 @@ def _write_rows(
     players = {
         p.code: p
         for p in Player.objects.bulk_create(
-            [Player(championship=championship, code=p.id, name=p.name) for p in doc.players]
+            [Player(championship=championship, code=p.id, name=p.name, short_name=p.short_name)
+             for p in doc.players]
         )
     }
     pairs = {
@@ -521,7 +523,7 @@ def championship_doc(championship: Championship) -> ChampionshipDoc:
     The deal secret appears only once published; the commitment once boards were dealt.
     """
     players = tuple(
-        PlayerDoc(p.code, p.name)
+        PlayerDoc(p.code, p.name, p.short_name)
         for p in Player.objects.filter(championship=championship).order_by("id")
     )
     pairs = tuple(
