@@ -289,7 +289,7 @@ def test_the_conflict_message_is_shown_once(client, web: Small) -> None:
         "un altre àrbitre") == 1, json.dumps(page.count("àrbitre"))
 
 
-def test_the_save_button_is_sticky_and_the_next_board_is_at_the_top(client, web) -> None:
+def test_the_save_button_ends_the_form_and_the_next_board_is_at_the_top(client, web) -> None:
     client.force_login(web.referee)
     seating, board = web.seatings[0], web.boards[0]
     record(seating, board, 40)
