@@ -162,7 +162,8 @@ def test_every_problem_is_reported_not_only_the_first() -> None:
         ),
         (
             lambda d: first_result(d).update(ns_points_taken=None),
-            "rounds[0].tables[0].results[0].ns_points_taken: may be null only when adjusted or infraction is set",
+            "rounds[0].tables[0].results[0].ns_points_taken: "
+            "may be null only when adjusted or infraction is set",
         ),
         (
             lambda d: first_result(d).update(trump="X"),

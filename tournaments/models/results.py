@@ -22,8 +22,9 @@ class Result(models.Model):
 
     ``ns_points_taken``: card and trick points NS took, 0..72 (EW took the rest); ``None``
     for an adjusted result, and allowed at an infraction (where the points do not count).
-    ``adjusted_ns``/``adjusted_ew``: the director's adjustments, both set or both empty. ``version`` starts at 1 and grows by one with
-    every correction (optimistic concurrency in ``services.result_record``).
+    ``adjusted_ns``/``adjusted_ew``: the director's adjustments, both set or both empty.
+    ``version`` starts at 1 and grows by one with every correction (optimistic
+    concurrency in ``services.result_record``).
     """
 
     class Trump(models.TextChoices):

@@ -97,7 +97,8 @@ def next_board_without_result(seating: Seating, after: int) -> int | None:
     )
     later = [n for n in empty if n > after]
     earlier = [n for n in empty if n < after]
-    return (later or earlier or [None])[0]
+    found = later or earlier
+    return found[0] if found else None
 
 
 def result_history(result: Result) -> list[Any]:

@@ -97,7 +97,8 @@ def validate_result(
     ``"O"``, ``"C"``, ``"E"``, ``"B"``, ``"botifarra"`` (or a ``scoring.Trump``,
     ``engine.Suit``; ``None`` only when adjusted). ``ns_points_taken``: 0..72 (``None``
     when adjusted or at an infraction, where points do not count). ``infraction``:
-    ``None``, ``"NS"`` or ``"EW"`` (``"EO"`` too), never with ``adjusted``: ``None``, ``(NS, EW)`` or ``{"NS": ..., "EW": ...}``.
+    ``None``, ``"NS"`` or ``"EW"`` (``"EO"`` too), never with ``adjusted``: ``None``,
+    ``(NS, EW)`` or ``{"NS": ..., "EW": ...}``.
 
     Raises :class:`ResultError` with the first problem's message and ``field``, and
     ``problems``: every ``(field, message)``.
