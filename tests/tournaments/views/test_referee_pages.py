@@ -66,9 +66,10 @@ def test_saving_the_tables_last_empty_board_goes_back_to_the_tables(
     seating = web.seatings[0]
     record(seating, web.boards[1], 40)  # board 2 already in
     client.force_login(web.referee)
-    response = client.post(entry_url(web, seating, web.boards[0]), form_data())
-    assert response.status_code == 302
-    assert response.url == reverse("referee_tables", args=[web.championship.slug]) + "?round=1"
+    response = client.post(entry_url(web, seating, web.boards[0]), form_data(), follow=True)
+    assert response.redirect_chain == [
+        (reverse("referee_tables", args=[web.championship.slug]) + "?round=1", 302)]
+    assert "Tauler 1 desat: NS +4 · EO -4." in response.content.decode()
     # The other table's boards are not this table's: they do not keep it open.
     assert not Result.objects.filter(seating=web.seatings[1]).exists()
 
