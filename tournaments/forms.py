@@ -254,11 +254,16 @@ class ResultForm(forms.Form):
     version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def __init__(
-        self, *args: Any, championship: Championship, can_adjust: bool = False, **kwargs: Any
+        self, *args: Any, championship: Championship, can_adjust: bool = False,
+        autofocus_points: bool = False, **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.championship = championship
         self.can_adjust = can_adjust
+        if autofocus_points:
+            # A board with no result yet, opened after the one before was saved: the
+            # referee types the points at once (the trump is one tap on a button).
+            self.fields["ns_points_taken"].widget.attrs["autofocus"] = True
         if not championship.sant_vicenc:
             # Greyed out in the browser only: a ``disabled`` form field would drop a
             # posted Sant Vicenç and save the result without it; posted, it is refused

@@ -9,9 +9,10 @@ as it is):
 
 - ``all_points``: a side took all 72 points (NS 0 or 72) in a played hand;
 - ``sant_vicenc``: a Sant Vicenç (the hand counts eight times);
-- ``far_from_field``: with at least two other tables' played results on the board, NS's
-  points differ by more than :data:`FAR_FROM_FIELD` from their median (the same deal
-  rarely goes 30 points another way: often a line swapped, or EW's points typed as NS's).
+- ``far_from_field``: with at least two other tables' regular results on the board (no
+  infraction, no adjusted score), NS's points differ by more than :data:`FAR_FROM_FIELD`
+  from their median (the same deal rarely goes 30 points another way: often a line
+  swapped, or EW's points typed as NS's).
 """
 
 from __future__ import annotations
@@ -105,9 +106,11 @@ def unusual_for_form(seating: Seating, board: Board, data: dict[str, Any],
     if current is not None and current.ns_points_taken == data.get("ns_points_taken") \
             and current.sant_vicenc == bool(data.get("sant_vicenc")):
         return []
+    # Regular results only: an infraction's points, when given, count for nothing
+    # (docs/rules.md "Infractions"), so they do not make a result look unusual either.
     others = [
-        n for n in Result.objects.filter(board=board).exclude(seating=seating)
-        .values_list("ns_points_taken", flat=True) if n is not None
+        n for n in Result.objects.filter(board=board, infraction__isnull=True)
+        .exclude(seating=seating).values_list("ns_points_taken", flat=True) if n is not None
     ]
     adjusted = data.get("adjusted_ns") or data.get("adjusted")
     return unusual(

@@ -257,7 +257,7 @@ class ResultInputSerializer(serializers.Serializer[Any]):
     )
     ns_points_taken = serializers.IntegerField(
         allow_null=True, required=False, min_value=0, max_value=72,
-        help_text="card points NS took, 0..72; null if adjusted",
+        help_text="card points NS took, 0..72; null if adjusted, may be null at an infraction",
     )
     delegated = BooleanInput(default=False)
     contro = BooleanInput(default=False)

@@ -69,10 +69,15 @@ class ResultConflict(TournamentError):
     """Someone else saved this result since the form was loaded (optimistic concurrency).
 
     ``current``: the stored result (``None`` if it was deleted), so the form can show what
-    the other referee saved; ``current_version``: its version (0 when there is none).
+    the other referee saved; ``current_version``: its version (0 when there is none);
+    ``by_same_user``: the stored version was saved by the acting user themselves (the
+    same referee in another tab or on another phone), not by another referee.
     """
 
-    def __init__(self, message: str, *, current: Result | None) -> None:
+    def __init__(
+        self, message: str, *, current: Result | None, by_same_user: bool = False
+    ) -> None:
         super().__init__(message, field=None)
         self.current = current
         self.current_version = current.version if current is not None else 0
+        self.by_same_user = by_same_user
