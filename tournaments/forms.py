@@ -13,6 +13,7 @@ from django import forms
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from engine import sant_vicenc_default
 from tournaments.fields import NFCFormField
 from tournaments.models import Championship, Result
 from tournaments.result_messages import result_problems
@@ -39,9 +40,24 @@ def add_service_error(form: forms.BaseForm, exc: Exception) -> None:
         form.add_error(None, message)
 
 
+#: The Sant Vicenç setting as the championship form offers it: blank follows the doubling.
+SANT_VICENC_CHOICES = [
+    ("", _("Segons el doblatge (duplicat: no; clàssic: sí)")),
+    ("True", _("Sí")),
+    ("False", _("No")),
+]
+
+
 class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]  # generic in the stubs only
     """A new championship with its rules; every rule starts at the spec's default
-    (docs/file-format.md "rules", docs/rules.md)."""
+    (docs/file-format.md "rules", docs/rules.md). ``sant_vicenc`` left blank follows the
+    doubling (``engine.sant_vicenc_default``): a checkbox could not tell "not ticked"
+    from "not given"."""
+
+    sant_vicenc = forms.TypedChoiceField(
+        label=_("Sant Vicenç permès"), choices=SANT_VICENC_CHOICES, required=False,
+        coerce=lambda value: value == "True", empty_value=None,
+    )
 
     class Meta:
         model = Championship
@@ -87,6 +103,8 @@ class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]  # generic in
                 field = Championship._meta.get_field(name)
                 assert isinstance(field, models.Field)  # a column, not a relation
                 data[name] = field.get_default()
+        if data.get("sant_vicenc") is None and data.get("doubling"):
+            data["sant_vicenc"] = sant_vicenc_default(data["doubling"])
         bottom, top = data.get("scale_bottom"), data.get("scale_top")
         if bottom is not None and top is not None and top <= bottom:
             self.add_error("scale_top", _("El màxim de l'escala ha de ser més gran que el mínim."))
