@@ -130,6 +130,7 @@ DRAW_TRIES = movement.DRAW_TRIES
 def round_draw(
     *, round: Round, seed: int | None = None, acting_user: User | None,
     movement_name: str | None = None, accept_rematches: bool = False,
+    shown_rematches: Sequence[Sequence[int]] | None = None,
 ) -> list[Seating]:
     """Seat the round's field at tables by the championship's movement (or
     ``movement_name``: ``random``, ``swiss``, ``round-robin``; ``scoring.movement``).
@@ -143,7 +144,11 @@ def round_draw(
     rounds (every result, the championship's missed-board rule).
 
     When no draw avoids a rematch, nothing is stored and :class:`RematchError` lists
-    them, unless ``accept_rematches``. Redrawing replaces the tables while the round has
+    them with the seed and method of that draw, unless ``accept_rematches``. With
+    ``shown_rematches`` (the list the organiser was shown and accepted, drawn again from
+    the error's seed and method) the draw is stored only if it holds no other rematch;
+    otherwise (a pair registered or withdrew meanwhile) nothing is stored and
+    :class:`RematchError` lists the new ones. Redrawing replaces the tables while the round has
     no result. The championship becomes ``running``.
 
     Raises :class:`DrawError` (fewer than 2 pairs, results exist, closed round, an
@@ -189,7 +194,17 @@ def round_draw(
             _("Cap sorteig de la ronda %(n)s evita que es tornin a trobar parelles: "
               "%(list)s. Accepteu aquestes repeticions per sortejar-la.")
             % {"n": round.number, "list": rematch_list(drawn.rematches)},
-            rematches=drawn.rematches,
+            rematches=drawn.rematches, seed=seed, movement=method.value,
+        )
+    if accept_rematches and shown_rematches is not None and not {
+        tuple(sorted(pair)) for pair in drawn.rematches
+    } <= {tuple(sorted(pair)) for pair in shown_rematches}:
+        raise RematchError(
+            _("El sorteig de la ronda %(n)s ha canviat des que s'han mostrat les "
+              "repeticions: ara es tornen a trobar %(list)s. Accepteu aquestes "
+              "repeticions per sortejar-la.")
+            % {"n": round.number, "list": rematch_list(drawn.rematches)},
+            rematches=drawn.rematches, seed=seed, movement=method.value,
         )
     before = _draw_snapshot(round)
     Seating.objects.filter(round=round).delete()
