@@ -74,6 +74,7 @@ from tournaments.services.results import (
     validate_result,
 )
 from tournaments.services.rounds import (
+    ROUNDS_SETUP_MAX,
     round_close,
     round_draw,
     round_reopen,
@@ -86,6 +87,7 @@ __all__ = [
     "CREATE_PERMISSION",
     "PAIR_NUMBER_MAX",
     "PLAYER_NAME_MAX",
+    "ROUNDS_SETUP_MAX",
     "RULE_FIELDS",
     "WITHDRAWAL_REASON_MAX",
     "AddressError",

@@ -66,6 +66,10 @@ def rounds_setup_refusal(championship: Championship) -> ChampionshipStateError |
     return None
 
 
+#: The most rounds, and the most boards a round, :func:`rounds_setup` takes.
+ROUNDS_SETUP_MAX = 100
+
+
 @transaction.atomic
 def rounds_setup(
     *, championship: Championship, rounds: int, boards_per_round: int,
@@ -85,9 +89,11 @@ def rounds_setup(
     if refusal is not None:
         raise refusal
     for value, name in ((rounds, "rounds"), (boards_per_round, "boards_per_round")):
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
+        if isinstance(value, bool) or not isinstance(value, int) \
+                or not 1 <= value <= ROUNDS_SETUP_MAX:
             raise DrawError(
-                _("«%(value)s» ha de ser un enter entre 1 i 100.") % {"value": value},
+                _("«%(value)s» ha de ser un enter entre 1 i %(max)s.")
+                % {"value": value, "max": ROUNDS_SETUP_MAX},
                 field=name,
             )
     before = {
