@@ -353,7 +353,8 @@ def seating_set(
 
 @transaction.atomic
 def round_close(
-    *, round: Round, acting_user: User | None, allow_missing: bool = False
+    *, round: Round, acting_user: User | None, allow_missing: bool = False,
+    analyse: bool = True,
 ) -> Round:
     """Close a round: from now on only a head referee or the organiser may change its
     results (capability ``CLOSE_ROUND``). Refused while a table lacks a result on one of
@@ -361,8 +362,10 @@ def round_close(
     a round with results missing (``CLOSE_ROUND_WITH_MISSING``: the organiser;
     docs/decisions.md 17); a table that did not play a board then simply has no result.
     The audit row lists the missing "table/board". Once committed, the double-dummy
-    tables of the round's boards are queued (``settings.BOARD_ANALYSIS_ON_CLOSE``;
-    :mod:`tournaments.services.analysis`).
+    tables of the round's boards are computed, on a worker or on the process's
+    background thread (``settings.BOARD_ANALYSIS_ON_CLOSE``;
+    :mod:`tournaments.services.analysis`); ``analyse=False`` leaves them to a caller that
+    computes them itself (``manage.py demo``).
 
     Raises :class:`ChampionshipStateError` (already closed; missing results without
     ``allow_missing``: the message lists up to 10 missing "table/board"),
@@ -395,7 +398,7 @@ def round_close(
         after={"closed_at": round.closed_at, "missing": missing},
         at=round.closed_at,
     )
-    if settings.BOARD_ANALYSIS_ON_CLOSE:
+    if analyse and settings.BOARD_ANALYSIS_ON_CLOSE:
         # After the commit, so a worker reads the closed round; robust: a task or broker
         # that fails never turns the close into an error (services.analysis).
         transaction.on_commit(
