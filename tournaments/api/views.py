@@ -54,8 +54,9 @@ def _round_param(request: Request, name: str) -> int | None:
 
 
 def _standing_rows(rows: Iterable[selectors.StandingRow]) -> list[dict[str, Any]]:
-    """The read model's rows with the export's numbers (``total_out``, ``average_out``):
-    the page and the PDF print the same rows' texts."""
+    """The read model's rows with the export's numbers (``total_out``, ``average_out``;
+    ``None`` for a row with no score) and its mark: the page and the PDF print the same
+    rows' texts and marks."""
     return [
         {
             "rank": row.rank,
@@ -65,6 +66,10 @@ def _standing_rows(rows: Iterable[selectors.StandingRow]) -> list[dict[str, Any]
             "boards": row.boards,
             "average": row.average_out,
             "percentage": row.percentage,
+            "status": row.status,
+            "withdrawn": row.withdrawn,
+            "bye": row.bye,
+            "joined_round": row.joins,
         }
         for row in rows
     ]
@@ -216,6 +221,7 @@ class StandingsApi(APIView):
             "championship": championship.slug,
             "round": round_only,
             "through_round": through,
+            "ranked_by": "average" if view.by_average else "total",
             "progress": {
                 "results_in": view.progress.results_in,
                 "results_expected": view.progress.results_expected,

@@ -32,6 +32,7 @@ from tournaments.selectors.boards import (
     traveller,
     travellers,
 )
+from tournaments.selectors.checklist import Checklist, Step, StepState, checklist
 from tournaments.selectors.hall import Hall, hall
 from tournaments.selectors.referee import (
     BoardSlot,
@@ -58,12 +59,15 @@ from tournaments.selectors.results import (
 )
 from tournaments.selectors.roles import (
     HIDDEN_BOARD_ROLES,
+    PersonRole,
     championships_for_user,
+    people,
     user_can_referee,
     user_is_organiser,
     user_roles,
     user_sees_hidden_boards,
 )
+from tournaments.selectors.seating import byes_by_pair
 from tournaments.selectors.standings import (
     PairName,
     StandingRow,
@@ -80,11 +84,13 @@ __all__ = [
     "DD_DECLARATIONS",
     "HIDDEN_BOARD_ROLES",
     "BoardSlot",
+    "Checklist",
     "DoubleDummy",
     "DoubleDummyLine",
     "Hall",
     "HandView",
     "PairName",
+    "PersonRole",
     "Progress",
     "ResultValues",
     "RoundProgress",
@@ -93,19 +99,24 @@ __all__ = [
     "ScoredChampionship",
     "StandingRow",
     "Standings",
+    "Step",
+    "StepState",
     "TableSheet",
     "Traveller",
     "TravellerRow",
     "Visibility",
     "absences",
     "board_is_public",
+    "byes_by_pair",
     "championships_for_user",
+    "checklist",
     "current_round",
     "double_dummy",
     "hall",
     "load_results",
     "pair_names",
     "pairs_by_number",
+    "people",
     "progress_of",
     "public_board_numbers",
     "referee_round",

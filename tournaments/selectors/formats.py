@@ -82,17 +82,17 @@ def percent_value(average: Fraction, rules: scoring.ScoringRules) -> float:
     return export_number(percentage(average, rules), places=PERCENT_DECIMALS)
 
 
-def percent_column(values: Iterable[float]) -> list[str]:
+def percent_column(values: Iterable[float | None]) -> list[str]:
     """Percentages (:func:`percent_value`) with one decimal and the language's
-    separator.
+    separator; ``—`` for ``None``.
 
     >>> from django.utils import translation
     >>> with translation.override("ca"):
-    ...     percent_column([60.0, 56.3])
-    ['60,0', '56,3']
+    ...     percent_column([60.0, 56.3, None])
+    ['60,0', '56,3', '—']
     """
     formatted = number_formatter(PERCENT_DECIMALS)
-    return [formatted(Decimal(str(v))) for v in values]
+    return ["—" if v is None else formatted(Decimal(str(v))) for v in values]
 
 
 def points_text(value: Fraction | None, rules: scoring.ScoringRules) -> str:

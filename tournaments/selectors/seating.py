@@ -27,6 +27,11 @@ class SeatRow:
     ns: PairName
     ew: PairName
 
+    @property
+    def pairs(self) -> tuple[PairName, PairName]:
+        """NS, then EW."""
+        return (self.ns, self.ew)
+
 
 @dataclass(frozen=True, slots=True)
 class RoundSeating:
@@ -199,3 +204,13 @@ def guide(championship: Championship) -> Guide:
             pairs.setdefault(pair.number, []).append(_seat(pair.number, rnd.round, rnd.closed))
     return Guide(tuple(drawn), dict(sorted(tables.items())),
                  {number: seats for number, seats in sorted(pairs.items())}, names)
+
+
+def byes_by_pair(championship: Championship) -> dict[int, tuple[int, ...]]:
+    """``{pair number: the rounds it sits out}`` (a bye: docs/decisions.md 14), for the
+    pairs that sit out any round. One query."""
+    byes: dict[int, list[int]] = {}
+    rows = Bye.objects.filter(round__championship=championship).order_by("round__number")
+    for pair, rnd in rows.values_list("pair__number", "round__number"):
+        byes.setdefault(pair, []).append(rnd)
+    return {pair: tuple(rounds) for pair, rounds in byes.items()}

@@ -72,6 +72,12 @@ class StandingRow:
     and the PDF print (the same decimals down a column, at most
     :data:`.formats.MAX_DECIMALS`; the active language's separator). ``missed``: boards
     scored as average (A) under that missed-board rule.
+
+    A pair with no score in the scope (a bye or a late entry under ``per_board``:
+    ``scoring.Standing.has_score``) has ``has_score`` false, ``total`` and ``average`` 0,
+    ``None`` for ``percentage`` and the ``*_out`` numbers and ``—`` for the texts.
+    ``bye``: it sat out the scope's last round with a bye; ``joins``: the round a late
+    pair joins, after the scope; :attr:`status` names the mark a row carries.
     """
 
     rank: int
@@ -81,16 +87,32 @@ class StandingRow:
     withdrawn: bool
     total: Fraction
     average: Fraction
-    percentage: float
-    total_out: int | float
-    average_out: float
+    percentage: float | None
+    total_out: int | float | None
+    average_out: float | None
     total_text: str
     average_text: str
     percent_text: str
+    has_score: bool = True
+    bye: bool = False
+    joins: int | None = None
 
     @property
     def number(self) -> int:
         return self.pair.number
+
+    @property
+    def status(self) -> str:
+        """The row's mark: ``withdrawn``, ``bye`` (sat out the scope's last round),
+        ``late`` (joins after the scope) or ``playing``; the API sends it, the pages and
+        the PDF word it."""
+        if self.withdrawn:
+            return "withdrawn"
+        if self.bye:
+            return "bye"
+        if self.joins is not None:
+            return "late"
+        return "playing"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +120,10 @@ class Standings:
     """Standings of a championship: ``rows`` ranked; ``progress``, results in / expected
     of the rounds in scope; ``rounds``, the round numbers with tables (for per-round
     links); ``round_progress``, every drawn round's progress (the hall's bar);
-    ``through_round`` or ``round_only``, the scope asked (neither: overall)."""
+    ``through_round`` or ``round_only``, the scope asked (neither: overall);
+    ``by_average``, the rows rank by average per board (``scoring``'s
+    ``ranks_by_average``), so the average is the first number a row shows, else the
+    total is."""
 
     rows: tuple[StandingRow, ...]
     progress: Progress
@@ -106,6 +131,7 @@ class Standings:
     round_progress: tuple[RoundProgress, ...] = ()
     through_round: int | None = None
     round_only: int | None = None
+    by_average: bool = False
 
 
 def standing_rows(
@@ -113,21 +139,24 @@ def standing_rows(
     rules: scoring.ScoringRules,
 ) -> tuple[StandingRow, ...]:
     """``scoring``'s standings as :class:`StandingRow` values, each column's text
-    formatted once for the whole column (no query). A pair with no row (deleted) is left
-    out."""
+    formatted once for the whole column (no query); a row with no score has ``—`` in
+    each. A pair with no row (deleted) is left out."""
     kept = [s for s in ranked if s.pair in names]
-    percentages = [percent_value(s.average, rules) for s in kept]
+    percentages = [percent_value(s.average, rules) if s.has_score else None for s in kept]
     return tuple(
         StandingRow(
             rank=s.rank, pair=names[s.pair], boards=s.boards, missed=s.missed,
             withdrawn=s.withdrawn, total=s.total, average=s.average, percentage=pct,
-            total_out=comparative_out(s.total, rules), average_out=average_out(s.average),
+            total_out=comparative_out(s.total, rules) if s.has_score else None,
+            average_out=average_out(s.average) if s.has_score else None,
             total_text=total, average_text=average, percent_text=pct_text,
+            has_score=s.has_score, bye=s.bye, joins=s.joins,
         )
         for s, pct, total, average, pct_text in zip(
-            kept, percentages, column([s.total for s in kept], rules),
-            column([s.average for s in kept], rules), percent_column(percentages),
-            strict=True,
+            kept, percentages,
+            column([s.total if s.has_score else None for s in kept], rules),
+            column([s.average if s.has_score else None for s in kept], rules),
+            percent_column(percentages), strict=True,
         )
     )
 
@@ -209,6 +238,7 @@ def standings(
         round_progress=tuple(rounds_progress(scored)),
         through_round=through_round,
         round_only=round_only,
+        by_average=scored.score.ranks_by_average,
     )
 
 

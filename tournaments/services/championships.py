@@ -263,9 +263,10 @@ def championship_update_rules(
 @transaction.atomic
 def membership_grant(
     *, championship: Championship, user: Account, role: str,
-    acting_user: User | None = None,
+    acting_user: User | None = None, account_created: bool = False,
 ) -> Membership:
     """Give ``user`` a role (organiser / referee / head_referee) in one championship.
+    ``account_created``: the account was made for this role (the audit row says so).
 
     Only an organiser of that championship (or the system) may grant roles.
     Raises :class:`RegistrationError` for an unknown role, :class:`NotAllowedError`.
@@ -280,7 +281,8 @@ def membership_grant(
         audit(
             championship, AuditEntry.Action.ROLE_GRANT, acting_user,
             target=f"{user.get_username()}: {Role(role).label}",
-            after={"user": user.get_username(), "role": role},
+            after={"user": user.get_username(), "role": role,
+                   **({"account_created": True} if account_created else {})},
         )
     return membership
 

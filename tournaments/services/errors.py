@@ -14,8 +14,9 @@ from tournaments.models import (
 )
 
 __all__ = [
-    "AddressError", "BoardsError", "ChampionshipStateError", "DrawError", "NotAllowedError",
-    "PairsCsvError", "RegistrationError", "ResultConflict", "ResultError", "TournamentError",
+    "AccountError", "AddressError", "BoardsError", "ChampionshipStateError", "DrawError",
+    "NotAllowedError", "PairsCsvError", "RegistrationError", "ResultConflict", "ResultError",
+    "TournamentError",
 ]
 
 
@@ -41,6 +42,11 @@ class DrawError(TournamentError):
 
 class BoardsError(TournamentError):
     """Boards that cannot be generated now (none set up, results already in...)."""
+
+
+class AccountError(TournamentError):
+    """A person's account that cannot be made, found or signed in so (a user name taken,
+    no such user, an account a sign-in link may not open)."""
 
 
 class AddressError(TournamentError):

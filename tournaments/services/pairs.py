@@ -91,6 +91,16 @@ def registration_refusal(championship: Championship) -> ChampionshipStateError |
     return None
 
 
+def late_entry_round(championship: Championship) -> int | None:
+    """The round a pair registered now would join from (1 before any draw; after a draw
+    the round after the last one drawn: a late pair), or ``None`` when no pair may
+    register (:func:`registration_refusal`). Two queries."""
+    try:
+        return _check_registration_open(championship)
+    except ChampionshipStateError:
+        return None
+
+
 def _pair_number_problem(text: str) -> str | None:
     """Why ``text`` is not a pair number (1..PAIR_NUMBER_MAX, ASCII digits), or None."""
     # Leading zeros stripped before int(): Python refuses to convert over 4,300 digits.

@@ -277,7 +277,10 @@ def _ranks_before(championship: Championship, round_number: int) -> dict[int, in
     if round_number <= 1:
         return {}
     scored = selectors.scored_championship(championship, public_only=False)
-    return {s.pair: s.rank for s in scored.score.standings(through_round=round_number - 1)}
+    # A pair with no score yet (a bye, a late entry) ranks below every ranked pair, as
+    # draw_swiss ranks a pair missing from the ranks.
+    return {s.pair: s.rank for s in scored.score.standings(through_round=round_number - 1)
+            if s.has_score}
 
 
 def _schedule(championship: Championship) -> list[int]:

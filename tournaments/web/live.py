@@ -278,7 +278,8 @@ def standings_fragment(championship: Championship, round_only: int | None,
             round=round_only, through=through)
         return render_to_string("tournaments/live/standings.html", _fragment_context(
             championship, "standings", poll, standings=data,
-            rows_html=standings_rows(championship.slug, data.rows))), data
+            rows_html=standings_rows(championship.slug, data.rows,
+                                     by_average=data.by_average))), data
 
     return _cached(championship, f"all:standings:{round_only}:{through}", build)
 

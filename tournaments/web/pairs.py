@@ -7,11 +7,12 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.forms import (
     PairForm,
     PairsCsvForm,
@@ -26,13 +27,16 @@ from tournaments.permissions import Capability
 from tournaments.web.common import (
     capability_required,
     close_forms,
+    next_url,
     page_context,
 )
 
 
 @capability_required(Capability.REGISTER_PAIRS)
 def pairs_register(request: HttpRequest, championship: Championship) -> HttpResponse:
-    """Register one pair (form) or many (``number;player 1;player 2`` pasted or uploaded)."""
+    """Register one pair (form) or many (``number;player 1;player 2`` pasted or uploaded).
+    After a draw a pair is late: it joins from the next round (``late_round``). One pair
+    sent from a round's seating page (``next``) goes back there."""
     pair_form = PairForm(prefix="pair")
     csv_form = PairsCsvForm(prefix="csv")
     if request.method == "POST":
@@ -65,7 +69,8 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
                     messages.success(
                         request, _("Parella %(n)s inscrita.") % {"n": pair.number}
                     )
-                    return redirect("pairs_register", championship.slug)
+                    return redirect(next_url(
+                        request, reverse("pairs_register", args=[championship.slug])))
     pairs = list(
         Pair.objects.filter(championship=championship).select_related("player1", "player2")
     )
@@ -79,7 +84,9 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
         request,
         "tournaments/pairs_register.html",
         page_context(request, championship, pair_form=pair_form, csv_form=csv_form, pairs=pairs,
-                 can_remove=can_remove, closed=closed),
+                 can_remove=can_remove, closed=closed,
+                 byes=selectors.byes_by_pair(championship),
+                 late_round=services.late_entry_round(championship)),
     )
 
 
@@ -133,6 +140,8 @@ def pair_withdraw(request: HttpRequest, championship: Championship, number: int)
                     _("Cal tornar a sortejar les rondes %(list)s: la parella hi seia.")
                     % {"list": ", ".join(map(str, undone))},
                 )
-            return redirect("pairs_register", championship.slug)
+            return redirect(next_url(
+                request, reverse("pairs_register", args=[championship.slug])))
     return render(request, "tournaments/pair_withdraw.html",
-                  page_context(request, championship, form=form, pair=pair))
+                  page_context(request, championship, form=form, pair=pair,
+                               next=next_url(request, "")))

@@ -14,6 +14,7 @@ from tournaments import selectors, services
 from tournaments.forms import (
     ConfirmForm,
     DrawForm,
+    PairForm,
     RoundCloseForm,
     RoundsSetupForm,
     add_service_error,
@@ -191,4 +192,20 @@ def round_seating(request: HttpRequest, slug: str, round: int) -> HttpResponse:
         raise Http404(_("La ronda %(n)s encara no està sortejada.") % {"n": rnd.number})
     check = services.round_check(rnd) if context["is_organiser"] and view.drawn else None
     context.update(round=rnd, seating=view, check=check)
+    if context["is_organiser"] and championship.status != Championship.Status.FINISHED:
+        context.update(_round_actions(rnd))
     return render(request, "tournaments/round_seating.html", context)
+
+
+def _round_actions(rnd: Round) -> dict[str, Any]:
+    """What the organiser does from a round's seating: withdraw a pair (its link on each
+    pair), a late pair (``late_round``: the round it would join; ``None`` when closed),
+    the bye (given by the draw: drawing again, while the round has no result, gives it
+    anew). The services decide; this only shows the doors."""
+    progress = selectors.round_progress(rnd.championship).get(rnd.number)
+    return {
+        "organise": True,
+        "late_round": services.late_entry_round(rnd.championship),
+        "late_form": PairForm(prefix="pair"),
+        "may_redraw": not rnd.is_closed and not (progress and progress.results_in),
+    }
