@@ -98,7 +98,9 @@ class Championship(models.Model):
         choices=CarregarScope.choices,
         default=CarregarScope.VOID_ONLY,
     )
-    sant_vicenc = models.BooleanField(_("Sant Vicenç permès"), default=True)
+    # Follows the doubling when not given (engine.sant_vicenc_default: not under duplicate,
+    # the default doubling; the services and forms apply it to a classic championship).
+    sant_vicenc = models.BooleanField(_("Sant Vicenç permès"), default=False)
     sant_vicenc_on_botifarra = models.BooleanField(
         _("Sant Vicenç en botifarra"), default=False
     )

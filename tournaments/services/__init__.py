@@ -87,6 +87,7 @@ from tournaments.services.results import (
     validate_result,
 )
 from tournaments.services.rounds import (
+    ROUNDS_SETUP_MAX,
     round_close,
     round_draw,
     round_reopen,
@@ -99,6 +100,7 @@ __all__ = [
     "CREATE_PERMISSION",
     "PAIR_NUMBER_MAX",
     "PLAYER_NAME_MAX",
+    "ROUNDS_SETUP_MAX",
     "RULE_FIELDS",
     "SIGN_IN_DAYS",
     "WITHDRAWAL_REASON_MAX",

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from engine import sant_vicenc_default
 from tournaments.models import (
     AuditEntry,
     Championship,
@@ -126,7 +127,9 @@ def championship_create(
 ) -> Championship:
     """Create a championship in ``draft`` with the given rules (``RULE_FIELDS``; every one
     missing takes the spec's default: obligada, duplicate, proportional, scale 1..2,
-    no rounding, infraction score 0). The acting user becomes its organiser; a person
+    no rounding, infraction score 0; ``sant_vicenc`` follows the doubling,
+    ``engine.sant_vicenc_default``: not under duplicate, allowed under classic). The
+    acting user becomes its organiser; a person
     (``acting_user`` not ``None``) needs the ``tournaments.add_championship`` permission
     (:data:`CREATE_PERMISSION`).
 
@@ -157,6 +160,10 @@ def championship_create(
             )
         _check_length(slug, Championship, "slug", _("Identificador"))
     clean = _clean_rules(rules)
+    if "sant_vicenc" not in clean:
+        clean["sant_vicenc"] = sant_vicenc_default(
+            clean.get("doubling", Championship.Doubling.DUPLICATE)
+        )
     bottom = clean.get("scale_bottom", Decimal(1))
     top = clean.get("scale_top", Decimal(2))
     if top <= bottom:

@@ -98,7 +98,9 @@ def result_entry(
             data = dict(form.cleaned_data)
             version = data.pop("version")
             # Legal but unusual (referee_checks): asked once before it is saved.
-            unusual = referee_checks.unusual_for_form(seating, board_row, data, current)
+            unusual = referee_checks.unusual_for_form(
+                championship, seating, board_row, data, current
+            )
             if unusual and request.POST.get("confirm_unusual") != "1":
                 form.add_error(None, _("Comproveu-ho abans de desar."))
             else:

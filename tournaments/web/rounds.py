@@ -18,6 +18,7 @@ from tournaments.forms import (
     RoundCloseForm,
     RoundsSetupForm,
     add_service_error,
+    shown_draw_token,
 )
 from tournaments.models import (
     Championship,
@@ -100,14 +101,38 @@ def boards_generate(request: HttpRequest, championship: Championship) -> HttpRes
 def round_draw(request: HttpRequest, championship: Championship, round: int) -> HttpResponse:
     """Draw the tables of a round from a seed (blank: a fresh one)."""
     rnd = round_or_404(championship, round)
-    form = DrawForm(request.POST or None, initial={"movement": championship.movement})
+    form = DrawForm(request.POST or None, initial={"movement": championship.movement},
+                    round_id=rnd.pk)
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        accept = bool(data.get("accept_rematches"))
+        # Accepting the rematches a page listed stores the draw that held them; a seed or
+        # method typed since asks for another draw (accepted in advance, as without one).
+        shown = data["shown"] if accept else None
+        if shown and (data["seed"] != shown["seed"]
+                      or (data.get("movement") or shown["movement"]) != shown["movement"]):
+            shown = None
         try:
             services.round_draw(
-                round=rnd, seed=form.cleaned_data["seed"], acting_user=request.user,
-                movement_name=form.cleaned_data.get("movement") or None,
-                accept_rematches=bool(form.cleaned_data.get("accept_rematches")),
+                round=rnd, acting_user=request.user, accept_rematches=accept,
+                seed=shown["seed"] if shown else data["seed"],
+                movement_name=(shown["movement"] if shown else data.get("movement")) or None,
+                shown_rematches=shown["rematches"] if shown else None,
             )
+        except services.RematchError as exc:
+            # The page lists this draw's rematches: carry the draw itself, signed.
+            again = request.POST.copy()
+            again["shown"] = shown_draw_token(
+                round_id=rnd.pk, seed=exc.seed or 0, movement=exc.movement or "",
+                rematches=exc.rematches,
+            )
+            again["seed"] = "" if exc.seed is None else str(exc.seed)
+            again["movement"] = exc.movement or ""
+            again.pop("accept_rematches", None)
+            form = DrawForm(again, initial={"movement": championship.movement},
+                            round_id=rnd.pk)
+            form.is_valid()
+            add_service_error(form, exc)
         except ValueError as exc:  # every service refusal is a ValueError
             add_service_error(form, exc)
         else:

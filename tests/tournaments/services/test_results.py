@@ -149,6 +149,7 @@ def test_sant_vicenc_is_refused_when_the_championship_bans_it(small):
 
 
 def test_sant_vicenc_on_botifarra_is_accepted_when_the_setting_allows_it(small):
+    small.championship.sant_vicenc = True
     small.championship.sant_vicenc_on_botifarra = True
     small.championship.save()
     result = record(small, trump="botifarra", contro=True, recontro=True, sant_vicenc=True)

@@ -242,6 +242,7 @@ def test_an_unusual_result_asks_for_a_confirmation_before_saving(
     client, web: Small, data, code
 ) -> None:
     client.force_login(web.referee)
+    Championship.objects.filter(pk=web.championship.pk).update(sant_vicenc=True)
     seating, board = web.seatings[0], web.boards[0]
     url = entry_url(web, seating, board)
     asked = client.post(url, form_data(**data))
