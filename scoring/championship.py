@@ -306,10 +306,11 @@ class ChampionshipScore:
                                           self._missed(self._inputs), last)
         if round_only is not None:
             keys = [k for k in self._inputs if k[0] == round_only]
+            last = round_only
         else:
             assert through_round is not None
             keys = [k for k in self._inputs if k[0] <= through_round]
-        last = round_only if round_only is not None else through_round
+            last = through_round
         # A pair that withdrew after this scope was still in play in it.
         absences = replace(self.absences, withdrawn={
             pair: after for pair, after in self.absences.withdrawn.items() if after < last})
