@@ -33,8 +33,9 @@ Variables:
     CELERY_TASK_DEFAULT_QUEUE  queue the tasks go to and the workers read (default celery)
     PRINT_JOB_STALL_SECONDS  a running print job whose heartbeat is older than this is
                           stalled (its worker died) and is run again (default 60)
-    BOARD_ANALYSIS_ON_CLOSE  closing a round queues its boards' double-dummy tables
-                          (default: on when CELERY_BROKER_URL is set)
+    BOARD_ANALYSIS_ON_CLOSE  closing a round computes its boards' double-dummy tables:
+                          on a worker, or without a broker on the web process's one
+                          background thread (default on; 0 turns it off)
     REDIS_URL / CACHE_URL redis://host:port/db for the shared cache (several web
                           processes see the same cached values); absent -> local memory
     MEDIA_ROOT            where generated files go (default var/media); never served as
@@ -434,10 +435,11 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 # (tournaments.reports.services.print_jobs_requeue_stalled).
 PRINT_JOB_HEARTBEAT_SECONDS = 10
 PRINT_JOB_STALL_SECONDS = envint("PRINT_JOB_STALL_SECONDS", 60)
-# Closing a round queues the double-dummy tables of its boards (tournaments.services.
-# analysis). Off by default without a broker: the solver (about 10 s a board) would run
-# inside the request that closed the round; `manage.py analyse_boards` computes them then.
-BOARD_ANALYSIS_ON_CLOSE = envbool("BOARD_ANALYSIS_ON_CLOSE", bool(CELERY_BROKER_URL))
+# Closing a round computes the double-dummy tables of its boards (tournaments.services.
+# analysis): with a broker one task per board on a worker; without one on the web
+# process's single background thread (tournaments.enqueue.in_background), never inside
+# the request, within CELERY_TASK_SOFT_TIME_LIMIT seconds a round.
+BOARD_ANALYSIS_ON_CLOSE = envbool("BOARD_ANALYSIS_ON_CLOSE", True)
 
 LOGGING = {
     "version": 1,

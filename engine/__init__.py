@@ -35,7 +35,7 @@ from engine.generate import (
 from engine.hand import HandPlay, Phase, Trick
 from engine.play import IllegalCardError, illegal_reason, legal_cards, trick_winner
 from engine.record import Infraction, PlayRecordCheck, validate_play_record
-from engine.rules import CarregarScope, Rules, Variant
+from engine.rules import CarregarScope, Rules, Variant, sant_vicenc_default
 from engine.score import HandScore, classic_infraction_score, hand_score
 from engine.seats import Seat, Side, dealer, first_leader
 
@@ -89,6 +89,7 @@ __all__ = [
     "par",
     "play_board",
     "rank_deal",
+    "sant_vicenc_default",
     "trick_winner",
     "unrank_deal",
     "validate_play_record",

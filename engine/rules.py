@@ -71,6 +71,24 @@ class Rules:
         object.__setattr__(self, "game_target", game_target)
 
 
+def sant_vicenc_default(doubling: object) -> bool:
+    """Whether Sant Vicenç is allowed when a championship does not say: not under
+    ``duplicate`` doubling (the official duplicate championships' rulebooks: each side's
+    doubles count for the pair that called them, recontro is informative and Sant Vicenç
+    is not allowed), allowed under ``classic`` (where it multiplies the hand by 8).
+    ``doubling``: ``"duplicate"``, ``"classic"`` or an enum with that value.
+    Source: docs/rules.md "Where sources disagree"; docs/decisions.md "Sant Vicenç by
+    default".
+
+    >>> sant_vicenc_default("duplicate"), sant_vicenc_default("classic")
+    (False, True)
+    """
+    value = doubling.value if isinstance(doubling, enum.Enum) else doubling
+    if value not in ("duplicate", "classic"):
+        raise ValueError(f"doubling {doubling!r} is not one of duplicate, classic")
+    return value == "classic"
+
+
 def _enum(cls: type[E], value: E | str, name: str) -> E:
     if isinstance(value, cls):
         return value

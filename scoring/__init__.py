@@ -18,8 +18,8 @@ Where docs/file-format.md leaves room, the reading chosen here (docs/decisions.m
   infraction); pairs with no result are left out. Progressive and per-round standings sum
   the same comparative points, which always compare a board with every table that played it.
 - A result with Sant Vicenç on a botifarra hand is accepted (the interchange rules carry no
-  ``sant_vicenc_on_botifarra`` setting); ``ns_points_taken`` is required at an infraction
-  although it does not count.
+  ``sant_vicenc_on_botifarra`` setting); ``ns_points_taken`` may be left out at an
+  infraction, where it does not count (given, it is kept and still checked 0..72).
 """
 
 from scoring.championship import (

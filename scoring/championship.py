@@ -18,7 +18,7 @@ ResultScore(ns_score=4, ew_score=-4, ns_comparative=Fraction(2, 1), ew_comparati
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import lcm
 
@@ -51,6 +51,14 @@ class Standing:
     adds A = (bottom + top) / 2 (rounded as the rules say) to ``total`` for each of the
     ``missed`` boards, ranks by total, and ``average`` is total / (boards + missed).
     ``withdrawn`` pairs rank after every pair still in play.
+
+    When :attr:`Absences.pairs` lists the registered pairs, every one of them has a row
+    once the scope has a result (docs/decisions.md NN): ``bye``, it sat out the scope's
+    last round with a bye; ``joins``, the round a late pair joins when that is after the
+    scope's last round. A pair with no board and no missed board counted in the scope
+    (a bye or a late entry under ``per_board``) has no score (:attr:`has_score` false;
+    ``total`` and ``average`` 0) and ranks after every pair in play with a score,
+    sharing its rank with the others alike.
     """
 
     rank: int
@@ -60,6 +68,13 @@ class Standing:
     average: Fraction
     missed: int = 0
     withdrawn: bool = False
+    bye: bool = False
+    joins: int | None = None
+
+    @property
+    def has_score(self) -> bool:
+        """Whether any board counts for the pair in the scope (played or as A)."""
+        return self.boards + self.missed > 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +85,17 @@ class Absences:
     (a late entry); a missed round counts as many boards as the round has with a result
     in the standings' scope. ``withdrawn``: pair -> the last round it played (it is
     listed as withdrawn; the rounds after it are not counted as missed).
+
+    ``pairs``: every registered pair -> the round it joins (1 from the start); when
+    given, the standings list every one of them (:class:`Standing`), else only the
+    pairs with a board in scope. ``byes``: pair -> the rounds it sat out with a bye
+    (a part of ``sat_out``), which marks its row.
     """
 
     sat_out: Mapping[int, frozenset[int]] = field(default_factory=dict)
     withdrawn: Mapping[int, int] = field(default_factory=dict)
+    pairs: Mapping[int, int] = field(default_factory=dict)
+    byes: Mapping[int, frozenset[int]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.sat_out or self.withdrawn)
@@ -109,6 +131,14 @@ def percentage(average: Fraction, rules: ScoringRules) -> Fraction:
     Fraction(60, 1)
     """
     return (average - rules.bottom) / (rules.top - rules.bottom) * 100
+
+
+def ranks_by_average(absences: Absences | None) -> bool:
+    """Whether ``per_board`` standings rank by average per board rather than by total:
+    once some pair sat out a round (a bye, a late entry; docs/decisions.md 14). Under
+    ``average`` the standings rank by total whatever this says. Without a bye or a late
+    entry the file format's order holds: by total."""
+    return absences is not None and bool(absences.sat_out)
 
 
 class _Totals:
@@ -148,31 +178,42 @@ class _Totals:
         rules: ScoringRules | None = None,
         absences: Absences | None = None,
         missed: Mapping[int, int] | None = None,
+        last_round: int | None = None,
     ) -> list[Standing]:
-        """Ranked as :class:`Standing` says; ``missed``: pair -> boards missed in scope.
-        Equal keys share a rank; then by pair number."""
+        """Ranked as :class:`Standing` says; ``missed``: pair -> boards missed in scope;
+        ``last_round``: the scope's last round (marks a bye or a late entry). Equal keys
+        share a rank; then by pair number."""
         units, den = self.units, self.denominator
         per_board = rules is None or rules.missed_boards is MissedBoards.PER_BOARD
-        # Without a bye or a late entry the file format's order holds: by total.
-        by_average = per_board and absences is not None and bool(absences.sat_out)
+        by_average = per_board and ranks_by_average(absences)
         missed = {} if per_board or missed is None else missed
-        withdrawn = absences.withdrawn if absences is not None else {}
+        absences = absences or Absences()
+        withdrawn, registered, byes = absences.withdrawn, absences.pairs, absences.byes
         filler = Fraction(0)
         if missed and rules is not None:
             filler = round_points(adjusted_points(rules, Adjustment.AVERAGE), rules.rounding)
-        rows: list[tuple[tuple[bool, Fraction], Standing]] = []
-        for pair in set(units) | {p for p, count in missed.items() if count}:
+        listed = set(units) | {p for p, count in missed.items() if count}
+        if units or any(missed.values()):  # a scope with no result ranks nobody
+            listed |= set(registered)
+        rows: list[tuple[tuple[bool, bool, Fraction], Standing]] = []
+        for pair in listed:
             played = self.boards.get(pair, 0)
             extra = missed.get(pair, 0)
             total = Fraction(units.get(pair, 0), den) + extra * filler
-            average = total / (played + extra)
-            row = Standing(0, pair, total, played, average, extra, pair in withdrawn)
-            rows.append(((pair in withdrawn, -(average if by_average else total)), row))
+            average = total / (played + extra) if played + extra else Fraction(0)
+            joins = registered.get(pair, 1)
+            row = Standing(
+                0, pair, total, played, average, extra, pair in withdrawn,
+                bye=last_round is not None and last_round in byes.get(pair, ()),
+                joins=joins if last_round is not None and joins > last_round else None,
+            )
+            key = (pair in withdrawn, not row.has_score, -(average if by_average else total))
+            rows.append((key, row))
         rows.sort(key=lambda item: (item[0], item[1].pair))
         ranks = competition_ranks([key for key, _row in rows])
         return [
             Standing(rank, row.pair, row.total, row.boards, row.average, row.missed,
-                     row.withdrawn)
+                     row.withdrawn, row.bye, row.joins)
             for rank, (_key, row) in zip(ranks, rows, strict=True)
         ]
 
@@ -231,6 +272,13 @@ class ChampionshipScore:
         return sorted({key[0] for key in self._inputs})
 
     @property
+    def ranks_by_average(self) -> bool:
+        """Whether the standings rank by average per board (``per_board`` once some pair
+        missed a round), so that a page leads with the average; else by total."""
+        return (self.rules.missed_boards is MissedBoards.PER_BOARD
+                and ranks_by_average(self.absences))
+
+    @property
     def most_results(self) -> int:
         """E: the most regular results of any board (Neuberg's formula), 0 when none."""
         return max(self._regular.values(), default=0)
@@ -243,18 +291,30 @@ class ChampionshipScore:
 
         Comparative points are always those of the whole championship (a board is compared
         with every table that played it); only the results summed change. Pairs with no
-        result in the range are left out. Raises ``ValueError`` when both are given.
+        result in the range are left out, unless :attr:`Absences.pairs` lists them (then
+        every registered pair has a row once the range has a result; :class:`Standing`).
+        The range's last round (``through_round``, ``round_only``, else the last round
+        with a result) marks a bye or a late entry; a withdrawn pair is marked in the
+        overall standings, and in a range only when it withdrew before the range's end.
+        Raises ``ValueError`` when both are given.
         """
         if through_round is not None and round_only is not None:
             raise ValueError("give through_round or round_only, not both")
         if through_round is None and round_only is None:
-            return self._totals.standings(self.rules, self.absences, self._missed(self._inputs))
+            last = max((key[0] for key in self._inputs), default=None)
+            return self._totals.standings(self.rules, self.absences,
+                                          self._missed(self._inputs), last)
         if round_only is not None:
             keys = [k for k in self._inputs if k[0] == round_only]
+            last = round_only
         else:
             assert through_round is not None
             keys = [k for k in self._inputs if k[0] <= through_round]
-        return self._sum(keys).standings(self.rules, self.absences, self._missed(keys))
+            last = through_round
+        # A pair that withdrew after this scope was still in play in it.
+        absences = replace(self.absences, withdrawn={
+            pair: after for pair, after in self.absences.withdrawn.items() if after < last})
+        return self._sum(keys).standings(self.rules, absences, self._missed(keys), last)
 
     def _missed(self, keys: Iterable[Key]) -> dict[int, int]:
         """pair -> boards it missed among the rounds of ``keys`` (the boards with a

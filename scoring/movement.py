@@ -9,7 +9,8 @@ NS and EW; with an odd field one pair sits out the round (a *bye*). Three method
   :data:`DRAW_TRIES` shuffles the first without a rematch wins; when none has it, a
   matching over the pairs that have not met yet looks ahead instead of failing; only
   when no rematch-free draw exists at all does the draw hold rematches (listed in
-  :attr:`Draw.rematches`, the fewest possible).
+  :attr:`Draw.rematches`, the fewest possible). Directions balance over the rounds as in
+  the Swiss.
 - ``swiss``: round 1 as ``random``; then pairs of similar standing meet, by a
   maximum-weight matching (networkx, ``maxcardinality=True``) whose weight prefers small
   rank differences and forbids a rematch whenever a complete matching without one exists.
@@ -174,10 +175,13 @@ def draw_random(
 
     With an even field the tables are those of the first of :data:`DRAW_TRIES` shuffles
     (``random.Random(seed)`` of the sorted numbers) without a rematch, consecutive pairs
-    at tables 1, 2, ... (NS first). With an odd field the bye is drawn first, among
+    at tables 1, 2, ... . With an odd field the bye is drawn first, among
     :func:`bye_candidates`. When no shuffle avoids every rematch, a matching over the
     pairs that have not met (a bye node joined to the candidates) finds a rematch-free
     draw if one exists, else the draw with the fewest rematches, listed in the result.
+    Directions balance over the rounds as in :func:`draw_swiss`: at each table the pair
+    that sat NS less often sits NS, then the one that sat EW last, else the shuffle's
+    first (so round 1 seats each table's first-drawn pair NS).
 
     Same field, history and seed: same draw. Raises :class:`MovementError` for fewer
     than 2 pairs or a repeated number.
@@ -196,6 +200,7 @@ def draw_random(
     for _try in range(DRAW_TRIES):
         order = rest[:]
         rng.shuffle(order)
+        order = _facing(order, history)
         repeats = sum(frozenset(order[i : i + 2]) in history.met for i in range(0, len(order), 2))
         if repeats < best_repeats:
             best, best_repeats = order, repeats
@@ -203,18 +208,58 @@ def draw_random(
             break
     if best_repeats:
         best, bye = _random_matching(pairs, history, rng)
+    # Directions as the Swiss seats them (:func:`_directions`); with equal balances and
+    # no last-round hint the shuffle's order stands, so round 1 is the shuffle itself.
     tables = tuple(
-        Table(i // 2 + 1, best[i], best[i + 1]) for i in range(0, len(best), 2)
+        Table(i // 2 + 1, *_directions(best[i], best[i + 1], history))
+        for i in range(0, len(best), 2)
     )
     return Draw(
         round, tables, tuple(bye), _rematches(tables, history.met), Movement.RANDOM, seed
     )
 
 
+def _sign(pair: int, history: History) -> int:
+    """1 when ``pair`` sat NS more often than EW, -1 when EW more often, else 0."""
+    balance = history.balance.get(pair, 0)
+    return (balance > 0) - (balance < 0)
+
+
+def _clash(a: int, b: int, history: History) -> bool:
+    """Whether ``a`` and ``b`` lean the same way (both sat NS more often, or both EW):
+    one of them must then move further from even."""
+    return _sign(a, history) * _sign(b, history) == 1
+
+
+def _facing(order: list[int], history: History) -> list[int]:
+    """``order`` (a shuffle) regrouped into couples that can balance their directions:
+    pairs that sat NS more often face pairs that sat EW more often, in shuffled order;
+    the ones left over face pairs with even directions; the even ones left face each
+    other, and only then two that lean the same way. With no history (round 1) the
+    order is unchanged. Each couple is two consecutive places of the list returned."""
+    if not history.balance:
+        return order
+    groups: dict[int, list[int]] = {1: [], -1: [], 0: []}
+    for pair in order:
+        groups[_sign(pair, history)].append(pair)
+    ns_more, ew_more, even = groups[1], groups[-1], groups[0]
+    couples = list(zip(ns_more, ew_more, strict=False))
+    common = len(couples)
+    left = ns_more[common:] + ew_more[common:]
+    couples += zip(left, even, strict=False)
+    rest = even[len(left):] + left[len(even):]
+    couples += [(rest[i], rest[i + 1]) for i in range(0, len(rest) - 1, 2)]
+    # The couples in the order their first pair was drawn: table numbers stay random.
+    drawn = {pair: i for i, pair in enumerate(order)}
+    couples.sort(key=lambda c: min(drawn[c[0]], drawn[c[1]]))
+    return [pair for couple in couples for pair in couple]
+
+
 def _random_matching(
     pairs: list[int], history: History, rng: random.Random
 ) -> tuple[list[int], list[int]]:
-    """A seeded matching with the fewest rematches: ``(seat order, byes)``."""
+    """A seeded matching with the fewest rematches, then the fewest couples leaning the
+    same way (:func:`_clash`): ``(seat order, byes)``."""
     candidates = set(bye_candidates(pairs, history)) if len(pairs) % 2 else set()
     nodes = pairs[:]
     rng.shuffle(nodes)
@@ -222,21 +267,28 @@ def _random_matching(
     if candidates:
         graph.add_node(_BYE)
     graph.add_nodes_from(nodes)
+    # A meeting of two pairs leaning the same way weighs one less: among the matchings
+    # of most meetings (maxcardinality), the fewest such couples.
     edges = [
-        (a, b) for i, a in enumerate(nodes) for b in nodes[i + 1 :]
+        (a, b, 1 if _clash(a, b, history) else 2)
+        for i, a in enumerate(nodes) for b in nodes[i + 1 :]
         if frozenset((a, b)) not in history.met
     ]
-    edges += [(_BYE, c) for c in nodes if c in candidates]
+    edges += [(_BYE, c, 2) for c in nodes if c in candidates]
     rng.shuffle(edges)
-    graph.add_edges_from(edges)
+    graph.add_weighted_edges_from(edges)
     matching = _matching(graph)
     if len(matching) * 2 < graph.number_of_nodes():
-        # No rematch-free draw: every meeting allowed, a rematch worth less.
+        # No rematch-free draw: every meeting allowed, a rematch worth less than any
+        # number of couples leaning the same way.
+        big = 2 * (len(nodes) + 1)
         for i, a in enumerate(nodes):
             for b in nodes[i + 1 :]:
-                graph.add_edge(a, b, weight=1 if frozenset((a, b)) in history.met else 2)
+                new = frozenset((a, b)) not in history.met
+                graph.add_edge(a, b, weight=(2 if new else 1) * big
+                               + (0 if _clash(a, b, history) else 1))
         for c in candidates:
-            graph.add_edge(_BYE, c, weight=2)
+            graph.add_edge(_BYE, c, weight=2 * big + 1)
         matching = _matching(graph)
     order: list[int] = []
     bye: list[int] = []

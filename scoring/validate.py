@@ -18,7 +18,8 @@ code                                      field              params (and when)
 ========================================  =================  ===================================
 ``trump_missing``                         ``trump``          a played result (not adjusted)
 ``trump_unknown``                         ``trump``          ``value``, ``choices``
-``points_missing``                        ``ns_points_taken``  null, not adjusted
+``points_missing``                        ``ns_points_taken``  null, not adjusted, no
+                                                             infraction
 ``points_not_integer``                    ``ns_points_taken``  ``value``
 ``points_out_of_range``                   ``ns_points_taken``  ``value``, ``minimum`` 0,
                                                              ``maximum`` 72
@@ -181,7 +182,9 @@ def _check(
         )
     points: int | None = None
     if ns_points_taken is None:
-        if not is_adjusted:
+        # At an infraction the points do not count (docs/rules.md "Infractions"): they
+        # may be given, for the record, or left out.
+        if not is_adjusted and _text(infraction) is None:
             out.append(Problem("points_missing", "ns_points_taken"))
     elif isinstance(ns_points_taken, OversizedNumber) or (
         isinstance(ns_points_taken, int)
@@ -258,7 +261,8 @@ def validate_result(
 
     ``trump``: ``"O"``, ``"C"``, ``"E"``, ``"B"``, ``"botifarra"`` (or the enum), ``None``
     only when adjusted. ``ns_points_taken``: the card and trick points NS took, an
-    ``int`` 0..72, ``None`` only when adjusted. ``delegated``, ``contro``, ``recontro``,
+    ``int`` 0..72, ``None`` only when adjusted or at an infraction (where the points do
+    not count). ``delegated``, ``contro``, ``recontro``,
     ``sant_vicenc``: ``bool``; recontro needs contro, Sant Vicenç needs recontro and the
     ``rules`` settings ``sant_vicenc`` (and ``sant_vicenc_on_botifarra`` on a botifarra
     hand). ``infraction``: ``None``, ``"NS"`` or ``"EW"``. ``adjusted``: ``None``,
@@ -313,7 +317,7 @@ def _choices(params: Mapping[str, Any]) -> str:
 MESSAGES: dict[str, str] = {
     "trump_missing": "is missing (a played result needs its trump)",
     "trump_unknown": "{value} is not one of {choices}",
-    "points_missing": "may be null only when adjusted is set",
+    "points_missing": "may be null only when adjusted or infraction is set",
     "points_not_integer": "must be a whole number, not {kind}",
     "points_out_of_range": "{value} is not in {minimum}..{maximum}",
     "not_boolean": "must be true or false, not {kind}",

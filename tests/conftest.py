@@ -39,6 +39,14 @@ def _plans_kept(settings):
 
 
 @pytest.fixture(autouse=True)
+def _no_analysis_on_close(settings):
+    """Closing a round computes its boards' double-dummy tables (on by default): in the
+    tests, most of which close rounds, only the tests of that rule turn it on
+    (tests/tournaments/services/test_analysis.py, test_background_analysis.py)."""
+    settings.BOARD_ANALYSIS_ON_CLOSE = False
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """A cheap hasher: every ``UserFactory`` user has a password, and production's hasher
     takes about half a second a hash on the CI machine, on nearly every test. Passwords

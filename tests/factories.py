@@ -11,6 +11,7 @@ import datetime
 import factory
 from django.contrib.auth import get_user_model
 
+from engine import sant_vicenc_default
 from tournaments.models import (
     Board,
     Championship,
@@ -44,6 +45,9 @@ class ChampionshipFactory(factory.django.DjangoModelFactory):
     slug = factory.Sequence(lambda n: f"prova-{n}")
     date = datetime.date(2026, 11, 29)
     venue = "Vic"
+    doubling = Championship.Doubling.DUPLICATE
+    # As championship_create: Sant Vicenç follows the doubling unless given.
+    sant_vicenc = factory.LazyAttribute(lambda o: sant_vicenc_default(o.doubling))
 
 
 class MembershipFactory(factory.django.DjangoModelFactory):

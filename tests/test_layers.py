@@ -80,7 +80,7 @@ def forbidden_hits(names: set[str], forbidden: tuple[str, ...]) -> list[str]:
 RENDERERS = (
     "documents.py", "pdf.py", "render.py", "board_sheets.py", "entry_forms.py",
     "standings.py", "travellers.py", "score_cards.py", "fonts.py", "fitting.py",
-    "pages.py", "tables.py", "formats.py", "labels.py", "guide_cards.py",
+    "pages.py", "tables.py", "formats.py", "labels.py", "guide_cards.py", "sign_in_card.py",
 )
 UPPER = (
     "tournaments.views", "tournaments.web", "tournaments.api", "tournaments.forms",

@@ -171,9 +171,9 @@ class MembershipAdmin(ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(ReadOnlyAdmin):
-    list_display = ["name", "code", "championship"]
+    list_display = ["name", "short_name", "code", "championship"]
     list_filter = ["championship"]
-    search_fields = ["name", "code"]
+    search_fields = ["name", "short_name", "code"]
 
 
 @admin.register(Pair)

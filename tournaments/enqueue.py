@@ -13,14 +13,26 @@ broker, so the task runs in-process through its registered object, whose
 ``apply_async`` honours eager mode. A web process imports no task module by itself (a
 worker does when it starts): the first eager send asks Celery's autodiscovery to import
 them.
+
+Work too slow for a request (a round's double-dummy tables) has, without a broker, no
+worker to go to: :func:`in_background` runs it on the process's one background thread
+(:func:`background_executor`), one piece at a time in the order sent, so the request
+that asked returns at once and nobody has to run a command for it.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any
 
 from celery import current_app
 from celery.result import AsyncResult
+from django.db import connections
+
+log = logging.getLogger(__name__)
 
 #: The tasks' registered names (``tournaments.tasks``; a test keeps them equal).
 PRINT_JOB = "tournaments.tasks.print_job_task"
@@ -51,3 +63,45 @@ def print_job(job_id: int) -> AsyncResult[Any]:
 def board_analysis(board_id: int) -> AsyncResult[Any]:
     """Compute board ``board_id``'s double-dummy table (``tasks.board_analysis_task``)."""
     return send(BOARD_ANALYSIS, board_id)
+
+
+def runs_in_process() -> bool:
+    """Whether tasks run in this process (no broker: ``CELERY_TASK_ALWAYS_EAGER``)."""
+    return bool(current_app.conf.task_always_eager)
+
+
+#: The process's background executor (:func:`background_executor`); a test may put an
+#: executor of its own here.
+background: Executor | None = None
+_background_lock = threading.Lock()
+
+
+def background_executor() -> Executor:
+    """The one background thread of this process (created on first use): a
+    ``ThreadPoolExecutor`` of one worker, so two pieces of work never run at once."""
+    global background
+    with _background_lock:
+        if background is None:
+            background = ThreadPoolExecutor(max_workers=1,
+                                            thread_name_prefix="botifarra-background")
+        return background
+
+
+def in_background(work: Callable[[], Any]) -> Future[Any]:
+    """Run ``work()`` on the background thread, after whatever was sent before it.
+
+    For a process without a broker (:func:`runs_in_process`). ``work`` uses the
+    thread's own database connections, closed when it ends; what it raises is logged
+    (and kept in the returned future), never lost silently.
+    """
+    return background_executor().submit(_run_logged, work)
+
+
+def _run_logged(work: Callable[[], Any]) -> Any:
+    try:
+        return work()
+    except Exception:
+        log.exception("background work %r failed", work)
+        raise
+    finally:
+        connections.close_all()

@@ -7,12 +7,15 @@ field by :func:`add_service_error`, so the message shows next to it, never as a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
+from django.core import signing
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from engine import sant_vicenc_default
 from tournaments.fields import NFCFormField
 from tournaments.models import Championship, Result
 from tournaments.result_messages import result_problems
@@ -39,9 +42,24 @@ def add_service_error(form: forms.BaseForm, exc: Exception) -> None:
         form.add_error(None, message)
 
 
+#: The Sant Vicenç setting as the championship form offers it: blank follows the doubling.
+SANT_VICENC_CHOICES = [
+    ("", _("Segons el doblatge (duplicat: no; clàssic: sí)")),
+    ("True", _("Sí")),
+    ("False", _("No")),
+]
+
+
 class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]  # generic in the stubs only
     """A new championship with its rules; every rule starts at the spec's default
-    (docs/file-format.md "rules", docs/rules.md)."""
+    (docs/file-format.md "rules", docs/rules.md). ``sant_vicenc`` left blank follows the
+    doubling (``engine.sant_vicenc_default``): a checkbox could not tell "not ticked"
+    from "not given"."""
+
+    sant_vicenc = forms.TypedChoiceField(
+        label=_("Sant Vicenç permès"), choices=SANT_VICENC_CHOICES, required=False,
+        coerce=lambda value: value == "True", empty_value=None,
+    )
 
     class Meta:
         model = Championship
@@ -87,6 +105,8 @@ class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]  # generic in
                 field = Championship._meta.get_field(name)
                 assert isinstance(field, models.Field)  # a column, not a relation
                 data[name] = field.get_default()
+        if data.get("sant_vicenc") is None and data.get("doubling"):
+            data["sant_vicenc"] = sant_vicenc_default(data["doubling"])
         bottom, top = data.get("scale_bottom"), data.get("scale_top")
         if bottom is not None and top is not None and top <= bottom:
             self.add_error("scale_top", _("El màxim de l'escala ha de ser més gran que el mínim."))
@@ -102,15 +122,31 @@ class RulesForm(ChampionshipForm):
 
 
 class PairForm(forms.Form):
-    """One pair: its number and its two players' names."""
+    """One pair: its number, its two players' names and, if the default short form
+    does not suit, their short names for the boards and screens."""
 
     number = forms.IntegerField(label=_("Número"), min_value=1, max_value=9999)
     player1 = NFCFormField(label=_("Jugador 1"), max_length=200)
+    short1 = NFCFormField(
+        label=_("Nom curt del jugador 1"), max_length=60, required=False,
+        help_text=_("Opcional: el que es veu a la sala i a les classificacions "
+                    "(si no, «J. M. Vilaseca»)."))
     player2 = NFCFormField(label=_("Jugador 2"), max_length=200)
+    short2 = NFCFormField(
+        label=_("Nom curt del jugador 2"), max_length=60, required=False,
+        help_text=_("Opcional, com el del jugador 1."))
+
+
+class ShortNamesForm(forms.Form):
+    """The short names of a registered pair's two players."""
+
+    short1 = NFCFormField(label=_("Nom curt del jugador 1"), max_length=60, required=False)
+    short2 = NFCFormField(label=_("Nom curt del jugador 2"), max_length=60, required=False)
 
 
 class PairsCsvForm(forms.Form):
-    """Pairs pasted or uploaded as lines ``number;player 1;player 2``."""
+    """Pairs pasted or uploaded as lines ``number;player 1;player 2`` (or separated by
+    tabs or commas, with the two short names after them if wanted)."""
 
     text = forms.CharField(
         label=_("Parelles (número;jugador 1;jugador 2)"),
@@ -148,8 +184,30 @@ class RoundsSetupForm(forms.Form):
     )
 
 
+#: The signed draw a rematch confirmation carries (``django.core.signing``): which
+#: round, seed, method and rematches the organiser was shown.
+DRAW_SALT = "tournaments.round_draw.shown"
+#: How long a shown draw may wait for its confirmation.
+DRAW_MAX_AGE = 6 * 3600
+
+
+def shown_draw_token(*, round_id: int, seed: int, movement: str,
+                     rematches: Sequence[Sequence[int]]) -> str:
+    """The tamper-proof hidden value of :class:`DrawForm` naming the draw whose
+    rematches the page shows, so the organiser's "accept" stores that draw."""
+    return signing.dumps(
+        {"round": round_id, "seed": seed, "movement": movement,
+         "rematches": [list(pair) for pair in rematches]},
+        salt=DRAW_SALT, compress=True,
+    )
+
+
 class DrawForm(forms.Form):
-    """The seed of a round's random draw; blank draws a fresh one."""
+    """The seed of a round's random draw; blank draws a fresh one. After a draw held
+    rematches, ``shown`` carries that draw signed (:func:`shown_draw_token`): ticking
+    "accept" then stores that very draw, with the rematches the page listed
+    (``cleaned_data["shown"]``: ``{"seed", "movement", "rematches"}`` or ``None``).
+    ``round_id``: the round drawn, so a draw shown for another round is refused."""
 
     seed = forms.IntegerField(
         label=_("Llavor del sorteig"),
@@ -165,6 +223,25 @@ class DrawForm(forms.Form):
         label=_("Accepto que es tornin a trobar parelles si cap sorteig ho evita"),
         required=False,
     )
+    shown = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, round_id: int | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.round_id = round_id
+
+    def clean_shown(self) -> dict[str, Any] | None:
+        token = self.cleaned_data.get("shown") or ""
+        if not token:
+            return None
+        try:
+            shown = signing.loads(token, salt=DRAW_SALT, max_age=DRAW_MAX_AGE)
+        except signing.BadSignature:  # tampered with, or expired
+            shown = None
+        if not isinstance(shown, dict) or shown.get("round") != self.round_id:
+            raise forms.ValidationError(
+                _("El sorteig mostrat ja no és vàlid: torneu a sortejar la ronda.")
+            )
+        return shown
 
 
 class ConfirmForm(forms.Form):
@@ -238,11 +315,16 @@ class ResultForm(forms.Form):
     version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def __init__(
-        self, *args: Any, championship: Championship, can_adjust: bool = False, **kwargs: Any
+        self, *args: Any, championship: Championship, can_adjust: bool = False,
+        autofocus_points: bool = False, **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.championship = championship
         self.can_adjust = can_adjust
+        if autofocus_points:
+            # A board with no result yet, opened after the one before was saved: the
+            # referee types the points at once (the trump is one tap on a button).
+            self.fields["ns_points_taken"].widget.attrs["autofocus"] = True
         if not championship.sant_vicenc:
             # Greyed out in the browser only: a ``disabled`` form field would drop a
             # posted Sant Vicenç and save the result without it; posted, it is refused

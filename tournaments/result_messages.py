@@ -29,7 +29,9 @@ MESSAGES: Mapping[str, Promise] = {
     "delegated_without_trump": _("Delegat sense trumfo."),
     "recontro_without_contro": _("No hi pot haver recontro sense contro."),
     "sant_vicenc_without_recontro": _("No hi pot haver Sant Vicenç sense recontro."),
-    "sant_vicenc_not_allowed": _("En aquest campionat no es permet el Sant Vicenç."),
+    "sant_vicenc_not_allowed": _(
+        "En aquest campionat no es permet el Sant Vicenç (regla «Sant Vicenç permès»: no)."
+    ),
     "sant_vicenc_on_botifarra_not_allowed": _(
         "En aquest campionat no es permet el Sant Vicenç en una botifarra."
     ),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.web import audit, championships, live, pairs, referee, rounds
+from tournaments.web import audit, championships, live, pairs, people, referee, rounds
 
 C = "c/<slug:slug>/"
 TABLE = C + "referee/rounds/<int:round>/tables/<int:table>/"
@@ -32,6 +32,8 @@ urlpatterns = [
     path(C + "organise/pairs/<int:number>/remove/", pairs.pair_remove, name="pair_remove"),
     path(C + "organise/pairs/<int:number>/withdraw/", pairs.pair_withdraw,
          name="pair_withdraw"),
+    path(C + "organise/pairs/<int:number>/short-names/", pairs.pair_short_names,
+         name="pair_short_names"),
     path(C + "organise/delete/", championships.championship_delete,
          name="championship_delete"),
     path(C + "organise/rounds/", rounds.rounds_setup, name="rounds_setup"),
@@ -41,6 +43,14 @@ urlpatterns = [
     path(C + "organise/finish/", championships.championship_finish, name="championship_finish"),
     path(C + "organise/publish-secret/", championships.deal_secret_publish,
          name="deal_secret_publish"),
+    path(C + "organise/people/", people.people, name="people"),
+    path(C + "organise/people/<int:membership>/remove/", people.people_remove,
+         name="people_remove"),
+    path(C + "organise/people/<int:membership>/link/", people.people_link, name="people_link"),
+    path(C + "organise/people/<int:membership>/sign-in.pdf", people.people_qr,
+         name="people_qr"),
+    path(C + "sign-in/<str:uidb64>/<str:token>/", people.sign_in, name="sign_in"),
+    path(C + "interchange.json", championships.interchange_file, name="interchange_file"),
     path(C + "log/", audit.audit_log, name="audit_log"),
     # Referee
     path(C + "referee/", referee.referee_tables, name="referee_tables"),

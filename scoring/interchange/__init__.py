@@ -22,7 +22,8 @@ rounds[0].tables[0].ew: pair 2 does not exist
 Questions the spec leaves open, and the reading chosen here:
 - Which keys are required? ``format``, ``championship.name`` and ``.slug``, and in each
   list item its ``number``/``id`` (a result: ``board``; a pair: ``players``). A played
-  result also needs ``trump`` and ``ns_points_taken``; every other key has the default
+  result also needs ``trump`` and ``ns_points_taken`` (the points may be left out at an
+  infraction, where they do not count); every other key has the default
   the spec gives (``rules`` values, ``false`` doubles, ``null`` infraction/adjusted).
 - With both ``deal_secret`` and ``deal_commitment``, the commitment must match and so must
   every board's deal (it is regenerated from the secret); a secret alone also checks deals.

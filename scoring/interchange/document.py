@@ -42,8 +42,12 @@ STATUSES = ("draft", "running", "finished")
 
 @dataclass(frozen=True, slots=True)
 class PlayerDoc:
+    """A player; ``short_name`` what the boards and screens show ("" for the default
+    short form of ``name``; added by this program)."""
+
     id: str
     name: str
+    short_name: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -93,7 +93,10 @@ def dump(doc: ChampionshipDoc, scores: ChampionshipScore | None = None) -> dict[
                 if rules.missed_boards is not MissedBoards.PER_BOARD else {}
             ),
         },
-        "players": [{"id": p.id, "name": p.name} for p in doc.players],
+        "players": [
+            {"id": p.id, "name": p.name, **({"short_name": p.short_name} if p.short_name else {})}
+            for p in doc.players
+        ],
         "pairs": [_dump_pair(p) for p in doc.pairs],
         "boards": [_dump_board(b) for b in doc.boards],
         "rounds": [_dump_round(r, rules, scores) for r in doc.rounds],

@@ -16,6 +16,8 @@ MAX_RESULTS = 200_000
 MAX_NUMBER = 9999
 #: Longest championship name, venue and player name, in characters.
 MAX_NAME_LENGTH = 200
+#: Longest player short name (``players[].short_name``), in characters.
+MAX_SHORT_NAME_LENGTH = 60
 #: Longest player id, in characters.
 MAX_ID_LENGTH = 50
 #: Longest slug, in characters.

@@ -33,6 +33,7 @@ from scoring.interchange.limits import (
     MAX_NOTE_LENGTH,
     MAX_NUMBER,
     MAX_RESULTS,
+    MAX_SHORT_NAME_LENGTH,
     MAX_SLUG_LENGTH,
 )
 from scoring.model import (
@@ -338,18 +339,20 @@ def _players(rd: Reader, value: object) -> tuple[PlayerDoc, ...]:
     seen: set[str] = set()
     for i, item in enumerate(rd.array(value, "players")):
         path = f"players[{i}]"
-        obj = rd.obj(item, path, required=("id", "name"))
+        obj = rd.obj(item, path, required=("id", "name"), optional=("short_name",))
         if obj is None or "id" not in obj or "name" not in obj:
             continue
         pid = rd.text(obj["id"], f"{path}.id", max_length=MAX_ID_LENGTH)
         name = rd.text(obj["name"], f"{path}.name")
-        if pid is None or name is None:
+        short = rd.text(obj.get("short_name", ""), f"{path}.short_name", empty=True,
+                        max_length=MAX_SHORT_NAME_LENGTH)
+        if pid is None or name is None or short is None:
             continue
         if pid in seen:
             rd.problem(f"{path}.id", f"player {show(pid)} appears twice")
             continue
         seen.add(pid)
-        out.append(PlayerDoc(pid, name))
+        out.append(PlayerDoc(pid, name, short.strip()))
     return tuple(out)
 
 

@@ -23,15 +23,21 @@
     try { return localStorage.getItem(key) || ""; } catch (e) { return ""; }
   }
 
+  /* Case and accents ignored, as the server's search (selectors.names.fold). */
+  function fold(text) {
+    return (text || "").normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/\s+/g, " ").trim();
+  }
+
   function highlight(query, scroll) {
     var rows = document.querySelectorAll("#standings tbody tr[data-pair]");
-    var text = (query || "").trim().toLowerCase();
+    var text = fold(query);
     var found = null;
     rows.forEach(function (row) {
       var hit = false;
       if (text) {
         hit = /^\d+$/.test(text) ? row.dataset.pair === text
-          : (row.dataset.names || "").indexOf(text) !== -1;
+          : fold(row.dataset.names).indexOf(text) !== -1;
       }
       if (hit && !found) { found = row; }
       row.classList.toggle("me", hit && row === found);
@@ -43,11 +49,16 @@
   }
 
   if (input) {
-    input.value = stored();
+    input.value = input.value || stored();
     highlight(input.value, false);
     input.addEventListener("input", function () {
       var found = highlight(input.value, true);
       store(found ? input.value.trim() : "");
+    });
+    /* A row found on this page: no need to ask the server (the form's GET "find" lists
+       the pairs found, for a phone without JavaScript or a pair not on the page). */
+    finder.addEventListener("submit", function (event) {
+      if (highlight(input.value, true)) { event.preventDefault(); }
     });
   }
 

@@ -1,7 +1,10 @@
 /* Enhancement only: the result form works without it (the server checks everything).
    - recontro is enabled only after contro, Sant Vicenç only after recontro (docs/rules.md
      "Dealing, trump, doubling"), and Sant Vicenç only when the rules allow it;
-   - the points EW took (72 minus NS's) are shown as NS's are typed. */
+   - the points EW took (72 minus NS's) are shown as NS's are typed;
+   - with an infraction chosen, the points' label says they are optional and do not
+     count, and the help saying what the pairs get shows (the server renders both the
+     same way for the values it was sent). */
 (function () {
   "use strict";
   var form = document.querySelector("form.result-form");
@@ -13,6 +16,8 @@
   var sv = form.querySelector("input[name=sant_vicenc]");
   var ns = form.querySelector("input[name=ns_points_taken]");
   var ew = form.querySelector("[data-ew-points]");
+  var pointsLabel = document.getElementById("points-label");
+  var infractionHelp = document.getElementById("points-infraction-help");
 
   function trump() {
     var checked = form.querySelector("input[name=trump]:checked");
@@ -27,6 +32,13 @@
       var allowed = svAllowed && (svOnBotifarra || trump() !== "botifarra");
       sv.disabled = !(recontro.checked && allowed);
       if (sv.disabled) { sv.checked = false; }
+    }
+    if (pointsLabel && infractionHelp) {
+      var side = form.querySelector("input[name=infraction]:checked");
+      var infraction = side !== null && side.value !== "";
+      pointsLabel.textContent = infraction ? pointsLabel.dataset.labelInfraction
+        : pointsLabel.dataset.label;
+      infractionHelp.hidden = !infraction;
     }
     if (ns && ew) {
       var value = parseInt(ns.value, 10);

@@ -182,6 +182,17 @@ def test_infraction_by_ns_gives_ns_the_infraction_score_and_ew_its_direction_ave
     assert scores[(1, 1, 1)].ns_comparative == 2
 
 
+@pytest.mark.parametrize("points", [None, 0, 60, 72])
+def test_an_infractions_points_given_or_not_change_no_score(points: int | None) -> None:
+    """The referee may leave an infraction's points out (docs/rules.md "Infractions"):
+    given or not, whatever they are, every pair's comparative points are the same."""
+    board = [*three_regular_tables(), result(4, points, infraction=Side.NS)]
+    scores = score_board(PROPORTIONAL, board)
+    assert scores[(1, 4, 1)] == ResultScore(None, None, F(0), F(22, 15))
+    assert [scores[(1, t, 1)] for t in (1, 2, 3)] == [
+        score_board(PROPORTIONAL, three_regular_tables())[(1, t, 1)] for t in (1, 2, 3)]
+
+
 def test_infraction_by_ew_gives_ew_the_infraction_score_and_ns_its_direction_average() -> None:
     rules = ScoringRules(infraction_score=F(1, 2))
     board = [*three_regular_tables(), result(4, 10, infraction=Side.EW)]

@@ -130,6 +130,17 @@ def test_points_out_of_range_are_refused_by_json_path() -> None:
     ]
 
 
+def test_an_infraction_without_points_loads_scores_and_dumps_back_to_null() -> None:
+    data = base()
+    first_result(data).update(ns_points_taken=None, infraction="EW")
+    doc = load(data)
+    scores = score_championship(doc.rules, doc.results())
+    exported = json.loads(json.dumps(dump(doc, scores)))
+    assert first_result(exported)["ns_points_taken"] is None
+    assert first_result(exported)["infraction"] == "EW"
+    assert load(exported) == doc
+
+
 def test_every_problem_is_reported_not_only_the_first() -> None:
     def change(data: dict[str, Any]) -> None:
         first_result(data)["ns_points_taken"] = -1
@@ -162,7 +173,8 @@ def test_every_problem_is_reported_not_only_the_first() -> None:
         ),
         (
             lambda d: first_result(d).update(ns_points_taken=None),
-            "rounds[0].tables[0].results[0].ns_points_taken: may be null only when adjusted is set",
+            "rounds[0].tables[0].results[0].ns_points_taken: "
+            "may be null only when adjusted or infraction is set",
         ),
         (
             lambda d: first_result(d).update(trump="X"),

@@ -176,10 +176,44 @@ def test_swiss_gives_the_bye_to_the_lowest_ranked_pair_that_has_not_sat_out():
     assert d.byes == (6,)
 
 
+#: How far from even the Swiss keeps a pair's NS and EW rounds.
+_SWISS_BOUND = 2
+
+
 def test_swiss_balances_directions():
     pairs = list(range(1, 13))
     draws = play("swiss", pairs, 7, seed=11)
-    assert max(abs(b) for b in History.of(draws).balance.values()) <= 2
+    assert max(abs(b) for b in History.of(draws).balance.values()) <= _SWISS_BOUND
+
+
+def _worst_imbalance(method: str, pairs: int, rounds: int, seeds: range) -> int:
+    worst = 0
+    for seed in seeds:
+        draws = play(method, list(range(1, pairs + 1)), rounds, seed)
+        worst = max(worst, *(abs(b) for b in History.of(draws).balance.values()))
+    return worst
+
+
+@pytest.mark.parametrize("pairs", [200, 199])
+def test_random_balances_directions_within_what_the_swiss_allows(pairs):
+    # The Swiss keeps every pair within 2 of even (test_swiss_balances_directions); the
+    # random draw seats each table as the Swiss does and couples pairs leaning opposite
+    # ways, so over many seeds no pair of 200 (or 199, with byes) is further than 1 off.
+    worst = _worst_imbalance("random", pairs, 8, range(12))
+    assert worst <= 1
+    assert worst <= _SWISS_BOUND
+
+
+def test_random_round_1_is_the_shuffle_and_later_rounds_seat_the_ns_leaning_pair_ew():
+    pairs = list(range(1, 9))
+    first = movement.draw_random(pairs, round=1, seed=5)
+    history = History.of([first])
+    second = movement.draw_random(pairs, round=2, seed=6, history=history)
+    for t in second.tables:
+        assert history.balance[t.ns] <= history.balance[t.ew]
+        # Four pairs sat NS and four EW in round 1: each table now holds one of each.
+        assert history.balance[t.ns] == -1 and history.balance[t.ew] == 1
+    assert all(b == 0 for b in History.of([first, second]).balance.values())
 
 
 def test_check_draw_lists_every_problem_rematches_and_byes():

@@ -70,6 +70,19 @@ def test_each_rule_has_its_code_and_field(values: dict[str, Any], expected: list
     assert codes(**values) == expected
 
 
+@pytest.mark.parametrize("side", ["NS", "EW"])
+def test_the_points_may_be_left_out_at_an_infraction_where_they_do_not_count(
+    side: str,
+) -> None:
+    assert validate_result(trump="O", ns_points_taken=None, infraction=side) == []
+    # Given, they are still checked: an impossible number is refused all the same.
+    assert codes(trump="O", ns_points_taken=73, infraction=side) == [
+        ("points_out_of_range", "ns_points_taken")]
+    # The trump stays required: the board was played, only its score does not count.
+    assert codes(trump=None, ns_points_taken=None, infraction=side) == [
+        ("trump_missing", "trump")]
+
+
 def test_every_problem_is_returned_not_only_the_first() -> None:
     problems = validate_result(trump="X", ns_points_taken=80, recontro=True, contro="no",
                                infraction="EO")

@@ -134,33 +134,54 @@ def _is_int(text: str) -> bool:
 @dataclass(frozen=True)
 class StandingLine:
     """One pair's line as a reader reads it: texts from the page and the PDF, numbers
-    from the API."""
+    from the API (``None``: no score); ``mark``, the row's mark as the API names it
+    (``playing``, ``withdrawn``, ``bye``, ``late``), read back from the page's and the
+    PDF's words."""
 
     rank: int
     pair: int
     total: Any
     average: Any
     percentage: Any
+    mark: str = "playing"
 
 
 @dataclass(frozen=True)
 class Read:
     lines: list[StandingLine]
     progress: tuple[int, int]
+    #: The number the rows lead with: "total" or "average" (the page's and the PDF's
+    #: column order, the API's ``ranked_by``).
+    ranked_by: str = "total"
+
+
+#: The marks' Catalan words, as the page and the PDF print them.
+_MARKS = (("withdrawn", "ret."), ("bye", "descans"), ("late", "entra a la ronda"))
+
+
+def _mark(text: str) -> str:
+    return next((mark for mark, word in _MARKS if word in text), "playing")
 
 
 def standings_page(client: Client, championship: Championship, **query: int) -> Read:
-    """The standings page's rows (``round=N``/``through=N`` as the page takes them)."""
+    """The standings page's rows (``round=N``/``through=N`` as the page takes them), its
+    number columns read in the header's order."""
     response = client.get(reverse("standings", args=[championship.slug]), query)
     assert response.status_code == 200
     html = response.content.decode()
     progress = re.search(r'<p id="progress">\D*?(\d+) de (\d+)', html)
     assert progress is not None
+    order = re.findall(r'data-col="(total|average)"', html)
+    assert order in ([], ["total", "average"], ["average", "total"]), order
+    by_average = order == ["average", "total"]
     rows = html_tables(html).get("standings", [])
     return Read(
-        [StandingLine(int(r.cells[0]), int(r.attrs["data-pair"]), r.cells[2], r.cells[3],
-                      r.cells[4]) for r in rows],
+        [StandingLine(int(r.cells[0]), int(r.attrs["data-pair"]),
+                      r.cells[3] if by_average else r.cells[2],
+                      r.cells[2] if by_average else r.cells[3], r.cells[4], _mark(r.cells[1]))
+         for r in rows],
         (int(progress.group(1)), int(progress.group(2))),
+        "average" if by_average else "total",
     )
 
 
@@ -169,33 +190,47 @@ def standings_api(client: Client, championship: Championship, **query: int) -> R
     assert response.status_code == 200
     data = response.json()
     return Read(
-        [StandingLine(r["rank"], r["pair"], r["total"], r["average"], r["percentage"])
+        [StandingLine(r["rank"], r["pair"], r["total"], r["average"], r["percentage"],
+                      r["status"])
          for r in data["standings"]],
         (data["progress"]["results_in"], data["progress"]["results_expected"]),
+        data["ranked_by"],
     )
 
 
 def standings_pdf(championship: Championship, *, through_round: int = 0) -> Read:
     """The first table of the printed standings (the overall one, or the one after
-    ``through_round``): each row's rank, pair and its last four cells (total, boards,
-    average, percentage; the players' cell may wrap onto lines of its own)."""
+    ``through_round``): each row's rank, pair, mark and its last four cells (total,
+    boards, average, percentage, or average, total, boards, percentage when the header
+    puts "Mitjana" first; the players' cell may wrap onto lines of its own)."""
     data = render(build(championship, Kind.STANDINGS, round_number=through_round,
                         language="ca"))
     pages = pdf_rows(data)
     text = " ".join(" ".join(cell for line in pages[0] for cell in line).split())
     progress = re.search(r"Resultats: (\d+) de (\d+)", text)
     assert progress is not None
-    lines: list[StandingLine] = []
+    by_average = text.index("Mitjana") < text.index("Total")
+    rows: list[tuple[list[str], list[str]]] = []  # (cells, the players' wrapped lines)
     for number_, page in enumerate(pages):
         title = " ".join(" ".join(line) for line in page[:4])
         if number_ and "després de la ronda" in title and not through_round:
             break  # the overall table ended; the standings after each round follow
         for cells in page:
             if len(cells) >= 6 and _is_int(cells[0]) and _is_int(cells[1]):
-                total, _boards, average, percentage = cells[-4:]
-                lines.append(StandingLine(int(cells[0]), int(cells[1]), total, average,
-                                          percentage))
-    return Read(lines, (int(progress.group(1)), int(progress.group(2))))
+                rows.append((cells, []))
+            elif rows and "Pàgina" not in " ".join(cells):
+                rows[-1][1].extend(cells)
+    lines: list[StandingLine] = []
+    for cells, wrapped in rows:
+        if by_average:
+            average, total, _boards, percentage = cells[-4:]
+        else:
+            total, _boards, average, percentage = cells[-4:]
+        mark = _mark(" ".join(cells[2:-4] + wrapped))
+        lines.append(StandingLine(int(cells[0]), int(cells[1]), total, average, percentage,
+                                  mark))
+    return Read(lines, (int(progress.group(1)), int(progress.group(2))),
+                "average" if by_average else "total")
 
 
 # --------------------------------------------------------------------------- traveller

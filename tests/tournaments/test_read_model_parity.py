@@ -55,20 +55,36 @@ NAMES = ["Jordi Vila", "Anna Puig", "Montserrat Riera Soler", "Pere Font", "Núr
 
 
 def assert_standings_agree(page: Read, api: Read, pdf: Read) -> None:
-    """Rank, pair, total, average, percentage and progress: the page's and the PDF's
-    texts equal; the API's numbers round to the page's text."""
+    """Rank, pair, mark, total, average, percentage and progress: the page's and the
+    PDF's texts equal; the API's numbers round to the page's text (``None``, no score:
+    ``—`` on page and paper). All three lead with the number the rows rank by, and the
+    rows in play with a score read in that number's order."""
     assert page.progress == api.progress == pdf.progress
-    assert [(r.rank, r.pair) for r in page.lines] == [(r.rank, r.pair) for r in api.lines]
-    assert [(r.rank, r.pair) for r in page.lines] == [(r.rank, r.pair) for r in pdf.lines]
+    if page.lines:  # no rows, no columns to order
+        assert page.ranked_by == api.ranked_by == pdf.ranked_by
+    assert [(r.rank, r.pair, r.mark) for r in page.lines] == [
+        (r.rank, r.pair, r.mark) for r in api.lines]
+    assert [(r.rank, r.pair, r.mark) for r in page.lines] == [
+        (r.rank, r.pair, r.mark) for r in pdf.lines]
     for shown, sent, printed in zip(page.lines, api.lines, pdf.lines, strict=True):
         assert (printed.total, printed.average, printed.percentage) == (
             shown.total, shown.average, shown.percentage), shown.pair
+        if sent.total is None:  # no score in the scope
+            assert (sent.average, sent.percentage) == (None, None), shown.pair
+            assert (shown.total, shown.average, shown.percentage) == ("—",) * 3, shown.pair
+            continue
         assert rounded_as(sent.total, shown.total) == number(shown.total), shown.pair
         assert rounded_as(sent.average, shown.average) == number(shown.average), shown.pair
         assert rounded_as(sent.percentage, shown.percentage) == number(shown.percentage)
     ranks = [r.rank for r in page.lines]
     # Competition ranks: ties share a rank, the next one skips (1, 2, 2, 4).
     assert all(r == i + 1 or r == ranks[i - 1] for i, r in enumerate(ranks)), ranks
+    # The rows read the way they rank: in play with a score first, by the ranking value.
+    key = [sent.average if api.ranked_by == "average" else sent.total
+           for sent in api.lines if sent.mark != "withdrawn" and sent.total is not None]
+    assert key == sorted(key, reverse=True), key
+    scored = [sent.total is not None for sent in api.lines if sent.mark != "withdrawn"]
+    assert scored == sorted(scored, reverse=True), scored
 
 
 def assert_travellers_agree(client: Client, championship: Championship, board: int,
@@ -149,14 +165,15 @@ def _result(data: st.DataObject) -> dict[str, Any]:
     return values
 
 
-def build(shape: dict[str, Any], data: st.DataObject) -> Championship:
+def build(shape: dict[str, Any], data: st.DataObject | None) -> Championship:
     """The championship of ``shape`` through the services, as an organiser and the
     referees would make it: every round drawn; every round but the last played at every
-    table, the last at some tables only (its boards still hidden)."""
+    table, the last at some tables only (its boards still hidden). Without ``data``
+    every table plays every board, each result the same contract (``PLAYED``)."""
     rounds, pairs = int(shape["rounds"]), int(shape["pairs"])
     championship = services.championship_create(
         name=f"Paritat {shape['seed']}", date=datetime.date(2026, 11, 29), venue="Vic",
-        acting_user=None, **shape["rules"],
+        acting_user=None, **shape["rules"], **shape.get("championship", {}),
     )
     services.pairs_import_csv(
         championship=championship, acting_user=None,
@@ -172,10 +189,16 @@ def build(shape: dict[str, Any], data: st.DataObject) -> Championship:
         last = rnd.number == rounds
         for board in Board.objects.filter(round=rnd).order_by("number"):
             for seating in seatings:
-                if last and not data.draw(st.booleans(), label="played in the last round"):
+                if data is None:
+                    # The same contract at each table, NS taking more at the lower
+                    # tables: totals that differ from pair to pair.
+                    values = {"trump": "O", "ns_points_taken": 60 - 5 * seating.table.number}
+                elif last and not data.draw(st.booleans(), label="played in the last round"):
                     continue
+                else:
+                    values = _result(data)
                 services.result_record(seating=seating, board=board, expected_version=None,
-                                       acting_user=None, **_result(data))
+                                       acting_user=None, **values)
         if rnd.number == 1 and shape["withdraw"]:
             services.pair_withdraw(pair=Pair.objects.get(championship=championship, number=1),
                                    after_round=1, reason="malalt", acting_user=None)
@@ -208,6 +231,47 @@ def test_standings_traveller_and_pair_card_agree_on_page_api_and_pdf(
         assert_travellers_agree(client, championship, board, seen.board_rounds[board] or 0)
     for pair in (1, int(shape["pairs"])):
         assert_cards_agree(client, championship, pair)
+
+
+# --------------------------------------------------------------------------- a bye
+
+
+@pytest.mark.parametrize("missed_boards", ["per_board", "average"])
+def test_nine_pairs_after_round_one_show_nine_rows_with_the_bye_marked(
+    missed_boards: str,
+) -> None:
+    """A 9-pair Swiss after round 1: four tables played, one pair sat out. The
+    standings after round 1 (and the overall ones) have 9 rows on the page, in the API
+    and on paper, the pair with the bye marked "descans"; under ``per_board`` it has no
+    score yet and ranks last, under ``average`` it has A (the middle of the scale) for
+    each board of the round, so it ranks among the pairs that played."""
+    cache.clear()
+    championship = build({
+        "pairs": 9, "rounds": 2, "boards_per_round": 2, "seed": 7,
+        "rules": {"missed_boards": missed_boards}, "withdraw": False,
+        "championship": {"movement": "swiss"},
+    }, None)
+    rested = {n: championship.rounds.get(number=n).byes.get().pair.number for n in (1, 2)}
+    assert rested[1] != rested[2]
+    client = Client()
+    # After round 1, then overall (after round 2: the bye marked is round 2's).
+    for query, through, last in (({"through": 1}, 1, 1), ({}, 0, 2)):
+        page = standings_page(client, championship, **query)
+        api = standings_api(client, championship, **query)
+        pdf = standings_pdf(championship, through_round=through)
+        assert_standings_agree(page, api, pdf)
+        for read in (page, api, pdf):
+            assert len(read.lines) == 9
+            assert sorted(r.pair for r in read.lines) == list(range(1, 10))
+            assert [r.pair for r in read.lines if r.mark == "bye"] == [rested[last]]
+        assert api.ranked_by == ("average" if missed_boards == "per_board" else "total")
+    after_one = standings_api(client, championship, through=1)
+    bye = next(r for r in after_one.lines if r.pair == rested[1])
+    if missed_boards == "per_board":
+        assert (bye.total, bye.average, bye.percentage) == (None, None, None)
+        assert bye.rank == 9 and after_one.lines[-1].pair == rested[1]
+    else:  # A = 1.5 on 1 to 2 for each of the round's 2 boards
+        assert (bye.total, bye.average, bye.percentage) == (3, 1.5, 50.0)
 
 
 # --------------------------------------------------------------------------- the demo

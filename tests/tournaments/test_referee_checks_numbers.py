@@ -10,7 +10,7 @@ from tournaments.referee_checks import unusual
 
 def _far(others: list[int]) -> str:
     found = dict(unusual(trump="C", ns_points_taken=70, sant_vicenc=False, infraction=None,
-                         adjusted=None, others=others))
+                         adjusted=None, others=others, doubling="duplicate"))
     return found["far_from_field"]
 
 

@@ -37,7 +37,8 @@ def test_the_service_reports_every_problem_by_field():
     assert caught.value.problems == [
         ("ns_points_taken", "Els punts de NS han de ser un enter de 0 a 72, no «80»."),
         ("recontro", "No hi pot haver recontro sense contro."),
-        ("sant_vicenc", "En aquest campionat no es permet el Sant Vicenç."),
+        ("sant_vicenc",
+         "En aquest campionat no es permet el Sant Vicenç (regla «Sant Vicenç permès»: no)."),
     ]
     assert caught.value.field == "ns_points_taken"
 

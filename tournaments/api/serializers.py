@@ -34,18 +34,36 @@ class StandingSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     pair = serializers.IntegerField()
     names = serializers.CharField()
-    total = PointsField()
+    short = serializers.CharField(
+        help_text='the pair as the boards and screens show it short: "J. M. Vilaseca – '
+                  'A. Puig" (each player\'s short name, else initials and first surname)')
+    total = PointsField(allow_null=True, help_text="null: no score in the scope (a bye "
+                        "or a late entry when the standings rank by average)")
     boards = serializers.IntegerField()
-    average = PointsField()
+    average = PointsField(allow_null=True, help_text="null: no score in the scope")
     percentage = serializers.FloatField(
+        allow_null=True,
         help_text="the average as a percentage of the scale (bottom 0, top 100), one "
-                  "decimal, as the standings page and the printed standings show it")
+                  "decimal, as the standings page and the printed standings show it; "
+                  "null: no score in the scope")
+    status = serializers.ChoiceField(
+        choices=["playing", "withdrawn", "bye", "late"],
+        help_text="withdrawn; bye: sat out the scope's last round; late: joins after "
+                  "the scope (joined_round); playing otherwise")
+    withdrawn = serializers.BooleanField()
+    bye = serializers.BooleanField(help_text="sat out the scope's last round with a bye")
+    joined_round = serializers.IntegerField(
+        allow_null=True, help_text="the round a late pair joins, when after the scope")
 
 
 class StandingsSerializer(serializers.Serializer[Any]):
     championship = serializers.CharField()
     round = serializers.IntegerField(allow_null=True)
     through_round = serializers.IntegerField(allow_null=True)
+    ranked_by = serializers.ChoiceField(
+        choices=["total", "average"],
+        help_text="the number the standings rank by: average per board once a pair "
+                  "missed a round under the per_board rule, else total")
     progress = ProgressSerializer()
     standings = StandingSerializer(many=True)
 
@@ -134,6 +152,9 @@ class ChampionshipSerializer(serializers.Serializer[Any]):
 class PairSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     names = serializers.CharField()
+    short = serializers.CharField(
+        help_text='the pair as the boards and screens show it short: "J. M. Vilaseca – '
+                  'A. Puig" (each player\'s short name, else initials and first surname)')
     player1 = serializers.CharField()
     player2 = serializers.CharField()
     joined_round = serializers.IntegerField(
@@ -236,7 +257,7 @@ class ResultInputSerializer(serializers.Serializer[Any]):
     )
     ns_points_taken = serializers.IntegerField(
         allow_null=True, required=False, min_value=0, max_value=72,
-        help_text="card points NS took, 0..72; null if adjusted",
+        help_text="card points NS took, 0..72; null if adjusted, may be null at an infraction",
     )
     delegated = BooleanInput(default=False)
     contro = BooleanInput(default=False)
@@ -280,6 +301,9 @@ class ScoreCardRowSerializer(serializers.Serializer[Any]):
 class ScoreCardSerializer(serializers.Serializer[Any]):
     pair = serializers.IntegerField()
     names = serializers.CharField()
+    short = serializers.CharField(
+        help_text='the pair as the boards and screens show it short: "J. M. Vilaseca – '
+                  'A. Puig" (each player\'s short name, else initials and first surname)')
     total = PointsField()
     boards = serializers.IntegerField()
     rank = serializers.IntegerField(allow_null=True)

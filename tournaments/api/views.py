@@ -54,17 +54,23 @@ def _round_param(request: Request, name: str) -> int | None:
 
 
 def _standing_rows(rows: Iterable[selectors.StandingRow]) -> list[dict[str, Any]]:
-    """The read model's rows with the export's numbers (``total_out``, ``average_out``):
-    the page and the PDF print the same rows' texts."""
+    """The read model's rows with the export's numbers (``total_out``, ``average_out``;
+    ``None`` for a row with no score) and its mark: the page and the PDF print the same
+    rows' texts and marks."""
     return [
         {
             "rank": row.rank,
             "pair": row.number,
             "names": row.pair.names,
+            "short": row.pair.short,
             "total": row.total_out,
             "boards": row.boards,
             "average": row.average_out,
             "percentage": row.percentage,
+            "status": row.status,
+            "withdrawn": row.withdrawn,
+            "bye": row.bye,
+            "joined_round": row.joins,
         }
         for row in rows
     ]
@@ -117,8 +123,10 @@ class PairListApi(APIView):
     def get(self, request: Request, slug: str) -> Response:
         championship = championship_of(slug)
         pairs = selectors.pairs_by_number(championship)
+        names = selectors.pair_names(championship)
         data = [
-            {"number": n, "names": p.names, "player1": p.player1.name,
+            {"number": n, "names": p.names, "short": names[n].short,
+             "player1": p.player1.name,
              "player2": p.player2.name, "joined_round": p.joined_round,
              "withdrawn_after_round": p.withdrawn_after_round}
             for n, p in sorted(pairs.items())
@@ -216,6 +224,7 @@ class StandingsApi(APIView):
             "championship": championship.slug,
             "round": round_only,
             "through_round": through,
+            "ranked_by": "average" if view.by_average else "total",
             "progress": {
                 "results_in": view.progress.results_in,
                 "results_expected": view.progress.results_expected,
@@ -357,6 +366,7 @@ class ScoreCardApi(APIView):
         data = {
             "pair": card.pair.number,
             "names": card.pair.names,
+            "short": card.pair.short,
             "total": card.total_out,
             "boards": card.boards,
             "rank": card.rank,

@@ -35,6 +35,7 @@ class AuditEntry(models.Model):
         PAIRS_IMPORT = "pair.import", _("Llista de parelles inscrita")
         PAIR_REMOVE = "pair.remove", _("Parella treta")
         PAIR_WITHDRAW = "pair.withdraw", _("Parella retirada")
+        PAIR_SHORT_NAMES = "pair.short_names", _("Noms curts canviats")
         ROUNDS_SETUP = "round.setup", _("Rondes preparades")
         ROUND_DRAW = "round.draw", _("Ronda sortejada")
         ROUND_SEAT = "round.seat", _("Taula assignada a mà")

@@ -98,7 +98,9 @@ class Championship(models.Model):
         choices=CarregarScope.choices,
         default=CarregarScope.VOID_ONLY,
     )
-    sant_vicenc = models.BooleanField(_("Sant Vicenç permès"), default=True)
+    # Follows the doubling when not given (engine.sant_vicenc_default: not under duplicate,
+    # the default doubling; the services and forms apply it to a classic championship).
+    sant_vicenc = models.BooleanField(_("Sant Vicenç permès"), default=False)
     sant_vicenc_on_botifarra = models.BooleanField(
         _("Sant Vicenç en botifarra"), default=False
     )
@@ -231,6 +233,9 @@ class Player(models.Model):
     )
     code = NFCCharField(_("codi"), max_length=50)
     name = NFCCharField(_("nom"), max_length=200)
+    #: What the boards and screens show instead of the default short form of ``name``
+    #: (``selectors.names.short_name``); empty: that default.
+    short_name = NFCCharField(_("nom curt"), max_length=60, blank=True, default="")
 
     class Meta:
         ordering = ["championship", "id"]

@@ -21,9 +21,10 @@ class Result(models.Model):
     """One table's outcome on one board (docs/file-format.md "A result").
 
     ``ns_points_taken``: card and trick points NS took, 0..72 (EW took the rest); ``None``
-    only for an adjusted result. ``adjusted_ns``/``adjusted_ew``: the director's
-    adjustments, both set or both empty. ``version`` starts at 1 and grows by one with
-    every correction (optimistic concurrency in ``services.result_record``).
+    for an adjusted result, and allowed at an infraction (where the points do not count).
+    ``adjusted_ns``/``adjusted_ew``: the director's adjustments, both set or both empty.
+    ``version`` starts at 1 and grows by one with every correction (optimistic
+    concurrency in ``services.result_record``).
     """
 
     class Trump(models.TextChoices):
@@ -107,8 +108,9 @@ class Result(models.Model):
                 name="result_not_infraction_and_adjusted",
             ),
             models.CheckConstraint(
-                condition=Q(ns_points_taken__isnull=False) | Q(adjusted_ns__isnull=False),
-                name="result_points_null_only_adjusted",
+                condition=Q(ns_points_taken__isnull=False) | Q(adjusted_ns__isnull=False)
+                | Q(infraction__isnull=False),
+                name="result_points_null_only_adjusted_or_infraction",
             ),
             models.CheckConstraint(
                 condition=Q(trump__isnull=False) | Q(adjusted_ns__isnull=False),

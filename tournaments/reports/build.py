@@ -368,7 +368,7 @@ def _progress(progress: scoring.Progress) -> str:
 
 def _standing_rows(rows: Iterable[selectors.StandingRow]) -> tuple[StandingRow, ...]:
     """The read model's rows (``selectors.standings``) as the document's: the texts the
-    standings page prints, and the export's numbers."""
+    standings page prints, the export's numbers and the row's mark."""
     return tuple(
         StandingRow(
             rank=row.rank,
@@ -381,6 +381,8 @@ def _standing_rows(rows: Iterable[selectors.StandingRow]) -> tuple[StandingRow, 
             total_text=row.total_text,
             average_text=row.average_text,
             percentage_text=row.percent_text,
+            status=row.status,
+            joins=row.joins,
         )
         for row in rows
     )
@@ -389,9 +391,10 @@ def _standing_rows(rows: Iterable[selectors.StandingRow]) -> tuple[StandingRow, 
 def standings(championship: Championship, *, through_round: int = 0) -> Standings:
     """Overall standings, then the standings after each round (cumulative over rounds
     1..r); with ``through_round`` only the standings after that round. The rows are the
-    standings page's (``selectors.standings``, the same read model, scored once). Anyone
-    may print standings, so they count only the boards public now (``for_public``), like
-    the public standings page. Constant queries."""
+    standings page's (``selectors.standings``, the same read model, scored once), with
+    its column order (``by_average``). Anyone may print standings, so they count only
+    the boards public now (``for_public``), like the public standings page. Constant
+    queries."""
     scored = selectors.scored_championship(championship, public_only=True)
     if through_round:
         view = selectors.standings(championship, through_round=through_round,
@@ -400,17 +403,20 @@ def standings(championship: Championship, *, through_round: int = 0) -> Standing
             header=header(championship, missing=missing_boards(
                 scored, through_round=through_round)),
             tables=(StandingsTable(title="", through_round=through_round,
-                                   rows=_standing_rows(view.rows)),),
+                                   rows=_standing_rows(view.rows),
+                                   by_average=view.by_average),),
             # The rounds it covers, as the standings page after that round counts them.
             progress=_progress(view.progress),
         )
     view = selectors.standings(championship, for_public=True, scored=scored)
     after = selectors.standings_after_each_round(championship, for_public=True,
                                                  scored=scored)
-    tables = [StandingsTable(title="", through_round=None, rows=_standing_rows(view.rows))]
+    tables = [StandingsTable(title="", through_round=None, rows=_standing_rows(view.rows),
+                             by_average=view.by_average)]
     if len(after) > 1:
         tables += [
-            StandingsTable(title="", through_round=n, rows=_standing_rows(after[n]))
+            StandingsTable(title="", through_round=n, rows=_standing_rows(after[n]),
+                           by_average=view.by_average)
             for n in sorted(after)
         ]
     return Standings(header=header(championship, missing=missing_boards(scored)),

@@ -239,27 +239,35 @@ class StandingRow:
     scale: ``(average - bottom) / (top - bottom) * 100`` (``scoring.percentage``).
     ``*_text``: the standings page's own text of each (``selectors.standings``: the
     same decimals down a column), which the PDF prints so that page and paper read
-    alike; empty in a document built by hand, which then prints the numbers."""
+    alike; empty in a document built by hand, which then prints the numbers with the
+    same decimals down each column. ``None`` numbers: a pair with no score in the
+    standings' scope (a bye, a late entry). ``status``: ``playing``, ``withdrawn``,
+    ``bye`` or ``late`` (``selectors.StandingRow.status``), which the renderer words
+    next to the players; ``joins``: the round a late pair joins."""
 
     rank: int
     pair: int
     players: str
-    total: float
+    total: float | None
     boards: int
-    average: float
-    percentage: float
+    average: float | None
+    percentage: float | None
     total_text: str = ""
     average_text: str = ""
     percentage_text: str = ""
+    status: str = "playing"
+    joins: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class StandingsTable:
-    """``through_round`` ``None`` for the overall standings."""
+    """``through_round`` ``None`` for the overall standings; ``by_average``: the rows
+    rank by average per board, so the average is the first number printed."""
 
     title: str
     through_round: int | None
     rows: tuple[StandingRow, ...]
+    by_average: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""Numbers and names as the read models carry them for reading: the same text on the
+"""Numbers as the read models carry them for reading: the same text on the
 page, its live fragment, the hall screen and the PDF (the API sends the numbers).
 
 Text depends on the active language (its decimal separator): a read model is built
@@ -82,17 +82,17 @@ def percent_value(average: Fraction, rules: scoring.ScoringRules) -> float:
     return export_number(percentage(average, rules), places=PERCENT_DECIMALS)
 
 
-def percent_column(values: Iterable[float]) -> list[str]:
+def percent_column(values: Iterable[float | None]) -> list[str]:
     """Percentages (:func:`percent_value`) with one decimal and the language's
-    separator.
+    separator; ``—`` for ``None``.
 
     >>> from django.utils import translation
     >>> with translation.override("ca"):
-    ...     percent_column([60.0, 56.3])
-    ['60,0', '56,3']
+    ...     percent_column([60.0, 56.3, None])
+    ['60,0', '56,3', '—']
     """
     formatted = number_formatter(PERCENT_DECIMALS)
-    return [formatted(Decimal(str(v))) for v in values]
+    return ["—" if v is None else formatted(Decimal(str(v))) for v in values]
 
 
 def points_text(value: Fraction | None, rules: scoring.ScoringRules) -> str:
@@ -109,16 +109,3 @@ def points_text(value: Fraction | None, rules: scoring.ScoringRules) -> str:
     if value is None:
         return "—"
     return number_formatter(None)(Decimal(str(comparative_out(Fraction(value), rules))))
-
-
-def short_name(name: str) -> str:
-    """"Jordi Vila Puig" -> "J. Vila": the initial and the first surname (a one-word name
-    is left as it is).
-
-    >>> short_name("Jordi Vila Puig"), short_name("Núria"), short_name("  ")
-    ('J. Vila', 'Núria', '')
-    """
-    parts = name.split()
-    if len(parts) < 2:
-        return " ".join(parts)
-    return f"{parts[0][0]}. {parts[1]}"

@@ -21,8 +21,9 @@ from django.utils.safestring import SafeString, mark_safe
 from tournaments.models import Championship
 from tournaments.selectors import results as results_reads
 from tournaments.selectors.boards import ScoreCard, Traveller, score_card, traveller
-from tournaments.selectors.formats import MAX_DECIMALS, column, short_name
+from tournaments.selectors.formats import MAX_DECIMALS, column
 from tournaments.selectors.hall import Hall, current_progress, hall, latest_complete_board
+from tournaments.selectors.names import short_name
 from tournaments.selectors.standings import PairName, Standings, pair_names, standings
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "PairName",
     "column",
     "current_progress",
+    "find_pairs",
     "forget_scored",
     "latest_complete_board",
     "live_card",
@@ -150,3 +152,17 @@ def rank_chart(ranks: Sequence[tuple[int, int]], field_size: int, label: str) ->
         f'<polyline points="{points}"/>{dots}</svg>'
     )
     return mark_safe(svg)  # noqa: S308 - numbers and an escaped label only
+
+
+# --------------------------------------------------------------------------- find my pair
+
+#: At most this many characters of a "find my pair" query are looked at.
+FIND_MAX = 100
+
+
+def find_pairs(championship: Championship, query: str) -> tuple[PairName, ...]:
+    """The pairs "find my pair" finds for ``query`` (:meth:`PairName.matches`: the
+    number, or any part of either player's name, case and accents ignored), by number.
+    One query."""
+    query = query[:FIND_MAX]
+    return tuple(p for _n, p in sorted(pair_names(championship).items()) if p.matches(query))

@@ -85,6 +85,22 @@ def referee_table(seating: Seating) -> TableSheet:
     )
 
 
+def next_board_without_result(seating: Seating, after: int) -> int | None:
+    """The number of the board this table still has no result on that the referee goes
+    to after saving board ``after``: the first such board numbered above ``after``, else
+    the first below it (a board skipped earlier); ``None`` when every board of the
+    table's round has its result (one query)."""
+    empty = list(
+        Board.objects.filter(round_id=seating.round_id)
+        .exclude(results__seating=seating)
+        .order_by("number").values_list("number", flat=True)
+    )
+    later = [n for n in empty if n > after]
+    earlier = [n for n in empty if n < after]
+    found = later or earlier
+    return found[0] if found else None
+
+
 def result_history(result: Result) -> list[Any]:
     """The audit rows of one result, oldest first (one query)."""
     return list(result.audits.select_related("acting_user").order_by("at", "id"))

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from django.db import connection
-from django.db.models import Count, Q
+from django.db.models import Count
 
 import scoring
 from engine.cards import other_side_points
@@ -278,23 +278,24 @@ def scored_or_new(championship: Championship, *, public_only: bool,
 
 
 def absences(championship: Championship) -> scoring.Absences:
-    """Byes, late entries and withdrawals as ``scoring`` ranks them (one query): a late
-    pair sat out the rounds before its ``joined_round``."""
+    """Byes, late entries and withdrawals as ``scoring`` ranks them, with every
+    registered pair and the round it joins, so that the standings list each of them
+    (one query): a late pair sat out the rounds before its ``joined_round``."""
     sat_out: dict[int, set[int]] = {}
+    byes: dict[int, set[int]] = {}
     withdrawn: dict[int, int] = {}
-    rows = (
-        Pair.objects.filter(championship=championship)
-        .filter(
-            Q(byes__isnull=False) | Q(joined_round__gt=1) | Q(withdrawn_after_round__isnull=False)
-        )
-        .values_list("number", "joined_round", "withdrawn_after_round", "byes__round__number")
-    )
+    pairs: dict[int, int] = {}
+    rows = Pair.objects.filter(championship=championship).values_list(
+        "number", "joined_round", "withdrawn_after_round", "byes__round__number")
     for number, joined, after, bye_round in rows:
+        pairs[number] = joined
         rounds = sat_out.setdefault(number, set(range(1, joined)))
         if bye_round is not None:
             rounds.add(bye_round)
+            byes.setdefault(number, set()).add(bye_round)
         if after is not None:
             withdrawn[number] = after
     return scoring.Absences(
-        {pair: frozenset(rounds) for pair, rounds in sat_out.items() if rounds}, withdrawn
+        {pair: frozenset(rounds) for pair, rounds in sat_out.items() if rounds}, withdrawn,
+        pairs, {pair: frozenset(rounds) for pair, rounds in byes.items()},
     )

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from tournaments import permissions
 from tournaments.models import (
     Championship,
     Membership,
 )
+
+Role = Membership.Role
 
 # --------------------------------------------------------------------------- roles
 
@@ -52,3 +56,64 @@ def championships_for_user(user: Any) -> QuerySet[Championship]:
     if getattr(user, "is_superuser", False):
         return Championship.objects.all()
     return Championship.objects.filter(memberships__user_id=user.pk).distinct()
+
+
+# --------------------------------------------------------------------------- people
+
+
+def signs_in_by_link(user: Any, *, organiser: bool | None = None) -> bool:
+    """Whether a one-time sign-in link may open ``user``'s account: a link signs in
+    without a password, so only the accounts made for it (no usable password, not staff,
+    organiser of no championship: one organiser's link must not open another's account;
+    docs/decisions.md NN). ``organiser``: whether the user organises any championship,
+    when the caller knows (else one query)."""
+    if user.has_usable_password() or user.is_staff or user.is_superuser:
+        return False
+    if organiser is None:
+        organiser = Membership.objects.filter(user_id=user.pk, role=Role.ORGANISER).exists()
+    return not organiser
+
+
+@dataclass(frozen=True, slots=True)
+class PersonRole:
+    """One person's role in a championship, as the people page lists it: the
+    ``Membership`` row's id, the user's name and e-mail, the role's code and its name
+    in the reader's language, ``signs_in_by_link`` (an account made here, with no
+    password) and ``why_kept`` (why the role cannot be taken away; ``""`` when it can)."""
+
+    membership_id: int
+    username: str
+    email: str
+    role: str
+    role_label: str
+    signs_in_by_link: bool
+    why_kept: str
+
+
+def people(championship: Championship) -> list[PersonRole]:
+    """Every role held in ``championship``: organisers, then head referees, then
+    referees, each by user name. The last organiser is kept (the rule:
+    ``services.membership_revoke_refusal``; counted here without a query per row). Two
+    queries."""
+    rows = list(
+        Membership.objects.filter(championship=championship).select_related("user")
+        .order_by("user__username")
+    )
+    order = {Role.ORGANISER: 0, Role.HEAD_REFEREE: 1, Role.REFEREE: 2}
+    organisers = sum(1 for m in rows if m.role == Role.ORGANISER)
+    organisers_anywhere = set(
+        Membership.objects.filter(
+            user_id__in=[m.user_id for m in rows], role=Role.ORGANISER
+        ).values_list("user_id", flat=True)
+    )
+    return [
+        PersonRole(
+            membership_id=m.pk, username=m.user.get_username(), email=m.user.email,
+            role=m.role, role_label=str(Role(m.role).label),
+            signs_in_by_link=signs_in_by_link(
+                m.user, organiser=m.user_id in organisers_anywhere),
+            why_kept=(_("És l'últim organitzador: el campionat en necessita un.")
+                      if m.role == Role.ORGANISER and organisers == 1 else ""),
+        )
+        for m in sorted(rows, key=lambda m: (order.get(Role(m.role), 3), m.user.get_username()))
+    ]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from tournaments.models import Board, Bye, Championship, Round, Seating
-from tournaments.selectors.standings import PairName
+from tournaments.selectors.standings import PAIR_NAME_COLUMNS, PairName
 
 # --------------------------------------------------------------------------- rounds
 
@@ -26,6 +26,11 @@ class SeatRow:
     table: int
     ns: PairName
     ew: PairName
+
+    @property
+    def pairs(self) -> tuple[PairName, PairName]:
+        """NS, then EW."""
+        return (self.ns, self.ew)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,17 +53,15 @@ class RoundSeating:
         return bool(self.tables or self.byes)
 
 
-#: A seating row read as a tuple: round id, table, then number, player names and
-#: withdrawal of the NS pair and of the EW pair.
+#: A seating row read as a tuple: round id, table, then the NS pair's and the EW pair's
+#: :data:`.standings.PAIR_NAME_COLUMNS`.
 _SEAT_COLUMNS = (
     "round_id", "table__number",
-    "ns_pair__number", "ns_pair__player1__name", "ns_pair__player2__name",
-    "ns_pair__withdrawn_after_round",
-    "ew_pair__number", "ew_pair__player1__name", "ew_pair__player2__name",
-    "ew_pair__withdrawn_after_round",
+    *(f"ns_pair__{c}" for c in PAIR_NAME_COLUMNS),
+    *(f"ew_pair__{c}" for c in PAIR_NAME_COLUMNS),
 )
-_BYE_COLUMNS = ("round_id", "pair__number", "pair__player1__name", "pair__player2__name",
-                "pair__withdrawn_after_round")
+_BYE_COLUMNS = ("round_id", *(f"pair__{c}" for c in PAIR_NAME_COLUMNS))
+_N = len(PAIR_NAME_COLUMNS)
 
 
 def _seatings(rounds: Sequence[tuple[int, int, bool, str]], seat_filter: Q,
@@ -69,11 +72,11 @@ def _seatings(rounds: Sequence[tuple[int, int, bool, str]], seat_filter: Q,
     for row in (Seating.objects.filter(seat_filter).order_by("table__number")
                 .values_list(*_SEAT_COLUMNS)):
         tables.setdefault(row[0], []).append(
-            SeatRow(row[1], PairName(*row[2:6]), PairName(*row[6:10])))
+            SeatRow(row[1], PairName(*row[2:2 + _N]), PairName(*row[2 + _N:2 + 2 * _N])))
     byes: dict[int, list[PairName]] = {}
     for row in (Bye.objects.filter(round_filter).order_by("pair__number")
                 .values_list(*_BYE_COLUMNS)):
-        byes.setdefault(row[0], []).append(PairName(*row[1:5]))
+        byes.setdefault(row[0], []).append(PairName(*row[1:1 + _N]))
     boards: dict[int, list[int]] = {}
     for round_id, number in (Board.objects.filter(round_filter).order_by("number")
                              .values_list("round_id", "number")):
@@ -199,3 +202,13 @@ def guide(championship: Championship) -> Guide:
             pairs.setdefault(pair.number, []).append(_seat(pair.number, rnd.round, rnd.closed))
     return Guide(tuple(drawn), dict(sorted(tables.items())),
                  {number: seats for number, seats in sorted(pairs.items())}, names)
+
+
+def byes_by_pair(championship: Championship) -> dict[int, tuple[int, ...]]:
+    """``{pair number: the rounds it sits out}`` (a bye: docs/decisions.md 14), for the
+    pairs that sit out any round. One query."""
+    byes: dict[int, list[int]] = {}
+    rows = Bye.objects.filter(round__championship=championship).order_by("round__number")
+    for pair, rnd in rows.values_list("pair__number", "round__number"):
+        byes.setdefault(pair, []).append(rnd)
+    return {pair: tuple(rounds) for pair, rounds in byes.items()}

@@ -23,7 +23,8 @@ from scoring.progress import rounds_progress as count_rounds_progress
 from scoring.visibility import count_by
 from tournaments.models import Championship, Pair, Result
 from tournaments.numbers import average_out, comparative_out
-from tournaments.selectors.formats import column, percent_column, percent_value, short_name
+from tournaments.selectors.formats import column, percent_column, percent_value
+from tournaments.selectors.names import fold, short_name
 from tournaments.selectors.results import ScoredChampionship, scored_or_new, visibility
 
 # --------------------------------------------------------------------------- pairs
@@ -31,13 +32,16 @@ from tournaments.selectors.results import ScoredChampionship, scored_or_new, vis
 
 @dataclass(frozen=True, slots=True)
 class PairName:
-    """A pair as the read models name it: number, the two players' names, and the last
-    round it played when it withdrew (``None`` while in play)."""
+    """A pair as the read models name it: number, the two players' names, the last
+    round it played when it withdrew (``None`` while in play), and the short names the
+    organiser gave the players (``Player.short_name``; empty: the default short form)."""
 
     number: int
     player1: str
     player2: str
     withdrawn_after_round: int | None
+    short1: str = ""
+    short2: str = ""
 
     @property
     def names(self) -> str:
@@ -46,15 +50,37 @@ class PairName:
 
     @property
     def short(self) -> str:
-        """"J. Vila – A. Puig" (:func:`.formats.short_name`)."""
-        return f"{short_name(self.player1)} – {short_name(self.player2)}"
+        """"J. M. Vilaseca – A. Puig": each player's short name, else the default short
+        form of the name (:func:`.names.short_name`). The one short form every page,
+        screen, PDF and API "short" field shows."""
+        return (f"{self.short1 or short_name(self.player1)} – "
+                f"{self.short2 or short_name(self.player2)}")
+
+    def matches(self, query: str) -> bool:
+        """Whether ``query`` (a number, or any part of either player's name, short
+        name included; case and accents ignored) finds this pair ("find my pair").
+
+        >>> pair = PairName(7, "Josep Maria Vilaseca", "Montse Puigdomènech", None)
+        >>> [pair.matches(q) for q in ("vilaseca", "MONTSE", "puigdomenech", "7", "8", "")]
+        [True, True, True, True, False, False]
+        """
+        wanted = fold(" ".join(query.split()))
+        if not wanted:
+            return False
+        if wanted.isdigit():
+            return wanted.lstrip("0") == str(self.number)
+        return any(wanted in fold(" ".join(text.split())) for text in (
+            self.player1, self.player2, self.short1, self.short2, self.short))
+
+
+#: A pair's columns as :class:`PairName` takes them, after a prefix to the pair.
+PAIR_NAME_COLUMNS = ("number", "player1__name", "player2__name", "withdrawn_after_round",
+                     "player1__short_name", "player2__short_name")
 
 
 def pair_names(championship: Championship) -> dict[int, PairName]:
     """``{number: PairName}`` read as tuples (one query)."""
-    rows = Pair.objects.filter(championship=championship).values_list(
-        "number", "player1__name", "player2__name", "withdrawn_after_round"
-    )
+    rows = Pair.objects.filter(championship=championship).values_list(*PAIR_NAME_COLUMNS)
     return {row[0]: PairName(*row) for row in rows}
 
 
@@ -72,6 +98,12 @@ class StandingRow:
     and the PDF print (the same decimals down a column, at most
     :data:`.formats.MAX_DECIMALS`; the active language's separator). ``missed``: boards
     scored as average (A) under that missed-board rule.
+
+    A pair with no score in the scope (a bye or a late entry under ``per_board``:
+    ``scoring.Standing.has_score``) has ``has_score`` false, ``total`` and ``average`` 0,
+    ``None`` for ``percentage`` and the ``*_out`` numbers and ``—`` for the texts.
+    ``bye``: it sat out the scope's last round with a bye; ``joins``: the round a late
+    pair joins, after the scope; :attr:`status` names the mark a row carries.
     """
 
     rank: int
@@ -81,16 +113,32 @@ class StandingRow:
     withdrawn: bool
     total: Fraction
     average: Fraction
-    percentage: float
-    total_out: int | float
-    average_out: float
+    percentage: float | None
+    total_out: int | float | None
+    average_out: float | None
     total_text: str
     average_text: str
     percent_text: str
+    has_score: bool = True
+    bye: bool = False
+    joins: int | None = None
 
     @property
     def number(self) -> int:
         return self.pair.number
+
+    @property
+    def status(self) -> str:
+        """The row's mark: ``withdrawn``, ``bye`` (sat out the scope's last round),
+        ``late`` (joins after the scope) or ``playing``; the API sends it, the pages and
+        the PDF word it."""
+        if self.withdrawn:
+            return "withdrawn"
+        if self.bye:
+            return "bye"
+        if self.joins is not None:
+            return "late"
+        return "playing"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +146,10 @@ class Standings:
     """Standings of a championship: ``rows`` ranked; ``progress``, results in / expected
     of the rounds in scope; ``rounds``, the round numbers with tables (for per-round
     links); ``round_progress``, every drawn round's progress (the hall's bar);
-    ``through_round`` or ``round_only``, the scope asked (neither: overall)."""
+    ``through_round`` or ``round_only``, the scope asked (neither: overall);
+    ``by_average``, the rows rank by average per board (``scoring``'s
+    ``ranks_by_average``), so the average is the first number a row shows, else the
+    total is."""
 
     rows: tuple[StandingRow, ...]
     progress: Progress
@@ -106,6 +157,7 @@ class Standings:
     round_progress: tuple[RoundProgress, ...] = ()
     through_round: int | None = None
     round_only: int | None = None
+    by_average: bool = False
 
 
 def standing_rows(
@@ -113,21 +165,24 @@ def standing_rows(
     rules: scoring.ScoringRules,
 ) -> tuple[StandingRow, ...]:
     """``scoring``'s standings as :class:`StandingRow` values, each column's text
-    formatted once for the whole column (no query). A pair with no row (deleted) is left
-    out."""
+    formatted once for the whole column (no query); a row with no score has ``—`` in
+    each. A pair with no row (deleted) is left out."""
     kept = [s for s in ranked if s.pair in names]
-    percentages = [percent_value(s.average, rules) for s in kept]
+    percentages = [percent_value(s.average, rules) if s.has_score else None for s in kept]
     return tuple(
         StandingRow(
             rank=s.rank, pair=names[s.pair], boards=s.boards, missed=s.missed,
             withdrawn=s.withdrawn, total=s.total, average=s.average, percentage=pct,
-            total_out=comparative_out(s.total, rules), average_out=average_out(s.average),
+            total_out=comparative_out(s.total, rules) if s.has_score else None,
+            average_out=average_out(s.average) if s.has_score else None,
             total_text=total, average_text=average, percent_text=pct_text,
+            has_score=s.has_score, bye=s.bye, joins=s.joins,
         )
         for s, pct, total, average, pct_text in zip(
-            kept, percentages, column([s.total for s in kept], rules),
-            column([s.average for s in kept], rules), percent_column(percentages),
-            strict=True,
+            kept, percentages,
+            column([s.total if s.has_score else None for s in kept], rules),
+            column([s.average if s.has_score else None for s in kept], rules),
+            percent_column(percentages), strict=True,
         )
     )
 
@@ -209,6 +264,7 @@ def standings(
         round_progress=tuple(rounds_progress(scored)),
         through_round=through_round,
         round_only=round_only,
+        by_average=scored.score.ranks_by_average,
     )
 
 

@@ -13,7 +13,14 @@ Django i18n), and ``field`` names the form field the error belongs to when there
 so a form can show it next to that field.
 """
 
-from tournaments.services.accounts import user_ensure
+from tournaments.services.accounts import (
+    SIGN_IN_DAYS,
+    referee_account_create,
+    sign_in_check,
+    sign_in_refusal,
+    sign_in_token,
+    user_ensure,
+)
 from tournaments.services.analysis import (
     AnalysisRun,
     board_analyse,
@@ -39,6 +46,7 @@ from tournaments.services.deletion import (
     championship_delete_summary,
 )
 from tournaments.services.errors import (
+    AccountError,
     AddressError,
     BoardsError,
     ChampionshipStateError,
@@ -56,11 +64,16 @@ from tournaments.services.pairs import (
     PAIR_NUMBER_MAX,
     PLAYER_NAME_MAX,
     WITHDRAWAL_REASON_MAX,
+    PairLine,
+    PairsCsv,
+    late_entry_round,
     pair_register,
     pair_remove,
+    pair_short_names_set,
     pair_withdraw,
     pairs_import_csv,
     parse_pairs_csv,
+    read_pairs_csv,
     registration_refusal,
 )
 from tournaments.services.results import (
@@ -74,6 +87,7 @@ from tournaments.services.results import (
     validate_result,
 )
 from tournaments.services.rounds import (
+    ROUNDS_SETUP_MAX,
     round_close,
     round_draw,
     round_reopen,
@@ -86,8 +100,11 @@ __all__ = [
     "CREATE_PERMISSION",
     "PAIR_NUMBER_MAX",
     "PLAYER_NAME_MAX",
+    "ROUNDS_SETUP_MAX",
     "RULE_FIELDS",
+    "SIGN_IN_DAYS",
     "WITHDRAWAL_REASON_MAX",
+    "AccountError",
     "AddressError",
     "AnalysisRun",
     "BoardsError",
@@ -96,6 +113,8 @@ __all__ = [
     "DrawError",
     "Imported",
     "NotAllowedError",
+    "PairLine",
+    "PairsCsv",
     "PairsCsvError",
     "RegistrationError",
     "RematchError",
@@ -118,14 +137,18 @@ __all__ = [
     "championship_import",
     "championship_update_rules",
     "deal_secret_publish",
+    "late_entry_round",
     "membership_grant",
     "membership_revoke",
     "membership_revoke_refusal",
     "pair_register",
     "pair_remove",
+    "pair_short_names_set",
     "pair_withdraw",
     "pairs_import_csv",
     "parse_pairs_csv",
+    "read_pairs_csv",
+    "referee_account_create",
     "registration_refusal",
     "result_correct",
     "result_delete",
@@ -140,6 +163,9 @@ __all__ = [
     "rounds_setup_refusal",
     "rules_edit_refusal",
     "seating_set",
+    "sign_in_check",
+    "sign_in_refusal",
+    "sign_in_token",
     "user_ensure",
     "validate_result",
 ]

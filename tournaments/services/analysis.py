@@ -6,9 +6,13 @@ How the tables get computed:
 - :func:`tournaments.services.round_close` sends, once its transaction commits, one
   Celery task per board of the round (:func:`round_analysis_enqueue`,
   ``tournaments.tasks.board_analysis_task``) when ``settings.BOARD_ANALYSIS_ON_CLOSE``
-  is on (the default when a broker is configured: without one a task would run inside
-  the request that closed the round, about 10 s of solver per board). A broker that
-  cannot be reached, or a task that fails, never undoes the close: it is logged.
+  is on (the default). Without a broker there is no worker: the same tasks run, board
+  after board, on the web process's one background thread (``enqueue.in_background``),
+  so the request that closed the round does not wait for the solver and no two rounds'
+  tables are computed at once; no board is started after
+  ``settings.CELERY_TASK_SOFT_TIME_LIMIT`` seconds (the time a worker gives one task).
+  A broker that cannot be reached, or a task that fails, never undoes the close: it is
+  logged.
 - ``manage.py analyse_boards SLUG [--round N]`` (:func:`boards_analyse`) computes the
   missing or stale ones on demand: imported championships, a site without a worker,
   a broker that was down.
@@ -20,11 +24,13 @@ board's deal and play settings as they are now (``BoardAnalysis.source``).
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db import transaction
 from kombu.exceptions import OperationalError as BrokerError
 
@@ -114,6 +120,11 @@ def round_analysis_enqueue(*, round_id: int) -> list[int]:
         Board.objects.filter(round_id=round_id, deal__isnull=False)
         .order_by("number").values_list("pk", flat=True)
     )
+    if enqueue.runs_in_process():
+        enqueue.in_background(functools.partial(
+            _analyse_in_process, round_id, board_ids, settings.CELERY_TASK_SOFT_TIME_LIMIT
+        ))
+        return board_ids
     sent: list[int] = []
     for board_id in board_ids:
         try:
@@ -127,6 +138,26 @@ def round_analysis_enqueue(*, round_id: int) -> list[int]:
             continue
         sent.append(board_id)
     return sent
+
+
+def _analyse_in_process(round_id: int, board_ids: list[int], budget: float) -> list[int]:
+    """The boards' tasks run here, in order (no broker; on the background thread), until
+    ``budget`` seconds are spent; returns the ids of the boards run. A task logs its own
+    failure (``tasks.board_analysis_task``); the boards left are logged."""
+    started = time.monotonic()
+    done: list[int] = []
+    for board_id in board_ids:
+        if time.monotonic() - started >= budget:
+            log.error("round %s: double-dummy analysis over its %s s; boards left: %s "
+                      "(run manage.py analyse_boards)", round_id, budget,
+                      board_ids[len(done):])
+            break
+        try:
+            enqueue.board_analysis(board_id)
+        except Exception:  # the task catches its own; a task module that fails to load
+            log.exception("round %s: analysis of board %s failed", round_id, board_id)
+        done.append(board_id)
+    return done
 
 
 @dataclass

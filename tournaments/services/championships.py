@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from engine import sant_vicenc_default
 from tournaments.models import (
     AuditEntry,
     Championship,
@@ -126,7 +127,9 @@ def championship_create(
 ) -> Championship:
     """Create a championship in ``draft`` with the given rules (``RULE_FIELDS``; every one
     missing takes the spec's default: obligada, duplicate, proportional, scale 1..2,
-    no rounding, infraction score 0). The acting user becomes its organiser; a person
+    no rounding, infraction score 0; ``sant_vicenc`` follows the doubling,
+    ``engine.sant_vicenc_default``: not under duplicate, allowed under classic). The
+    acting user becomes its organiser; a person
     (``acting_user`` not ``None``) needs the ``tournaments.add_championship`` permission
     (:data:`CREATE_PERMISSION`).
 
@@ -157,6 +160,10 @@ def championship_create(
             )
         _check_length(slug, Championship, "slug", _("Identificador"))
     clean = _clean_rules(rules)
+    if "sant_vicenc" not in clean:
+        clean["sant_vicenc"] = sant_vicenc_default(
+            clean.get("doubling", Championship.Doubling.DUPLICATE)
+        )
     bottom = clean.get("scale_bottom", Decimal(1))
     top = clean.get("scale_top", Decimal(2))
     if top <= bottom:
@@ -256,9 +263,10 @@ def championship_update_rules(
 @transaction.atomic
 def membership_grant(
     *, championship: Championship, user: Account, role: str,
-    acting_user: User | None = None,
+    acting_user: User | None = None, account_created: bool = False,
 ) -> Membership:
     """Give ``user`` a role (organiser / referee / head_referee) in one championship.
+    ``account_created``: the account was made for this role (the audit row says so).
 
     Only an organiser of that championship (or the system) may grant roles.
     Raises :class:`RegistrationError` for an unknown role, :class:`NotAllowedError`.
@@ -273,7 +281,8 @@ def membership_grant(
         audit(
             championship, AuditEntry.Action.ROLE_GRANT, acting_user,
             target=f"{user.get_username()}: {Role(role).label}",
-            after={"user": user.get_username(), "role": role},
+            after={"user": user.get_username(), "role": role,
+                   **({"account_created": True} if account_created else {})},
         )
     return membership
 

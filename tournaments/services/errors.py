@@ -14,8 +14,9 @@ from tournaments.models import (
 )
 
 __all__ = [
-    "AddressError", "BoardsError", "ChampionshipStateError", "DrawError", "NotAllowedError",
-    "PairsCsvError", "RegistrationError", "ResultConflict", "ResultError", "TournamentError",
+    "AccountError", "AddressError", "BoardsError", "ChampionshipStateError", "DrawError",
+    "NotAllowedError", "PairsCsvError", "RegistrationError", "ResultConflict", "ResultError",
+    "TournamentError",
 ]
 
 
@@ -43,6 +44,11 @@ class BoardsError(TournamentError):
     """Boards that cannot be generated now (none set up, results already in...)."""
 
 
+class AccountError(TournamentError):
+    """A person's account that cannot be made, found or signed in so (a user name taken,
+    no such user, an account a sign-in link may not open)."""
+
+
 class AddressError(TournamentError):
     """A championship, round, table or board named by its slug or number that does not
     exist."""
@@ -63,10 +69,15 @@ class ResultConflict(TournamentError):
     """Someone else saved this result since the form was loaded (optimistic concurrency).
 
     ``current``: the stored result (``None`` if it was deleted), so the form can show what
-    the other referee saved; ``current_version``: its version (0 when there is none).
+    the other referee saved; ``current_version``: its version (0 when there is none);
+    ``by_same_user``: the stored version was saved by the acting user themselves (the
+    same referee in another tab or on another phone), not by another referee.
     """
 
-    def __init__(self, message: str, *, current: Result | None) -> None:
+    def __init__(
+        self, message: str, *, current: Result | None, by_same_user: bool = False
+    ) -> None:
         super().__init__(message, field=None)
         self.current = current
         self.current_version = current.version if current is not None else 0
+        self.by_same_user = by_same_user

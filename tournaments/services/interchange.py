@@ -23,6 +23,8 @@ Questions the spec leaves open, and the reading chosen here:
 - A file without the play settings (``sant_vicenc``, ``carregar``...) takes their
   defaults, except that a file with Sant Vicenç on a botifarra hand turns
   ``sant_vicenc_on_botifarra`` on (the spec's checks allow it; it was played that way).
+  Without ``sant_vicenc`` the default follows the doubling (``engine.sant_vicenc_default``:
+  off under duplicate, on under classic), and a file with a Sant Vicenç turns it on.
 - A file without ``championship.status``: an import with a ``deal_secret`` is a
   published, finished championship; one with rounds is ``running``; otherwise ``draft``.
 - A file without ``boards[].round`` or ``championship.boards_per_round`` derives them
@@ -56,7 +58,7 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from engine.rules import CarregarScope, Variant
+from engine.rules import CarregarScope, Variant, sant_vicenc_default
 from scoring import InterchangeError, score_championship
 from scoring import Result as ScoringResult
 from scoring.interchange import (
@@ -152,6 +154,7 @@ def _model_values(doc: ChampionshipDoc) -> Iterator[tuple[type[models.Model], st
     for i, player in enumerate(doc.players):
         yield Player, "code", player.id, f"players[{i}].id"
         yield Player, "name", player.name, f"players[{i}].name"
+        yield Player, "short_name", player.short_name, f"players[{i}].short_name"
     for i, pair in enumerate(doc.pairs):
         yield Pair, "number", pair.number, f"pairs[{i}].number"
     for i, board in enumerate(doc.boards):
@@ -247,6 +250,11 @@ def championship_import(*, data: Any, acting_user: User | None) -> Imported:
         raise InterchangeError(problems)
     results = list(doc.results())
     play = doc.play
+    sant_vicenc = play.sant_vicenc
+    if sant_vicenc is None:
+        sant_vicenc = sant_vicenc_default(rules.doubling) or any(
+            r.sant_vicenc for r in results
+        )
     sv_on_botifarra = play.sant_vicenc_on_botifarra
     if sv_on_botifarra is None:
         sv_on_botifarra = any(
@@ -266,7 +274,7 @@ def championship_import(*, data: Any, acting_user: User | None) -> Imported:
         end_date=doc.end_date,
         venue=doc.venue,
         status=status,
-        sant_vicenc=_given(play.sant_vicenc, defaults.sant_vicenc),
+        sant_vicenc=sant_vicenc,
         carregar=_given(play.carregar, defaults.carregar),
         carregar_scope=(
             play.carregar_scope.value if play.carregar_scope is not None
@@ -315,7 +323,8 @@ def _write_rows(
     players = {
         p.code: p
         for p in Player.objects.bulk_create(
-            [Player(championship=championship, code=p.id, name=p.name) for p in doc.players]
+            [Player(championship=championship, code=p.id, name=p.name, short_name=p.short_name)
+             for p in doc.players]
         )
     }
     pairs = {
@@ -521,7 +530,7 @@ def championship_doc(championship: Championship) -> ChampionshipDoc:
     The deal secret appears only once published; the commitment once boards were dealt.
     """
     players = tuple(
-        PlayerDoc(p.code, p.name)
+        PlayerDoc(p.code, p.name, p.short_name)
         for p in Player.objects.filter(championship=championship).order_by("id")
     )
     pairs = tuple(

@@ -20,11 +20,17 @@ from tournaments.services.errors import DrawError
 
 class RematchError(DrawError):
     """No draw of the round avoids pairs meeting again: ``rematches`` lists them (pair
-    numbers, lower first); the organiser may accept them and draw again."""
+    numbers, lower first); ``seed`` and ``movement`` are those of the draw that holds
+    them, so the organiser who accepts them can have that very draw stored
+    (``round_draw(seed=..., movement_name=..., accept_rematches=True,
+    shown_rematches=rematches)``)."""
 
-    def __init__(self, message: str, *, rematches: Sequence[tuple[int, int]]) -> None:
+    def __init__(self, message: str, *, rematches: Sequence[tuple[int, int]],
+                 seed: int | None = None, movement: str | None = None) -> None:
         super().__init__(message, field="accept_rematches")
-        self.rematches = tuple(rematches)
+        self.rematches = tuple(tuple(pair) for pair in rematches)
+        self.seed = seed
+        self.movement = movement
 
 
 def field_of(championship: Championship, round_number: int) -> list[Pair]:

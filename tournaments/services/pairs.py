@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -24,6 +25,7 @@ from tournaments.models import (
     RoundPair,
     Seating,
 )
+from tournaments.selectors.names import fold
 from tournaments.services.common import (
     Capability,
     User,
@@ -38,6 +40,10 @@ from tournaments.services.errors import ChampionshipStateError, PairsCsvError, R
 PAIR_NUMBER_MAX = 9999
 #: At most this many characters in a player's name (``Player.name``).
 PLAYER_NAME_MAX: int = Player._meta.get_field("name").max_length or 0
+#: At most this many characters in a player's short name (``Player.short_name``).
+SHORT_NAME_MAX: int = Player._meta.get_field("short_name").max_length or 0
+#: The separators a pasted or uploaded list may use, in the order a tie is settled.
+CSV_DELIMITERS = (";", "\t", ",")
 
 _ASCII_DIGITS = frozenset("0123456789")
 
@@ -91,6 +97,16 @@ def registration_refusal(championship: Championship) -> ChampionshipStateError |
     return None
 
 
+def late_entry_round(championship: Championship) -> int | None:
+    """The round a pair registered now would join from (1 before any draw; after a draw
+    the round after the last one drawn: a late pair), or ``None`` when no pair may
+    register (:func:`registration_refusal`). Two queries."""
+    try:
+        return _check_registration_open(championship)
+    except ChampionshipStateError:
+        return None
+
+
 def _pair_number_problem(text: str) -> str | None:
     """Why ``text`` is not a pair number (1..PAIR_NUMBER_MAX, ASCII digits), or None."""
     # Leading zeros stripped before int(): Python refuses to convert over 4,300 digits.
@@ -103,13 +119,14 @@ def _pair_number_problem(text: str) -> str | None:
     return None
 
 
-def _name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a player's name (empty, too long, control characters)."""
+def _name_problem(name: str, limit: int = PLAYER_NAME_MAX) -> str | None:
+    """Why ``name`` cannot be a player's name (empty, longer than ``limit``, control
+    characters)."""
     if not name:
         return _("falta el nom d'un jugador")
-    if len(name) > PLAYER_NAME_MAX:
+    if len(name) > limit:
         return _("el nom «%(start)s…» passa de %(max)s caràcters") % {
-            "start": name[:20], "max": PLAYER_NAME_MAX
+            "start": name[:20], "max": limit
         }
     if control_characters(name):  # C0, DEL and C1, as the model fields refuse
         return _("el nom «%(name)s» té caràcters de control") % {
@@ -119,7 +136,7 @@ def _name_problem(name: str) -> str | None:
 
 
 def _create_pairs(
-    championship: Championship, rows: Sequence[tuple[int, str, str]], joined_round: int = 1
+    championship: Championship, rows: Sequence[PairLine], joined_round: int = 1
 ) -> list[Pair]:
     """Write the players and pairs (the caller holds :func:`lock_championship`). Raises
     ``IntegrityError`` when a number is taken after all (the caller turns it into its
@@ -127,15 +144,16 @@ def _create_pairs(
     codes = _free_player_codes(championship, 2 * len(rows))
     players = Player.objects.bulk_create(
         [
-            Player(championship=championship, code=codes[2 * i + k], name=names[k])
-            for i, (_number, *names) in enumerate(rows)
+            Player(championship=championship, code=codes[2 * i + k],
+                   name=(row.player1, row.player2)[k], short_name=(row.short1, row.short2)[k])
+            for i, row in enumerate(rows)
             for k in (0, 1)
         ]
     )
     return Pair.objects.bulk_create(
         [
             Pair(
-                championship=championship, number=row[0],
+                championship=championship, number=row.number,
                 player1=players[2 * i], player2=players[2 * i + 1],
                 joined_round=joined_round,
             )
@@ -147,10 +165,12 @@ def _create_pairs(
 @transaction.atomic
 def pair_register(
     *, championship: Championship, number: int, player1: str, player2: str,
-    acting_user: User | None,
+    acting_user: User | None, short1: str = "", short2: str = "",
 ) -> Pair:
     """Register pair ``number`` (1..:data:`PAIR_NUMBER_MAX`, unique in the championship)
-    of two named players (1..:data:`PLAYER_NAME_MAX` characters). After a round is drawn
+    of two named players (1..:data:`PLAYER_NAME_MAX` characters), each with an optional
+    short name for the boards and screens (``short1``, ``short2``: at most
+    :data:`SHORT_NAME_MAX` characters; empty, the default short form). After a round is drawn
     the pair is late: it joins from the next round drawn (``joined_round``).
     Registrations of one championship run one at a time (row lock), so several at once
     with different numbers all succeed and the same number twice is refused.
@@ -173,6 +193,14 @@ def pair_register(
                 _("Jugador %(k)s: %(problem)s.") % {"k": k, "problem": problem},
                 field=f"player{k}",
             )
+    shorts = (short1 or "").strip(), (short2 or "").strip()
+    for k, short in enumerate(shorts, start=1):
+        problem = _name_problem(short, SHORT_NAME_MAX) if short else None
+        if problem:
+            raise RegistrationError(
+                _("Nom curt del jugador %(k)s: %(problem)s.") % {"k": k, "problem": problem},
+                field=f"short{k}",
+            )
     if (
         isinstance(number, bool) or not isinstance(number, int)
         or not 1 <= number <= PAIR_NUMBER_MAX
@@ -188,7 +216,7 @@ def pair_register(
     try:
         with transaction.atomic():
             pair = _create_pairs(
-                championship, [(number, names[0], names[1])], joined_round
+                championship, [PairLine(0, number, *names, *shorts)], joined_round
             )[0]
     except IntegrityError:
         # Only without the lock's protection (rows written outside the services).
@@ -196,29 +224,101 @@ def pair_register(
     audit(
         championship, AuditEntry.Action.PAIR_REGISTER, acting_user,
         target=_("parella %(n)s") % {"n": number},
-        after=_pair_snapshot(number, names[0], names[1], joined_round),
+        after=_pair_snapshot(PairLine(0, number, *names, *shorts), joined_round),
     )
     return pair
 
 
-def _pair_snapshot(number: int, name1: str, name2: str, joined_round: int) -> dict[str, Any]:
-    """A registered pair as JSON, for the audit row."""
-    return {"number": number, "player1": name1, "player2": name2,
-            "joined_round": joined_round}
+def _pair_snapshot(row: PairLine, joined_round: int) -> dict[str, Any]:
+    """A registered pair as JSON, for the audit row (short names only when given)."""
+    snapshot: dict[str, Any] = {"number": row.number, "player1": row.player1,
+                                "player2": row.player2, "joined_round": joined_round}
+    for key, value in (("short1", row.short1), ("short2", row.short2)):
+        if value:
+            snapshot[key] = value
+    return snapshot
 
 
-def _parse_pairs_lines(text: str) -> list[tuple[int, int, str, str]]:
-    """:func:`parse_pairs_csv` with the line each pair starts on: ``[(line, number,
-    player 1, player 2)]``."""
-    problems: list[str] = []
-    rows: list[tuple[int, int, str, str]] = []
-    seen: dict[int, int] = {}
+@dataclass(frozen=True, slots=True)
+class PairLine:
+    """One pair of a pasted list: the line it starts on (0 for the single-pair form),
+    its number, the players' names and their short names (empty: the default)."""
+
+    line: int
+    number: int
+    player1: str
+    player2: str
+    short1: str = ""
+    short2: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PairsCsv:
+    """A pasted or uploaded pairs list read: ``rows`` by line, the ``delimiter`` found
+    (``;``, tab or ``,``) and what was ``skipped``, in the user's language ("Línia 1
+    (capçalera) ignorada"), for the organiser to check."""
+
+    rows: tuple[PairLine, ...]
+    delimiter: str
+    skipped: tuple[str, ...]
+
+
+def _csv_reader(text: str, delimiter: str) -> Any:
     # A spreadsheet's UTF-8 export may start with a byte-order mark. newline="" lets
     # the csv module see every line end as it came: CR LF, LF, and an old Mac's lone CR
     # (which otherwise reads as one line with "new-line character seen in unquoted
-    # field"). Names are composed to NFC (docs/decisions.md 33).
-    reader = csv.reader(io.StringIO(normalise((text or "").lstrip("\ufeff")), newline=""),
-                        delimiter=";")
+    # field").
+    return csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+
+
+def _sniff_delimiter(text: str) -> str:
+    """The separator of a pairs list: of :data:`CSV_DELIMITERS`, the one that splits the
+    most of the first 50 lines into a pair (3 to 5 fields, the first a pair number); a
+    tie goes to the first of them (``;`` when nothing splits, so that the error names
+    it). ``csv.Sniffer`` guesses among every character and may pick a letter; this rule
+    looks only at those three."""
+    best, best_score = CSV_DELIMITERS[0], 0
+    for delimiter in CSV_DELIMITERS:
+        score = 0
+        reader = _csv_reader(text, delimiter)
+        try:
+            for fields in reader:
+                if reader.line_num > 50:
+                    break
+                if 3 <= len(fields) <= 5 and not _pair_number_problem(fields[0].strip()):
+                    score += 1
+        except csv.Error:  # an unclosed quote, a huge field: the reading reports it
+            pass
+        if score > best_score:
+            best, best_score = delimiter, score
+    return best
+
+
+def _delimiter_text(delimiter: str) -> str:
+    return _("tabulador") if delimiter == "\t" else f"«{delimiter}»"
+
+
+def read_pairs_csv(text: str) -> PairsCsv:
+    """Read a pairs list: one pair per line, "number;player 1;player 2", optionally with
+    the two players' short names after them ("number;player 1;player 2;short 1;short
+    2"); the fields separated by ``;``, a tab or ``,`` (:func:`_sniff_delimiter`: one
+    separator for the whole list), a field maybe quoted (``"1";"Puig; Anna";Vila``). A
+    header line and blank lines are skipped and listed in ``skipped``.
+
+    The limits are the single-pair form's: a number of ASCII digits 1..
+    :data:`PAIR_NUMBER_MAX`, each name 1..:data:`PLAYER_NAME_MAX` characters (a short
+    name at most :data:`SHORT_NAME_MAX`) without control characters, no number twice.
+    Raises :class:`PairsCsvError` listing every bad line by its line number ("línia 3:
+    ..."). Names are composed to NFC (docs/decisions.md 33).
+    """
+    problems: list[str] = []
+    rows: list[PairLine] = []
+    seen: dict[int, int] = {}
+    header: int | None = None
+    blank: list[int] = []
+    text = normalise((text or "").lstrip("\ufeff"))
+    delimiter = _sniff_delimiter(text)
+    reader = _csv_reader(text, delimiter)
     line_no = 1
     while True:
         try:
@@ -234,21 +334,28 @@ def _parse_pairs_lines(text: str) -> list[tuple[int, int, str, str]]:
         start, line_no = line_no, reader.line_num + 1
         fields = [f.strip() for f in fields]
         if not any(fields):
+            blank.append(start)
             continue
         if (
-            not rows and not problems and _pair_number_problem(fields[0])
-            and _looks_like_header(fields)
+            not rows and not problems and header is None
+            and _pair_number_problem(fields[0]) and _looks_like_header(fields)
         ):
+            header = start
             continue
-        if len(fields) != 3:
+        if not 3 <= len(fields) <= 5:
             problems.append(
-                _("%(where)s: calen 3 camps separats per «;» (número;jugador 1;jugador 2), "
-                  "n'hi ha %(count)s") % {"where": where, "count": len(fields)}
+                _("%(where)s: calen 3 camps separats per %(sep)s (número, jugador 1, "
+                  "jugador 2; i, si cal, els noms curts dels dos jugadors), n'hi ha "
+                  "%(count)s") % {"where": where, "count": len(fields),
+                                  "sep": _delimiter_text(delimiter)}
             )
             continue
-        number_text, name1, name2 = fields
+        number_text, name1, name2, *shorts = fields
+        short1, short2 = (*shorts, "", "")[:2]
         problem = _pair_number_problem(number_text) or _name_problem(name1) \
-            or _name_problem(name2)
+            or _name_problem(name2) \
+            or (_name_problem(short1, SHORT_NAME_MAX) if short1 else None) \
+            or (_name_problem(short2, SHORT_NAME_MAX) if short2 else None)
         if problem:
             problems.append(f"{where}: {problem}")
             continue
@@ -260,40 +367,55 @@ def _parse_pairs_lines(text: str) -> list[tuple[int, int, str, str]]:
             )
             continue
         seen[number] = start
-        rows.append((start, number, name1, name2))
+        rows.append(PairLine(start, number, name1, name2, short1, short2))
     if problems:
         raise PairsCsvError(problems)
     if not rows:
         raise PairsCsvError([_("no hi ha cap parella al text")])
-    return rows
+    skipped: list[str] = []
+    if header is not None:
+        skipped.append(_("Línia %(n)s (capçalera) ignorada.") % {"n": header})
+    # Blank lines after the last pair are only the end of the text.
+    inside = [n for n in blank if n < rows[-1].line]
+    if len(inside) == 1:
+        skipped.append(_("Línia %(n)s (en blanc) ignorada.") % {"n": inside[0]})
+    elif inside:
+        skipped.append(_("Línies en blanc ignorades: %(list)s.")
+                       % {"list": ", ".join(map(str, inside))})
+    return PairsCsv(tuple(rows), delimiter, tuple(skipped))
 
 
 def parse_pairs_csv(text: str) -> list[tuple[int, str, str]]:
-    """Parse "number;player 1;player 2" lines (a header line and blank lines are skipped;
-    a field may be quoted, ``"1";"Puig; Anna";Vila``).
+    """The pairs of a pasted list (:func:`read_pairs_csv`) as ``[(number, player 1,
+    player 2)]``. Raises :class:`PairsCsvError` listing every bad line by its line
+    number ("línia 3: ...")."""
+    return [(row.number, row.player1, row.player2) for row in read_pairs_csv(text).rows]
 
-    The limits are the single-pair form's: a number of ASCII digits 1..
-    :data:`PAIR_NUMBER_MAX`, each name 1..:data:`PLAYER_NAME_MAX` characters without
-    control characters, no number twice. Returns ``[(number, player 1, player 2)]``.
-    Raises :class:`PairsCsvError` listing every bad line by its line number
-    ("línia 3: ...").
-    """
-    return [(number, name1, name2) for _line, number, name1, name2 in _parse_pairs_lines(text)]
+
+#: How a header's first field starts (folded): "Número", "Núm.", "Nº", "#", "Parella",
+#: "Pareja", "Pair", "Jugador", "Id", "Equip", "Team".
+_HEADER_STARTS = ("n", "#", "pa", "pl", "jug", "id", "equip", "team")
 
 
 def _looks_like_header(fields: Sequence[str]) -> bool:
-    first = fields[0].lower()
-    return first.startswith(("n", "pair", "parella", "pareja", "#"))
+    """A first line that names the columns: its first field a column's name, or empty
+    with words (no digit) after it."""
+    first = fold(fields[0])
+    if first:
+        return first.startswith(_HEADER_STARTS)
+    rest = " ".join(fields[1:])
+    return bool(rest.strip()) and not any(c.isdigit() for c in rest)
 
 
 @transaction.atomic
 def pairs_import_csv(
     *, championship: Championship, text: str, acting_user: User | None
 ) -> list[Pair]:
-    """Register every pair of a pasted list ("number;player 1;player 2" per line, see
-    :func:`parse_pairs_csv`), all or nothing; after a draw they are late pairs, as in
-    :func:`pair_register`. A number already registered is an error naming its line.
-    Runs one at a time per championship with :func:`pair_register` (row lock).
+    """Register every pair of a pasted list ("number;player 1;player 2" per line, or
+    separated by tabs or commas, see :func:`read_pairs_csv`), all or nothing; after a
+    draw they are late pairs, as in :func:`pair_register`. A number already registered
+    is an error naming its line. Runs one at a time per championship with
+    :func:`pair_register` (row lock).
 
     Raises :class:`PairsCsvError` (``problems``: one message per bad line, field ``text``),
     :class:`NotAllowedError`, :class:`ChampionshipStateError`.
@@ -301,20 +423,20 @@ def pairs_import_csv(
     championship = lock_championship(championship)
     require(acting_user, championship, Capability.REGISTER_PAIRS)
     joined_round = _check_registration_open(championship)
-    lines = _parse_pairs_lines(text)
+    lines = read_pairs_csv(text).rows
     existing = set(
         Pair.objects.filter(championship=championship).values_list("number", flat=True)
     )
     clashes = [
         _("línia %(line)s: ja hi ha una parella número %(n)s") % {"line": line, "n": number}
-        for line, number, _name1, _name2 in lines
+        for line, number in ((row.line, row.number) for row in lines)
         if number in existing
     ]
     if clashes:
         raise PairsCsvError(clashes)
     try:
         with transaction.atomic():
-            pairs = _create_pairs(championship, [row[1:] for row in lines], joined_round)
+            pairs = _create_pairs(championship, lines, joined_round)
     except IntegrityError:
         # Only without the lock's protection (rows written outside the services).
         raise PairsCsvError(
@@ -323,10 +445,7 @@ def pairs_import_csv(
     audit(
         championship, AuditEntry.Action.PAIRS_IMPORT, acting_user,
         target=_("%(n)s parelles") % {"n": len(pairs)},
-        after={"pairs": [
-            _pair_snapshot(number, name1, name2, joined_round)
-            for _line, number, name1, name2 in lines
-        ]},
+        after={"pairs": [_pair_snapshot(row, joined_round) for row in lines]},
     )
     return pairs
 
@@ -363,8 +482,9 @@ def pair_remove(*, pair: Pair, acting_user: User | None) -> None:
     audit(
         championship, AuditEntry.Action.PAIR_REMOVE, acting_user,
         target=_("parella %(n)s") % {"n": pair.number},
-        before=_pair_snapshot(pair.number, pair.player1.name, pair.player2.name,
-                              pair.joined_round),
+        before=_pair_snapshot(
+            PairLine(0, pair.number, pair.player1.name, pair.player2.name,
+                     pair.player1.short_name, pair.player2.short_name), pair.joined_round),
     )
     pair.delete()
     still_used: set[int] = set()
@@ -373,6 +493,44 @@ def pair_remove(*, pair: Pair, acting_user: User | None) -> None:
     ).values_list("player1_id", "player2_id"):
         still_used.update(ids)
     Player.objects.filter(pk__in=players - still_used).delete()
+
+
+@transaction.atomic
+def pair_short_names_set(
+    *, pair: Pair, short1: str, short2: str, acting_user: User | None
+) -> Pair:
+    """Set the short names of ``pair``'s two players (what the boards and screens show;
+    empty: the default short form of the name), at any time until the championship is
+    finished. Organiser only (whoever registers pairs); audited, and the live pages
+    show it at once (the audit row bumps the results version).
+
+    Raises :class:`RegistrationError` (field ``short1`` or ``short2``: longer than
+    :data:`SHORT_NAME_MAX` characters, control characters), :class:`NotAllowedError`,
+    :class:`ChampionshipStateError` (finished).
+    """
+    championship = lock_championship(pair.championship_id)
+    require(acting_user, championship, Capability.REGISTER_PAIRS)
+    check_not_finished(championship)
+    pair = Pair.objects.select_related("player1", "player2").get(pk=pair.pk)
+    shorts = (short1 or "").strip(), (short2 or "").strip()
+    for k, short in enumerate(shorts, start=1):
+        problem = _name_problem(short, SHORT_NAME_MAX) if short else None
+        if problem:
+            raise RegistrationError(
+                _("Nom curt del jugador %(k)s: %(problem)s.") % {"k": k, "problem": problem},
+                field=f"short{k}",
+            )
+    players = (pair.player1, pair.player2)
+    before = {f"short{k}": p.short_name for k, p in enumerate(players, start=1)}
+    for player, short in zip(players, shorts, strict=True):
+        if player.short_name != short:
+            player.short_name = short
+            player.save(update_fields=["short_name"])
+    after = {f"short{k}": s for k, s in enumerate(shorts, start=1)}
+    if after != before:
+        audit(championship, AuditEntry.Action.PAIR_SHORT_NAMES, acting_user,
+              target=_("parella %(n)s") % {"n": pair.number}, before=before, after=after)
+    return pair
 
 
 #: At most this many characters in a withdrawal's reason (``Pair.withdrawal_reason``).

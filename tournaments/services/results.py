@@ -96,8 +96,9 @@ def validate_result(
     each with a code), its messages :mod:`tournaments.result_messages`. ``trump``:
     ``"O"``, ``"C"``, ``"E"``, ``"B"``, ``"botifarra"`` (or a ``scoring.Trump``,
     ``engine.Suit``; ``None`` only when adjusted). ``ns_points_taken``: 0..72 (``None``
-    only when adjusted). ``infraction``: ``None``, ``"NS"`` or ``"EW"`` (``"EO"`` too),
-    never with ``adjusted``: ``None``, ``(NS, EW)`` or ``{"NS": ..., "EW": ...}``.
+    when adjusted or at an infraction, where points do not count). ``infraction``:
+    ``None``, ``"NS"`` or ``"EW"`` (``"EO"`` too), never with ``adjusted``: ``None``,
+    ``(NS, EW)`` or ``{"NS": ..., "EW": ...}``.
 
     Raises :class:`ResultError` with the first problem's message and ``field``, and
     ``problems``: every ``(field, message)``.
@@ -348,12 +349,7 @@ def _record(
         expected_version != current.version
         or (expected_id is not None and expected_id != current.pk)
     ):
-        raise ResultConflict(
-            _("%(where)s: un altre àrbitre ja ha desat aquest resultat (versió %(v)s). "
-              "Reviseu-lo abans de tornar a desar.")
-            % {"where": _where(seating, board), "v": current.version},
-            current=current,
-        )
+        raise _stale(current, acting_user, where=_where(seating, board))
     now = timezone.now()
     if current is None:
         _check_seating_before_first_result(round, started=context.round_started)
@@ -403,6 +399,25 @@ def _record(
     return _saved(SaveKind.UPDATED, current, context)
 
 
+def _stale(current: Result, acting_user: User | None, *, where: str) -> ResultConflict:
+    """The ``ResultConflict`` of a save or delete based on an older version than
+    ``current`` (``where``: :func:`_where`). Whoever saved ``current`` last is
+    ``current.entered_by`` (each save sets it): when that is the acting user, the version
+    they missed is their own, saved in another tab or on another phone, and the message
+    says so rather than blame another referee."""
+    person = _person(acting_user)
+    same = person is not None and current.entered_by_id == person.pk
+    if same:
+        message = _("%(where)s: ja ho havies desat en una altra pestanya (versió %(v)s). "
+                    "Reviseu-lo abans de tornar a desar.")
+    else:
+        message = _("%(where)s: un altre àrbitre ja ha desat aquest resultat (versió %(v)s). "
+                    "Reviseu-lo abans de tornar a desar.")
+    return ResultConflict(
+        message % {"where": where, "v": current.version}, current=current, by_same_user=same
+    )
+
+
 def _saved(kind: SaveKind, result: Result, context: SaveContext) -> ResultSaved:
     """The outcome, the result's seating and board the rows ``context`` read (a caller
     answering with them reads nothing more)."""
@@ -445,11 +460,7 @@ def result_delete(
             _("El campionat ja s'ha acabat: els resultats no es poden canviar.")
         )
     if current.version != expected_version:
-        raise ResultConflict(
-            _("Un altre àrbitre ha canviat aquest resultat (versió %(v)s).")
-            % {"v": current.version},
-            current=current,
-        )
+        raise _stale(current, acting_user, where=_where(current.seating, current.board))
     before = current.snapshot()
     _audit(None, seating=current.seating, board=current.board,
            action=AuditEntry.Action.RESULT_DELETE, acting_user=acting_user, before=before,

@@ -66,6 +66,10 @@ def rounds_setup_refusal(championship: Championship) -> ChampionshipStateError |
     return None
 
 
+#: The most rounds, and the most boards a round, :func:`rounds_setup` takes.
+ROUNDS_SETUP_MAX = 100
+
+
 @transaction.atomic
 def rounds_setup(
     *, championship: Championship, rounds: int, boards_per_round: int,
@@ -85,9 +89,11 @@ def rounds_setup(
     if refusal is not None:
         raise refusal
     for value, name in ((rounds, "rounds"), (boards_per_round, "boards_per_round")):
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
+        if isinstance(value, bool) or not isinstance(value, int) \
+                or not 1 <= value <= ROUNDS_SETUP_MAX:
             raise DrawError(
-                _("«%(value)s» ha de ser un enter entre 1 i 100.") % {"value": value},
+                _("«%(value)s» ha de ser un enter entre 1 i %(max)s.")
+                % {"value": value, "max": ROUNDS_SETUP_MAX},
                 field=name,
             )
     before = {
@@ -130,6 +136,7 @@ DRAW_TRIES = movement.DRAW_TRIES
 def round_draw(
     *, round: Round, seed: int | None = None, acting_user: User | None,
     movement_name: str | None = None, accept_rematches: bool = False,
+    shown_rematches: Sequence[Sequence[int]] | None = None,
 ) -> list[Seating]:
     """Seat the round's field at tables by the championship's movement (or
     ``movement_name``: ``random``, ``swiss``, ``round-robin``; ``scoring.movement``).
@@ -143,7 +150,11 @@ def round_draw(
     rounds (every result, the championship's missed-board rule).
 
     When no draw avoids a rematch, nothing is stored and :class:`RematchError` lists
-    them, unless ``accept_rematches``. Redrawing replaces the tables while the round has
+    them with the seed and method of that draw, unless ``accept_rematches``. With
+    ``shown_rematches`` (the list the organiser was shown and accepted, drawn again from
+    the error's seed and method) the draw is stored only if it holds no other rematch;
+    otherwise (a pair registered or withdrew meanwhile) nothing is stored and
+    :class:`RematchError` lists the new ones. Redrawing replaces the tables while the round has
     no result. The championship becomes ``running``.
 
     Raises :class:`DrawError` (fewer than 2 pairs, results exist, closed round, an
@@ -189,7 +200,17 @@ def round_draw(
             _("Cap sorteig de la ronda %(n)s evita que es tornin a trobar parelles: "
               "%(list)s. Accepteu aquestes repeticions per sortejar-la.")
             % {"n": round.number, "list": rematch_list(drawn.rematches)},
-            rematches=drawn.rematches,
+            rematches=drawn.rematches, seed=seed, movement=method.value,
+        )
+    if accept_rematches and shown_rematches is not None and not {
+        tuple(sorted(pair)) for pair in drawn.rematches
+    } <= {tuple(sorted(pair)) for pair in shown_rematches}:
+        raise RematchError(
+            _("El sorteig de la ronda %(n)s ha canviat des que s'han mostrat les "
+              "repeticions: ara es tornen a trobar %(list)s. Accepteu aquestes "
+              "repeticions per sortejar-la.")
+            % {"n": round.number, "list": rematch_list(drawn.rematches)},
+            rematches=drawn.rematches, seed=seed, movement=method.value,
         )
     before = _draw_snapshot(round)
     Seating.objects.filter(round=round).delete()
@@ -256,7 +277,10 @@ def _ranks_before(championship: Championship, round_number: int) -> dict[int, in
     if round_number <= 1:
         return {}
     scored = selectors.scored_championship(championship, public_only=False)
-    return {s.pair: s.rank for s in scored.score.standings(through_round=round_number - 1)}
+    # A pair with no score yet (a bye, a late entry) ranks below every ranked pair, as
+    # draw_swiss ranks a pair missing from the ranks.
+    return {s.pair: s.rank for s in scored.score.standings(through_round=round_number - 1)
+            if s.has_score}
 
 
 def _schedule(championship: Championship) -> list[int]:
@@ -332,7 +356,8 @@ def seating_set(
 
 @transaction.atomic
 def round_close(
-    *, round: Round, acting_user: User | None, allow_missing: bool = False
+    *, round: Round, acting_user: User | None, allow_missing: bool = False,
+    analyse: bool = True,
 ) -> Round:
     """Close a round: from now on only a head referee or the organiser may change its
     results (capability ``CLOSE_ROUND``). Refused while a table lacks a result on one of
@@ -340,8 +365,10 @@ def round_close(
     a round with results missing (``CLOSE_ROUND_WITH_MISSING``: the organiser;
     docs/decisions.md 17); a table that did not play a board then simply has no result.
     The audit row lists the missing "table/board". Once committed, the double-dummy
-    tables of the round's boards are queued (``settings.BOARD_ANALYSIS_ON_CLOSE``;
-    :mod:`tournaments.services.analysis`).
+    tables of the round's boards are computed, on a worker or on the process's
+    background thread (``settings.BOARD_ANALYSIS_ON_CLOSE``;
+    :mod:`tournaments.services.analysis`); ``analyse=False`` leaves them to a caller that
+    computes them itself (``manage.py demo``).
 
     Raises :class:`ChampionshipStateError` (already closed; missing results without
     ``allow_missing``: the message lists up to 10 missing "table/board"),
@@ -374,7 +401,7 @@ def round_close(
         after={"closed_at": round.closed_at, "missing": missing},
         at=round.closed_at,
     )
-    if settings.BOARD_ANALYSIS_ON_CLOSE:
+    if analyse and settings.BOARD_ANALYSIS_ON_CLOSE:
         # After the commit, so a worker reads the closed round; robust: a task or broker
         # that fails never turns the close into an error (services.analysis).
         transaction.on_commit(

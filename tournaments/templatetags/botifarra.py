@@ -73,3 +73,12 @@ def signed(value: int | None) -> str:
     if value is None:
         return "—"
     return f"+{value}" if value > 0 else str(value)
+
+
+@register.filter
+def item(mapping: Any, key: Any) -> Any:
+    """``mapping[key]``, or ``()`` when absent (``{% for n in byes|item:p.number %}``)."""
+    try:
+        return mapping[key]
+    except (KeyError, TypeError, IndexError):
+        return ()

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
 from django.core.paginator import Paginator
+from django.db import models
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -16,6 +17,8 @@ from django.utils.translation import gettext_lazy
 from tournaments.models import (
     AuditEntry,
     Championship,
+    Membership,
+    Result,
 )
 from tournaments.permissions import Capability
 from tournaments.web.common import capability_required, page_context
@@ -65,6 +68,21 @@ _AUDIT_LABELS = {
 }
 
 
+#: Values stored as codes, shown by their label in the reader's language: ``{key: {code:
+#: label}}``: a role, a result's trump and infraction, and every rule of the championship
+#: with choices (a code not in the map, from an older row, is shown as it is).
+_AUDIT_CODES: dict[str, dict[str, Any]] = {
+    **{
+        field.name: dict(field.flatchoices)
+        for field in Championship._meta.get_fields()
+        if isinstance(field, models.Field) and field.choices
+    },
+    "trump": dict(Result._meta.get_field("trump").flatchoices),
+    "infraction": dict(Result._meta.get_field("infraction").flatchoices),
+    "role": dict(Membership.Role.choices),
+}
+
+
 def _audit_label(key: str) -> str:
     if key in _AUDIT_LABELS:
         return str(_AUDIT_LABELS[key])
@@ -75,10 +93,14 @@ def _audit_label(key: str) -> str:
         return key
 
 
-def _audit_value(value: Any) -> str:
-    """One value of an audit row as short text: "—" for nothing, sí/no, JSON for lists."""
+def _audit_value(value: Any, key: str = "") -> str:
+    """One value of an audit row as short text: "—" for nothing, sí/no, a code's label
+    (:data:`_AUDIT_CODES`), JSON for lists."""
     if value is None or value == "":
         return "—"
+    codes = _AUDIT_CODES.get(key)
+    if codes is not None and isinstance(value, str) and value in codes:
+        return str(codes[value])
     if isinstance(value, bool):
         return _("sí") if value else _("no")
     text = (
@@ -100,7 +122,7 @@ def _audit_changes(before: Any, after: Any) -> list[tuple[str, str, str]]:
     keys = list(new) + [key for key in old if key not in new]
     both = isinstance(before, dict) and isinstance(after, dict)
     return [
-        (_audit_label(key), _audit_value(old.get(key)), _audit_value(new.get(key)))
+        (_audit_label(key), _audit_value(old.get(key), key), _audit_value(new.get(key), key))
         for key in keys
         if not both or old.get(key) != new.get(key)
     ]

@@ -9,12 +9,14 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from scoring import InterchangeError
+from scoring.interchange import dumps
 from tournaments import selectors, services
 from tournaments.forms import (
     ChampionshipForm,
@@ -69,7 +71,9 @@ def after_login(request: HttpRequest) -> HttpResponse:
 
 def championship_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The championship's page: rules, deal commitment (public from the moment boards are
-    generated), rounds with their progress, pairs; the organiser's actions for its role."""
+    generated) and, once the secret is published, the interchange file; rounds with
+    their progress, pairs. The organiser also sees the checklist of running the
+    championship (``selectors.checklist``) and, apart from it, finish and delete."""
     championship = get_object_or_404(Championship, slug=slug)
     context = page_context(request, championship)
     rounds = list(
@@ -88,6 +92,8 @@ def championship_detail(request: HttpRequest, slug: str) -> HttpResponse:
         rounds=[(r, progress.get(r.number)) for r in rounds],
         pairs=pairs,
         has_results=any(p.results_in for p in progress.values()),
+        # The organiser's steps, each with its state (the rule: selectors.checklist).
+        checklist=selectors.checklist(championship) if context["is_organiser"] else None,
     )
     return render(request, "tournaments/championship.html", context)
 
@@ -197,3 +203,22 @@ def championship_delete(request: HttpRequest, championship: Championship) -> Htt
             return redirect("home")
     return render(request, "tournaments/championship_delete.html",
                   page_context(request, championship, form=form, summary=summary))
+
+
+def interchange_file(request: HttpRequest, slug: str) -> HttpResponse:
+    """The championship's interchange file (docs/file-format.md: every deal, result and
+    the published secret) to download, for anyone once the deal secret is published
+    (the championship is finished, every board public: docs/decisions.md 16); 404
+    before. With it any copy of the program checks the deals (``verify_deals``)."""
+    championship = get_object_or_404(Championship, slug=slug)
+    if not championship.deal_secret_published:
+        raise Http404(_("El fitxer del campionat es publica amb la llavor."))
+    try:
+        text = dumps(services.championship_export(championship))
+    except InterchangeError as exc:
+        messages.error(request, _("No s'ha pogut fer el fitxer: %(problems)s")
+                       % {"problems": "; ".join(exc.problems)})
+        return redirect("championship", championship.slug)
+    response = HttpResponse(text, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{championship.slug}.json"'
+    return response

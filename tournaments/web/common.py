@@ -29,6 +29,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from tournaments.forms import ConfirmForm
@@ -126,6 +127,17 @@ def int_param(request: HttpRequest, name: str) -> int | None:
     """``?name=N`` as an int, or ``None`` when absent or malformed (ignored, never a 500)."""
     raw = request.GET.get(name, "").strip()
     return int(raw) if _ROUND_NUMBER.fullmatch(raw) else None
+
+
+def next_url(request: HttpRequest, fallback: str) -> str:
+    """Where to go after a form: its ``next`` field or parameter when it is a path of
+    this site (a page that sent the organiser, e.g. a round's seating), else
+    ``fallback``."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return target
+    return fallback
 
 
 def close_forms(refusal: Exception | None, *forms: Any) -> str:

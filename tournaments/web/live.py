@@ -53,6 +53,8 @@ from tournaments import permissions, selectors
 from tournaments.models import Championship, Seating
 from tournaments.permissions import Capability
 from tournaments.selectors.live import (
+    FIND_MAX,
+    find_pairs,
     live_card,
     live_hall,
     live_standings,
@@ -278,7 +280,8 @@ def standings_fragment(championship: Championship, round_only: int | None,
             round=round_only, through=through)
         return render_to_string("tournaments/live/standings.html", _fragment_context(
             championship, "standings", poll, standings=data,
-            rows_html=standings_rows(championship.slug, data.rows))), data
+            rows_html=standings_rows(championship.slug, data.rows,
+                                     by_average=data.by_average))), data
 
     return _cached(championship, f"all:standings:{round_only}:{through}", build)
 
@@ -399,7 +402,9 @@ def _etag_of(serve: Serve) -> Callable[..., str]:
 @condition(etag_func=_etag_of(_serve_standings))
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings: overall, ``?round=N`` or ``?through=N``, public boards only for
-    everyone; a malformed round is ignored, a round the championship lacks is a 404."""
+    everyone; a malformed round is ignored, a round the championship lacks is a 404.
+    ``?find=`` lists the pairs "find my pair" finds (:func:`selectors.live.find_pairs`),
+    each linked to its pair card: the search works without JavaScript."""
     championship = _championship(request, slug)
     round_only, through = _round_params(request)
     served = _served(request, _serve_standings, slug)
@@ -407,13 +412,19 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404("No such round")
     html = served.html
 
+    find = " ".join(request.GET.get("find", "").split())[:FIND_MAX]
+
     def context() -> dict[str, Any]:
         return _shell(request, championship, fragment=mark_safe(html),  # noqa: S308
                       round_only=round_only, through=through, standings=served.data,
-                      rounds=_rounds(championship, served))
+                      rounds=_rounds(championship, served), find=find,
+                      found=find_pairs(championship, find) if find else ())
 
-    response = _page(request, championship, "tournaments/standings.html", context,
-                     "standings", served.version)
+    if find:  # a search is one reader's: not kept in the cache
+        response = render(request, "tournaments/standings.html", context())
+    else:
+        response = _page(request, championship, "tournaments/standings.html", context,
+                         "standings", served.version)
     return _live(response, private=request.user.is_authenticated)
 
 

@@ -31,10 +31,13 @@ def _pair_url(slug: str) -> tuple[str, str]:
     return escape(before), escape(after)
 
 
-def standings_rows(slug: str, rows: Iterable[StandingRow]) -> SafeString:
-    """The standings table's body rows."""
+def standings_rows(slug: str, rows: Iterable[StandingRow], *,
+                   by_average: bool = False) -> SafeString:
+    """The standings table's body rows; ``by_average`` (``Standings.by_average``): the
+    average, the number the rows rank by, comes before the total."""
     before, after = _pair_url(slug)
     retired, missed_title = escape(_("ret.")), escape(_("taulers comptats com a mitjana"))
+    bye = f' <span class="badge bye">{escape(_("descans"))}</span>'
     out: list[str] = []
     for row in rows:
         pair = row.pair
@@ -44,16 +47,23 @@ def standings_rows(slug: str, rows: Iterable[StandingRow]) -> SafeString:
             title = escape(_("retirada després de la ronda %(n)s")
                            % {"n": pair.withdrawn_after_round})
             extra += f' <span class="badge withdrawn" title="{title}">{retired}</span>'
+        elif row.bye:
+            extra += bye
+        elif row.joins is not None:
+            joins = escape(_("entra a la ronda %(n)s") % {"n": row.joins})
+            extra += f' <span class="badge late">{joins}</span>'
         if row.missed:
             extra += f' <span class="muted" title="{missed_title}">+{row.missed}A</span>'
+        first, second = ((row.average_text, row.total_text) if by_average
+                         else (row.total_text, row.average_text))
         out.append(
             f'\n    <tr data-pair="{row.number}" data-names="{escape(pair.names.lower())}">'
             f'<td class="num">{row.rank}</td>\n'
             f'      <td class="who"><a href="{before}{row.number}{after}" title="{names}">'
             f'<strong>{row.number}</strong> <span class="names">{escape(pair.short)}</span>'
             f'</a>{extra}</td>\n'
-            f'      <td class="num"><strong>{escape(row.total_text)}</strong></td>\n'
-            f'      <td class="num">{escape(row.average_text)}</td>\n'
+            f'      <td class="num"><strong>{escape(first)}</strong></td>\n'
+            f'      <td class="num">{escape(second)}</td>\n'
             f'      <td class="num">{escape(row.percent_text)}</td></tr>\n  '
         )
     return mark_safe("".join(out))  # noqa: S308 - every value escaped above

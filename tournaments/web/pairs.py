@@ -7,14 +7,16 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.forms import (
     PairForm,
     PairsCsvForm,
+    ShortNamesForm,
     add_service_error,
 )
 from tournaments.models import (
@@ -23,16 +25,21 @@ from tournaments.models import (
     Seating,
 )
 from tournaments.permissions import Capability
+from tournaments.selectors.names import short_name
 from tournaments.web.common import (
     capability_required,
     close_forms,
+    next_url,
     page_context,
 )
 
 
 @capability_required(Capability.REGISTER_PAIRS)
 def pairs_register(request: HttpRequest, championship: Championship) -> HttpResponse:
-    """Register one pair (form) or many (``number;player 1;player 2`` pasted or uploaded)."""
+    """Register one pair (form) or many (``number;player 1;player 2`` pasted or uploaded,
+    ``;``, tab or ``,`` between the fields; the header and blank lines skipped are
+    listed). After a draw a pair is late: it joins from the next round (``late_round``).
+    One pair sent from a round's seating page (``next``) goes back there."""
     pair_form = PairForm(prefix="pair")
     csv_form = PairsCsvForm(prefix="csv")
     if request.method == "POST":
@@ -50,6 +57,10 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
                     messages.success(
                         request, _("%(n)s parelles inscrites.") % {"n": len(created)}
                     )
+                    # Read again (a pure read of the same text) for what was skipped.
+                    for note in services.read_pairs_csv(
+                            csv_form.cleaned_data["csv_text"]).skipped:
+                        messages.info(request, note)
                     return redirect("pairs_register", championship.slug)
         else:
             pair_form = PairForm(request.POST, prefix="pair")
@@ -65,7 +76,8 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
                     messages.success(
                         request, _("Parella %(n)s inscrita.") % {"n": pair.number}
                     )
-                    return redirect("pairs_register", championship.slug)
+                    return redirect(next_url(
+                        request, reverse("pairs_register", args=[championship.slug])))
     pairs = list(
         Pair.objects.filter(championship=championship).select_related("player1", "player2")
     )
@@ -74,12 +86,18 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
         championship.status != Championship.Status.FINISHED
         and not Seating.objects.filter(round__championship=championship).exists()
     )
+    # Each pair with its short form as the boards show it (linked to change it).
+    short = selectors.pair_names(championship)
+    pairs_short = [(p, short[p.number].short) for p in pairs]
     closed = close_forms(services.registration_refusal(championship), pair_form, csv_form)
     return render(
         request,
         "tournaments/pairs_register.html",
         page_context(request, championship, pair_form=pair_form, csv_form=csv_form, pairs=pairs,
-                 can_remove=can_remove, closed=closed),
+                     pairs_short=pairs_short,
+                 can_remove=can_remove, closed=closed,
+                 byes=selectors.byes_by_pair(championship),
+                 late_round=services.late_entry_round(championship)),
     )
 
 
@@ -96,6 +114,33 @@ def pair_remove(request: HttpRequest, championship: Championship, number: int) -
     else:
         messages.success(request, _("Parella %(n)s treta.") % {"n": number})
     return redirect("pairs_register", championship.slug)
+
+
+@capability_required(Capability.REGISTER_PAIRS)
+def pair_short_names(request: HttpRequest, championship: Championship,
+                     number: int) -> HttpResponse:
+    """Change the short names a registered pair's players show on the boards and screens
+    (empty: the default short form, shown as the placeholder)."""
+    pair = get_object_or_404(Pair.objects.select_related("player1", "player2"),
+                             championship=championship, number=number)
+    form = ShortNamesForm(request.POST or None, initial={
+        "short1": pair.player1.short_name, "short2": pair.player2.short_name})
+    defaults = selectors.pair_names(championship)[number]
+    for k, player in ((1, pair.player1), (2, pair.player2)):
+        form.fields[f"short{k}"].widget.attrs["placeholder"] = short_name(player.name)
+        form.fields[f"short{k}"].help_text = player.name
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.pair_short_names_set(
+                pair=pair, acting_user=request.user, **form.cleaned_data)
+        except ValueError as exc:  # every service refusal is a ValueError
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("Parella %(n)s: %(short)s.") % {
+                "n": number, "short": selectors.pair_names(championship)[number].short})
+            return redirect("pairs_register", championship.slug)
+    return render(request, "tournaments/pair_short_names.html",
+                  page_context(request, championship, form=form, pair=pair, short=defaults))
 
 
 class WithdrawForm(forms.Form):
@@ -133,6 +178,8 @@ def pair_withdraw(request: HttpRequest, championship: Championship, number: int)
                     _("Cal tornar a sortejar les rondes %(list)s: la parella hi seia.")
                     % {"list": ", ".join(map(str, undone))},
                 )
-            return redirect("pairs_register", championship.slug)
+            return redirect(next_url(
+                request, reverse("pairs_register", args=[championship.slug])))
     return render(request, "tournaments/pair_withdraw.html",
-                  page_context(request, championship, form=form, pair=pair))
+                  page_context(request, championship, form=form, pair=pair,
+                               next=next_url(request, "")))

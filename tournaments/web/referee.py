@@ -8,6 +8,7 @@ from typing import Any, cast
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from engine.cards import HAND_POINTS, other_side_points
@@ -81,6 +82,7 @@ def result_entry(
     )
     current = Result.objects.filter(seating=seating, board=board_row).first()
     conflict: Result | None = None
+    conflict_mine = False  # the conflicting version is this user's own (another tab)
     unusual: list[tuple[str, str]] = []
     roles = roles_of(request.user, championship)
     can_adjust = allows(roles, Capability.ADJUST_SCORE)
@@ -96,7 +98,9 @@ def result_entry(
             data = dict(form.cleaned_data)
             version = data.pop("version")
             # Legal but unusual (referee_checks): asked once before it is saved.
-            unusual = referee_checks.unusual_for_form(seating, board_row, data, current)
+            unusual = referee_checks.unusual_for_form(
+                championship, seating, board_row, data, current
+            )
             if unusual and request.POST.get("confirm_unusual") != "1":
                 form.add_error(None, _("Comproveu-ho abans de desar."))
             else:
@@ -110,6 +114,7 @@ def result_entry(
             except services.ResultConflict as exc:
                 form.add_error(None, str(exc))
                 conflict = exc.current
+                conflict_mine = exc.by_same_user
                 # Re-base on what is stored now so a deliberate second save corrects it.
                 rebased = cast(QueryDict, form.data).copy()  # a bound form's own data
                 rebased["version"] = str(exc.current_version or "")
@@ -119,26 +124,27 @@ def result_entry(
                     exc.field = "adjusted_ns"
                 add_service_error(form, exc)
             else:
-                # The same values again (a retry after a lost response) is no conflict:
-                # the stored result stays as it was (services.result_record).
-                messages.success(
-                    request,
-                    _("Aquest resultat ja estava desat.")
-                    if saved.kind is services.SaveKind.UNCHANGED else _("Resultat desat."),
-                )
-                return redirect(
-                    "result_entry", championship.slug, round, table, board
-                )
+                messages.success(request, _saved_message(championship, board, saved))
+                # One tap per step: on to the table's next board still without a result,
+                # its points field focused; none left: back to the round's tables.
+                following = selectors.next_board_without_result(seating, after=board)
+                if following is None:
+                    return redirect(
+                        reverse("referee_tables", args=[championship.slug])
+                        + f"?round={round}"
+                    )
+                return redirect("result_entry", championship.slug, round, table, following)
     else:
         form = ResultForm(
-            championship=championship, can_adjust=can_adjust, initial=_initial(current)
+            championship=championship, can_adjust=can_adjust, initial=_initial(current),
+            autofocus_points=current is None and can_save,
         )
     return render(
         request,
         "tournaments/result_form.html",
         page_context(
             request, championship, seating=seating, board=board_row, form=form,
-            current=current, conflict=conflict, can_save=can_save,
+            current=current, conflict=conflict, conflict_mine=conflict_mine, can_save=can_save,
             score=selectors.result_hand_score(championship, current) if current else None,
             conflict_score=(
                 selectors.result_hand_score(championship, conflict) if conflict else None
@@ -147,9 +153,30 @@ def result_entry(
             next_board=Board.objects.filter(round_id=seating.round_id, number__gt=board)
             .order_by("number").values_list("number", flat=True).first(),
             ew_points=_ew_points(form), unusual=unusual,
+            infraction_chosen=bool(form["infraction"].value()),
             history=selectors.result_history(current) if current else [],
         ),
     )
+
+
+def _saved_message(championship: Championship, board: int, saved: services.ResultSaved
+                   ) -> str:
+    """What the referee reads on the next page after a save: which board, and its hand
+    score (the scorer's, ``selectors.result_hand_score``) since the page that opens is
+    another board's. The same values again (a retry after a lost response) is no
+    conflict: the stored result stays as it was (``services.result_record``)."""
+    if saved.kind is services.SaveKind.UNCHANGED:
+        return _("Tauler %(board)s: aquest resultat ja estava desat.") % {"board": board}
+    score = selectors.result_hand_score(championship, saved.result)
+    if score is None:  # an infraction or an adjusted score has no hand score
+        return _("Tauler %(board)s desat.") % {"board": board}
+    return _("Tauler %(board)s desat: NS %(ns)s · EO %(ew)s.") % {
+        "board": board, "ns": _signed(score["ns"]), "ew": _signed(score["ew"]),
+    }
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
 
 
 def _ew_points(form: ResultForm) -> int | None:

@@ -14,9 +14,11 @@ from tournaments import selectors, services
 from tournaments.forms import (
     ConfirmForm,
     DrawForm,
+    PairForm,
     RoundCloseForm,
     RoundsSetupForm,
     add_service_error,
+    shown_draw_token,
 )
 from tournaments.models import (
     Championship,
@@ -99,14 +101,38 @@ def boards_generate(request: HttpRequest, championship: Championship) -> HttpRes
 def round_draw(request: HttpRequest, championship: Championship, round: int) -> HttpResponse:
     """Draw the tables of a round from a seed (blank: a fresh one)."""
     rnd = round_or_404(championship, round)
-    form = DrawForm(request.POST or None, initial={"movement": championship.movement})
+    form = DrawForm(request.POST or None, initial={"movement": championship.movement},
+                    round_id=rnd.pk)
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        accept = bool(data.get("accept_rematches"))
+        # Accepting the rematches a page listed stores the draw that held them; a seed or
+        # method typed since asks for another draw (accepted in advance, as without one).
+        shown = data["shown"] if accept else None
+        if shown and (data["seed"] != shown["seed"]
+                      or (data.get("movement") or shown["movement"]) != shown["movement"]):
+            shown = None
         try:
             services.round_draw(
-                round=rnd, seed=form.cleaned_data["seed"], acting_user=request.user,
-                movement_name=form.cleaned_data.get("movement") or None,
-                accept_rematches=bool(form.cleaned_data.get("accept_rematches")),
+                round=rnd, acting_user=request.user, accept_rematches=accept,
+                seed=shown["seed"] if shown else data["seed"],
+                movement_name=(shown["movement"] if shown else data.get("movement")) or None,
+                shown_rematches=shown["rematches"] if shown else None,
             )
+        except services.RematchError as exc:
+            # The page lists this draw's rematches: carry the draw itself, signed.
+            again = request.POST.copy()
+            again["shown"] = shown_draw_token(
+                round_id=rnd.pk, seed=exc.seed or 0, movement=exc.movement or "",
+                rematches=exc.rematches,
+            )
+            again["seed"] = "" if exc.seed is None else str(exc.seed)
+            again["movement"] = exc.movement or ""
+            again.pop("accept_rematches", None)
+            form = DrawForm(again, initial={"movement": championship.movement},
+                            round_id=rnd.pk)
+            form.is_valid()
+            add_service_error(form, exc)
         except ValueError as exc:  # every service refusal is a ValueError
             add_service_error(form, exc)
         else:
@@ -169,4 +195,20 @@ def round_seating(request: HttpRequest, slug: str, round: int) -> HttpResponse:
     # "Imprimir la ronda k": the round pack shows the deals, so only for who may print them.
     context["can_print_round"] = bool(view.tables) and has(
         request.user, championship, Capability.PRINT_BOARD_SHEETS)
+    if context["is_organiser"] and championship.status != Championship.Status.FINISHED:
+        context.update(_round_actions(rnd))
     return render(request, "tournaments/round_seating.html", context)
+
+
+def _round_actions(rnd: Round) -> dict[str, Any]:
+    """What the organiser does from a round's seating: withdraw a pair (its link on each
+    pair), a late pair (``late_round``: the round it would join; ``None`` when closed),
+    the bye (given by the draw: drawing again, while the round has no result, gives it
+    anew). The services decide; this only shows the doors."""
+    progress = selectors.round_progress(rnd.championship).get(rnd.number)
+    return {
+        "organise": True,
+        "late_round": services.late_entry_round(rnd.championship),
+        "late_form": PairForm(prefix="pair"),
+        "may_redraw": not rnd.is_closed and not (progress and progress.results_in),
+    }

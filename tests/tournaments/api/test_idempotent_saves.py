@@ -84,7 +84,7 @@ def test_the_form_submitted_twice_says_already_saved_and_keeps_the_version(clien
     assert first.status_code == 302
     again = client.post(url, form_data(ns_points_taken="40"), follow=True)  # no version
     page = again.content.decode()
-    assert "Aquest resultat ja estava desat." in page
+    assert "Tauler 1: aquest resultat ja estava desat." in page
     assert 'id="conflict"' not in page
     stored = Result.objects.get(seating=seating, board=board)
     assert stored.version == 1

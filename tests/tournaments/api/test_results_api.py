@@ -430,3 +430,19 @@ def test_a_limits_message_is_in_each_requests_language_not_the_first_ones(api: A
     for field in ("ns_points_taken", "note"):
         assert len({messages[language][field] for language in ("ca", "en", "es")}) == 3
     assert Result.objects.count() == 0
+
+
+def test_an_infraction_may_leave_the_points_out_and_a_played_result_may_not(
+    api: Api,
+) -> None:
+    client = api.token_client(api.small.referee)
+    refused = client.put(api.url(board=api.small.boards[0].number),
+                         {"trump": "O", "ns_points_taken": None}, format="json")
+    assert refused.status_code == 400
+    assert Result.objects.count() == 0
+    saved = client.put(api.url(board=api.small.boards[0].number),
+                       {"trump": "O", "ns_points_taken": None, "infraction": "EW"},
+                       format="json")
+    assert saved.status_code == 201, saved.json()
+    stored = Result.objects.get()
+    assert (stored.infraction, stored.ns_points_taken) == ("EW", None)

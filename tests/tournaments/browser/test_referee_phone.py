@@ -111,10 +111,12 @@ def test_referee_enters_a_result_on_a_phone_and_standings_change(
     assert page.inner_text("[data-ew-points]") == "28"
     shot(page, "result-form-phone")
     page.click("form.result-form button[type=submit]")
-    page.wait_for_selector("#hand-score")
+    # One tap per step: board 2 of the same table opens, its points field focused.
+    page.wait_for_url("**/tables/1/boards/2/")
+    assert page.evaluate("document.activeElement.id") == "id_ns_points_taken"
     # Dealer N: NS chose copes and took 44 (+8); EW called contro: (28 - 36) x 2 = -16.
-    score = page.inner_text("#hand-score")
-    assert "NS +8" in score and "EO -16" in score
+    saved = page.inner_text(".messages")
+    assert "Tauler 1 desat" in saved and "NS +8" in saved and "EO -16" in saved
     shot(page, "result-saved-phone")
 
     try:
@@ -145,3 +147,84 @@ def test_referee_enters_a_result_on_a_phone_and_standings_change(
     shot(anon, "standings-phone")
     phone.close()
     public.close()
+
+
+#: For each field of the form, scrolled into view every way, the save button's box and
+#: the field's, as [top, bottom, left, right] pairs that intersect (none expected).
+_COVERED = """() => {
+  const button = document.querySelector("form.result-form button.save");
+  const fields = document.querySelectorAll(
+    "form.result-form fieldset.choices, form.result-form .field, form.result-form details");
+  const hits = [];
+  for (const field of fields) {
+    for (const block of ["start", "center", "end", "nearest"]) {
+      field.scrollIntoView({block: block, behavior: "instant"});
+      const a = field.getBoundingClientRect(), b = button.getBoundingClientRect();
+      if (a.top < b.bottom && b.top < a.bottom && a.left < b.right && b.left < a.right) {
+        hits.push([field.id || field.className, block, a.top, a.bottom, b.top, b.bottom]);
+      }
+    }
+  }
+  return [fields.length, hits];
+}"""
+
+
+def test_the_save_button_never_covers_a_field_on_a_phone(
+    transactional_db, live_server, browser
+) -> None:
+    championship = build_championship(pairs=8, rounds=2, boards_per_round=3, drawn_rounds=1)
+    # The organiser's form is the longest: the director's adjusted score too.
+    organiser = UserFactory(username="organitzador-boto")
+    organiser.save()
+    Membership.objects.create(championship=championship, user=organiser, role="organiser")
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
+                                  locale="ca-ES")
+    page = context.new_page()
+    form = f"/c/{championship.slug}/referee/rounds/1/tables/1/boards/1/"
+    log_in(page, live_server.url, "organitzador-boto", form)
+    page.wait_for_url(f"**{form}")
+    page.click("details.adjust summary")  # open: its fields count too
+    count, hits = page.evaluate(_COVERED)
+    assert count >= 7  # trump, doubles, points x2, infraction, adjusted, note
+    assert hits == []
+    assert "note" in page.evaluate(
+        "Array.from(document.querySelectorAll('form.result-form .field input'))"
+        ".map(e => e.name).join(' ')")
+    shot(page, "result-form-button-phone")
+    context.close()
+
+
+def test_an_infraction_makes_the_points_optional_on_a_phone(
+    transactional_db, live_server, browser
+) -> None:
+    championship = build_championship(pairs=8, rounds=2, boards_per_round=3, drawn_rounds=1)
+    referee = UserFactory(username="arbitre-infraccio")
+    referee.save()
+    Membership.objects.create(championship=championship, user=referee, role="referee")
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
+                                  locale="ca-ES")
+    page = context.new_page()
+    form = f"/c/{championship.slug}/referee/rounds/1/tables/1/boards/1/"
+    log_in(page, live_server.url, "arbitre-infraccio", form)
+    page.wait_for_url(f"**{form}")
+    assert page.inner_text("#points-label") == "Punts NS"
+    assert page.is_hidden("#points-infraction-help")
+    page.click("label[for=id_infraction_2]")  # EO
+    assert page.inner_text("#points-label") == "Punts NS (opcionals: no compten)"
+    assert page.is_visible("#points-infraction-help")
+    assert "no compten" in page.inner_text("#points-infraction-help")
+    page.click("label[for=id_infraction_0]")  # none again
+    assert page.inner_text("#points-label") == "Punts NS"
+    assert page.is_hidden("#points-infraction-help")
+    page.click("label[for=id_infraction_2]")
+    page.click("label[for=id_trump_0]")
+    shot(page, "result-form-infraction-phone")
+    page.click("form.result-form button[type=submit]")
+    page.wait_for_url("**/tables/1/boards/2/")
+    try:
+        stored = Result.objects.get(board__championship=championship, board__number=1,
+                                    seating__table__number=1)
+    finally:
+        connections.close_all()
+    assert (stored.infraction, stored.ns_points_taken, stored.trump) == ("EW", None, "O")
+    context.close()

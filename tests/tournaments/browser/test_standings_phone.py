@@ -46,3 +46,33 @@ def test_long_names_are_whole_and_the_hall_link_shares_a_line_on_a_phone(
     assert any(link["top"] == hall["top"] for link in links[:-1]), links
     assert max(link["height"] for link in links) < 40, links  # no link breaks inside
     context.close()
+
+
+def test_nine_pairs_after_round_one_show_nine_rows_with_the_bye_marked_on_a_phone(
+    transactional_db, live_server, browser  # noqa: F811
+) -> None:
+    """The pair with the bye is a row of its own, marked "descans", with no score; the
+    rows lead with the average they rank by; nothing scrolls sideways at 390 px. Slow by
+    design (about 14 s): a live server and a real Chromium."""
+    championship = build_championship(pairs=9, rounds=3, boards_per_round=2,
+                                       drawn_rounds=1, played_rounds=1)
+    rested = championship.rounds.get(number=1).byes.get().pair.number
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
+                                  locale="ca-ES")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/c/{championship.slug}/standings/?through=1")
+    shot(page, "standings-bye-phone")
+    rows = page.evaluate("""() => [...document.querySelectorAll('#standings tbody tr')].map(
+        tr => ({pair: +tr.dataset.pair, who: tr.cells[1].innerText,
+                numbers: [...tr.cells].slice(2).map(td => td.innerText),
+                scroll: tr.cells[1].scrollWidth, client: tr.cells[1].clientWidth}))""")
+    assert len(rows) == 9
+    bye = rows[-1]
+    assert bye["pair"] == rested and "descans" in bye["who"], rows
+    assert bye["numbers"] == ["—", "—", "—"]
+    assert all(row["scroll"] <= row["client"] for row in rows), rows
+    heads = page.evaluate("""() => [...document.querySelectorAll('#standings thead th')]
+        .map(th => th.innerText)""")
+    assert heads[2:4] == ["Mitj.", "Punts"], heads
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    context.close()

@@ -7,7 +7,7 @@ from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from tests.tournaments.dd_helpers import fake_solver  # noqa: F401
 from tournaments import selectors
@@ -103,3 +103,51 @@ def test_demo_without_analysis_budget_stores_none_and_a_second_run_fills_the_gap
     out = run_demo()
     assert "ja existeix" in out and "Anàlisi a cartes vistes: 18 taulers" in out
     assert BoardAnalysis.objects.count() == 18
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (["--pairs", "1"], "--pairs 1"),
+    (["--pairs", "-3"], "--pairs -3"),
+    (["--pairs", "10000"], "--pairs 10000"),
+    (["--rounds", "0"], "--rounds 0"),
+    (["--rounds", "-2"], "--rounds -2"),
+    (["--rounds", "101"], "--rounds 101"),
+    (["--boards-per-round", "0"], "--boards-per-round 0"),
+    (["--boards-per-round", "-1"], "--boards-per-round -1"),
+    (["--pairs", "6", "--rounds", "6", "--movement", "round-robin"], "--rounds 6"),
+    (["--play-rounds", "-1"], "--play-rounds -1"),
+    (["--rounds", "2", "--play-rounds", "3"], "--play-rounds 3"),
+    (["--withdraw=-1@2"], "--withdraw '-1@2'"),
+    (["--withdraw", "30@1"], "--withdraw '30@1'"),
+    (["--rounds", "3", "--withdraw", "5@3"], "--withdraw '5@3'"),
+    (["--withdraw", "5@0"], "--withdraw '5@0'"),
+    (["--withdraw", "5@1", "--withdraw", "5@2"], "--withdraw '5@2'"),
+    (["--pairs", "3", "--withdraw", "1@1", "--withdraw", "2@1"], "--withdraw '2@1'"),
+    (["--slug", "No Val"], "--slug 'No Val'"),
+    (["--slug", "x" * 101], "--slug"),
+    (["--analysis-budget", "-1"], "--analysis-budget"),
+])
+def test_impossible_options_end_with_one_line_naming_the_option(args, named) -> None:
+    with pytest.raises(CommandError) as caught:
+        run_demo(*args)
+    message = str(caught.value)
+    assert message.startswith(named), message
+    assert "\n" not in message
+    assert not Championship.objects.exists()
+
+
+def test_a_refused_option_prints_one_line_and_no_traceback(tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "manage.py", "demo", "--boards-per-round", "0", "--skip-checks"],
+        capture_output=True, text=True,
+        env={**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"},
+    )
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "CommandError: --boards-per-round 0: must be between 1 and 100"
+    ]

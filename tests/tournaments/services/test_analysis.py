@@ -28,8 +28,13 @@ def played() -> Championship:
 
 
 @pytest.fixture
-def on_close(settings):  # type: ignore[no-untyped-def]
+def on_close(settings, monkeypatch):  # type: ignore[no-untyped-def]
+    """Analysis on close, the background work run at once in the test's own thread and
+    transaction (test_background_analysis.py runs the real background thread)."""
+    from tournaments import enqueue
+
     settings.BOARD_ANALYSIS_ON_CLOSE = True
+    monkeypatch.setattr(enqueue, "in_background", lambda work: work())
 
 
 def close_round_1(championship: Championship, capture) -> Round:  # type: ignore[no-untyped-def]
@@ -76,6 +81,7 @@ def test_a_broker_that_cannot_be_reached_leaves_the_round_closed_and_says_so(
     def refuse(*args: object) -> None:
         raise BrokerError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
+    monkeypatch.setattr(enqueue, "runs_in_process", lambda: False)  # a broker, down
     monkeypatch.setattr(enqueue, "send", refuse)
     with caplog.at_level(logging.ERROR, logger="tournaments.services.analysis"):
         round1 = close_round_1(played, django_capture_on_commit_callbacks)

@@ -37,7 +37,8 @@ def test_championship_create_takes_the_spec_defaults_and_makes_the_creator_organ
         Doubling.DUPLICATE, Method.PROPORTIONAL, Rounding.NONE)
     assert (rules.bottom, rules.top, rules.infraction_score) == (Fraction(1), Fraction(2), 0)
     play = c.engine_rules()
-    assert play.variant is Variant.OBLIGADA and play.sant_vicenc and not play.carregar
+    assert play.variant is Variant.OBLIGADA and not play.carregar
+    assert not play.sant_vicenc  # duplicate doubling: not allowed unless the organiser says
     assert Membership.objects.filter(championship=c, user=user, role="organiser").exists()
 
 

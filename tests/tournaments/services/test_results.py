@@ -65,6 +65,38 @@ def test_saving_with_a_stale_version_raises_a_conflict_and_keeps_the_other_save(
     assert Result.objects.get().ns_points_taken == 50
 
 
+def test_a_conflict_with_ones_own_save_says_so_and_anothers_names_another_referee(small):
+    first = record(small, ns_points_taken=40, user=small.referee)
+    # The same referee, a second tab still at "no result": their own save is in the way.
+    with pytest.raises(services.ResultConflict) as mine:
+        record(small, ns_points_taken=12, user=small.referee)
+    assert mine.value.by_same_user is True
+    assert "ja ho havies desat en una altra pestanya (versió 1)" in str(mine.value)
+    assert "altre àrbitre" not in str(mine.value)
+    # The organiser corrects it; the referee's stale tab now meets someone else's save.
+    services.result_correct(result=first, expected_version=1, acting_user=small.organiser,
+                            trump="O", ns_points_taken=50)
+    with pytest.raises(services.ResultConflict) as theirs:
+        record(small, ns_points_taken=12, version=1, user=small.referee)
+    assert theirs.value.by_same_user is False
+    assert "un altre àrbitre ja ha desat aquest resultat (versió 2)" in str(theirs.value)
+    # The system (no user) is never "you".
+    with pytest.raises(services.ResultConflict) as system:
+        record(small, ns_points_taken=12, version=1)
+    assert system.value.by_same_user is False
+
+
+def test_deleting_a_version_one_saved_since_in_another_tab_says_so(small):
+    first = record(small, ns_points_taken=40, user=small.organiser)
+    services.result_correct(result=first, expected_version=1, acting_user=small.organiser,
+                            trump="O", ns_points_taken=50)
+    with pytest.raises(services.ResultConflict) as exc:
+        services.result_delete(result=first, expected_version=1, acting_user=small.organiser)
+    assert exc.value.by_same_user is True
+    assert "altra pestanya (versió 2)" in str(exc.value)
+    assert Result.objects.get().ns_points_taken == 50
+
+
 def test_entering_a_new_result_where_one_exists_is_a_conflict(small):
     record(small, ns_points_taken=40)
     with pytest.raises(services.ResultConflict) as exc:
@@ -117,6 +149,7 @@ def test_sant_vicenc_is_refused_when_the_championship_bans_it(small):
 
 
 def test_sant_vicenc_on_botifarra_is_accepted_when_the_setting_allows_it(small):
+    small.championship.sant_vicenc = True
     small.championship.sant_vicenc_on_botifarra = True
     small.championship.save()
     result = record(small, trump="botifarra", contro=True, recontro=True, sant_vicenc=True)

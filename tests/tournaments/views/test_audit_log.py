@@ -154,3 +154,33 @@ def test_a_results_place_is_shown_in_the_readers_language(client, web: Small) ->
     assert "round {}, table {}, board {}".format(*where) in english
     assert entry.target not in english
     assert "ronda {}, mesa {}, tablero {}".format(*where) in spanish
+
+
+def test_roles_are_shown_by_their_name_in_the_readers_language(client, web: Small) -> None:
+    head = UserFactory(username="cap-de-sala")
+    head.save()
+    services.membership_grant(championship=web.championship, user=head,
+                              role=Membership.Role.HEAD_REFEREE, acting_user=web.organiser)
+    client.force_login(web.organiser)
+    with translation.override("ca"):
+        catalan = client.get(_url(web, kind="role"))
+        english = client.get(_url(web, kind="role"), HTTP_ACCEPT_LANGUAGE="en")
+    assert ("rol", "—", "Àrbitre principal") in catalan.context["rows"][0][1]
+    assert "head_referee" not in catalan.content.decode()
+    assert "Head referee" in english.content.decode()
+    assert "head_referee" not in english.content.decode()
+
+
+def test_each_entry_is_a_card_with_its_changes_below_it(client, web: Small) -> None:
+    record(web.seatings[0], web.boards[0], 40)
+    client.force_login(web.organiser)
+    html = client.get(_url(web, kind="result")).content.decode()
+    assert "<table" not in html
+    card = html.split('<li class="panel log-entry log-result">', 1)[1].split("</li>\n", 1)[0]
+    assert card.index('class="log-when"') < card.index('class="log-what"') < card.index(
+        'class="log-changes"')
+    assert "punts NS</strong>: — → 40" in card
+    # Codes read as the interface names them: the trump, and the draw's movement.
+    assert "trumfo</strong>: — → Oros" in card
+    draw = client.get(_url(web, kind="round")).content.decode()
+    assert "Sorteig a l&#x27;atzar" in draw or "Sorteig a l'atzar" in draw

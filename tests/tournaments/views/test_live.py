@@ -242,6 +242,7 @@ def test_an_unusual_result_asks_for_a_confirmation_before_saving(
     client, web: Small, data, code
 ) -> None:
     client.force_login(web.referee)
+    Championship.objects.filter(pk=web.championship.pk).update(sant_vicenc=True)
     seating, board = web.seatings[0], web.boards[0]
     url = entry_url(web, seating, board)
     asked = client.post(url, form_data(**data))
@@ -277,6 +278,29 @@ def test_a_result_far_from_the_boards_others_asks_for_a_confirmation(client) -> 
     assert near.status_code == 302  # 10 from the median: saved at once
 
 
+def test_an_infractions_points_do_not_make_a_result_look_far_from_the_field(client) -> None:
+    championship = build_championship(pairs=8, rounds=1, boards_per_round=2, drawn_rounds=1)
+    from tests.factories import UserFactory
+    from tournaments.models import Board, Seating
+
+    user = UserFactory(username="arbitre-infraccio-lluny")
+    user.save()
+    services.membership_grant(championship=championship, user=user, role="referee",
+                              acting_user=None)
+    seatings = list(Seating.objects.filter(round__championship=championship)
+                    .order_by("table__number"))
+    board = Board.objects.get(championship=championship, number=1)
+    record(seatings[1], board, 40)
+    record(seatings[2], board, 70)
+    # Points recorded at an infraction count for nothing: not part of the median either.
+    record(seatings[3], board, 5, infraction="NS")
+    client.force_login(user)
+    url = reverse("result_entry", args=[championship.slug, 1, seatings[0].table.number, 1])
+    near = client.post(url, form_data(ns_points_taken="71"))
+    # 16 from the regular results' median 55; with the 5 it would be 31 from 40.
+    assert near.status_code == 302, near.context["unusual"]
+
+
 def test_the_conflict_message_is_shown_once(client, web: Small) -> None:
     seating, board = web.seatings[0], web.boards[0]
     client.force_login(web.referee)
@@ -289,7 +313,7 @@ def test_the_conflict_message_is_shown_once(client, web: Small) -> None:
         "un altre àrbitre") == 1, json.dumps(page.count("àrbitre"))
 
 
-def test_the_save_button_is_sticky_and_the_next_board_is_at_the_top(client, web) -> None:
+def test_the_save_button_ends_the_form_and_the_next_board_is_at_the_top(client, web) -> None:
     client.force_login(web.referee)
     seating, board = web.seatings[0], web.boards[0]
     record(seating, board, 40)

@@ -28,22 +28,25 @@ PAIRS = {
     2: PairName(2, 'Joan "el Ros"', "Maria O'Neill", 2),
     3: PairName(3, "Núria Ibáñez", "Àlex Çelebi", None),
     4: PairName(4, "Jordi Puig", "Laia Vidal", 1),
+    5: PairName(5, "Pau Mas", "Eva Soler", None),
 }
 
 
 def _row(rank: int, pair: int, boards: int, missed: int, withdrawn: bool,
-         total: str, average: str, percent: str) -> StandingRow:
+         total: str, average: str, percent: str, *, has_score: bool = True,
+         bye: bool = False, joins: int | None = None) -> StandingRow:
     # Only the texts and marks are written; the exact numbers are the texts' stand-ins.
     return StandingRow(rank, PAIRS[pair], boards, missed, withdrawn, Fraction(0), Fraction(0),
-                       0.0, 0, 0.0, total, average, percent)
+                       0.0, 0, 0.0, total, average, percent, has_score, bye, joins)
 
 
 def _standings() -> list[StandingRow]:
     return [
         _row(1, 1, 8, 0, False, "12,5", "1,56", "62,5"),
-        _row(2, 3, 6, 2, False, "9", "1,13", "56,3"),
+        _row(2, 3, 6, 2, False, "9", "1,13", "56,3", bye=True),
+        _row(3, 5, 0, 0, False, "—", "—", "—", has_score=False, joins=3),
         _row(3, 2, 4, 4, True, "-3", "-0,38", "40"),
-        _row(3, 4, 2, 6, True, "<0>", "0", "0"),
+        _row(3, 4, 2, 6, True, "<0>", "0", "0", bye=True),
     ]
 
 
@@ -97,16 +100,23 @@ DOUBLE_DUMMY = DoubleDummy(
 )
 
 
+@pytest.mark.parametrize("by_average", [False, True], ids=["by-total", "by-average"])
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_standings_rows_are_the_templates(language: str) -> None:
+def test_the_standings_rows_are_the_templates(language: str, by_average: bool) -> None:
     championship = Championship(slug="lliga-2026")
     rows = _standings()
     with translation.override(language):
         expected = render("standings_rows.html", championship=championship,
-                          standings={"rows": rows})
-        written = standings_rows(championship.slug, rows)
+                          standings={"rows": rows, "by_average": by_average})
+        written = standings_rows(championship.slug, rows, by_average=by_average)
     assert str(written) == expected
-    assert "ret." in expected or language != "ca"  # the withdrawal badge is there
+    if language == "ca":  # the withdrawal, bye and late-entry badges are there
+        assert expected.count("ret.") == 2
+        assert expected.count("descans") == 1  # a withdrawn pair's bye is not marked
+        assert "entra a la ronda 3" in expected
+    # The number the rows rank by comes first: the average, else the total.
+    first = "<strong>1,56</strong>" if by_average else "<strong>12,5</strong>"
+    assert first in expected
 
 
 @pytest.mark.parametrize("double_dummy", [DOUBLE_DUMMY, None], ids=["dd", "no-dd"])

@@ -45,7 +45,8 @@ def test_create_form_starts_with_the_spec_defaults(client) -> None:
     assert float(form["scale_bottom"].value()) == 1
     assert float(form["scale_top"].value()) == 2
     assert form["rounding"].value() == "none"
-    assert form["sant_vicenc"].value() is True
+    # Blank: Sant Vicenç follows the doubling (not allowed under duplicate).
+    assert form["sant_vicenc"].value() is None
 
 
 def test_creating_a_championship_makes_the_creator_its_organiser(client) -> None:
@@ -56,11 +57,12 @@ def test_creating_a_championship_makes_the_creator_its_organiser(client) -> None
         {"name": "Open de Vic", "slug": "open-vic", "date": "2026-12-05", "venue": "Vic",
          "variant": "obligada", "doubling": "duplicate", "method": "matchpoints",
          "scale_bottom": "0", "scale_top": "100", "rounding": "floor",
-         "infraction_score": "0", "sant_vicenc": "on", "carregar_scope": "void_only"},
+         "infraction_score": "0", "sant_vicenc": "True", "carregar_scope": "void_only"},
     )
     assert response.status_code == 302
     championship = Championship.objects.get(slug="open-vic")
     assert championship.method == "matchpoints" and championship.rounding == "floor"
+    assert championship.sant_vicenc  # allowed by the organiser although duplicate
     assert Membership.objects.filter(
         championship=championship, user=user, role=Membership.Role.ORGANISER
     ).exists()

@@ -36,7 +36,9 @@ def test_table_page_lists_the_round_boards_with_their_dealer(client, web: Small)
     assert "Reparteix: N" in page and "Reparteix: O" in page
 
 
-def test_entering_a_result_shows_the_hand_score_at_once(client, web: Small) -> None:
+def test_saving_opens_the_next_board_with_its_points_focused_and_says_the_score(
+    client, web: Small
+) -> None:
     client.force_login(web.referee)
     seating, board = web.seatings[0], web.boards[0]
     url = entry_url(web, seating, board)
@@ -46,12 +48,81 @@ def test_entering_a_result_shows_the_hand_score_at_once(client, web: Small) -> N
         "O", 44, True, 1
     )
     assert result.entered_by == web.referee
-    # Dealer N (NS chose oros), EW called contro: NS +8, EW -8 x 2 = -16.
-    assert response.context["score"] == {"ns": 8, "ew": -16}
+    # On to board 2 of the same table, which has no result yet, its points field focused.
+    assert response.redirect_chain == [(entry_url(web, seating, web.boards[1]), 302)]
+    assert response.context["board"] == web.boards[1] and response.context["current"] is None
     page = response.content.decode()
-    assert 'id="hand-score"' in page
-    assert response.context["next_board"] == web.boards[1].number  # on to the next board
-    assert 'id="next-board"' in page
+    assert re.search(r'<input[^>]*name="ns_points_taken"[^>]*autofocus', page), page
+    # Dealer N (NS chose oros), EW called contro: NS +8, EW -8 x 2 = -16, said on arrival.
+    assert "Tauler 1 desat: NS +8 · EO -16." in page
+    # A board that has its result opens without the focus (the referee reads it first).
+    again = client.get(url).content.decode()
+    assert not re.search(r'<input[^>]*name="ns_points_taken"[^>]*autofocus', again)
+
+
+def test_saving_the_tables_last_empty_board_goes_back_to_the_tables(
+    client, web: Small
+) -> None:
+    seating = web.seatings[0]
+    record(seating, web.boards[1], 40)  # board 2 already in
+    client.force_login(web.referee)
+    response = client.post(entry_url(web, seating, web.boards[0]), form_data(), follow=True)
+    assert response.redirect_chain == [
+        (reverse("referee_tables", args=[web.championship.slug]) + "?round=1", 302)]
+    assert "Tauler 1 desat: NS +4 · EO -4." in response.content.decode()
+    # The other table's boards are not this table's: they do not keep it open.
+    assert not Result.objects.filter(seating=web.seatings[1]).exists()
+
+
+def test_saving_goes_back_to_a_board_skipped_before(client, web: Small) -> None:
+    seating = web.seatings[0]
+    client.force_login(web.referee)
+    response = client.post(entry_url(web, seating, web.boards[1]), form_data())
+    assert response.url == entry_url(web, seating, web.boards[0])
+
+
+def test_correcting_a_result_also_moves_on_to_the_next_empty_board(client, web: Small) -> None:
+    seating = web.seatings[0]
+    record(seating, web.boards[0], 40)
+    client.force_login(web.referee)
+    response = client.post(entry_url(web, seating, web.boards[0]),
+                           form_data(ns_points_taken="41", version="1"), follow=True)
+    assert response.redirect_chain[-1][0] == entry_url(web, seating, web.boards[1])
+    assert "Tauler 1 desat: NS +5 · EO -5." in response.content.decode()
+
+
+def _points_label(page: str) -> str:
+    found = re.search(r'id="points-label"[^>]*>([^<]*)</label>', page)
+    assert found, page
+    return found.group(1)
+
+
+def test_an_infraction_needs_no_points_and_its_points_do_not_count(client, web: Small) -> None:
+    client.force_login(web.referee)
+    seating, board = web.seatings[0], web.boards[0]
+    url = entry_url(web, seating, board)
+    plain = client.get(url).content.decode()
+    assert _points_label(plain) == "Punts NS"
+    assert re.search(r'id="points-infraction-help"[^>]*hidden', plain)
+    # Without an infraction the points stay required.
+    refused = client.post(url, form_data(ns_points_taken=""))
+    assert refused.context["form"].errors["ns_points_taken"] == [
+        "Cal saber els punts que ha fet NS (0 a 72)."]
+    # Chosen without JS, the server says it the same way the script does.
+    assert _points_label(refused.content.decode()) == "Punts NS"
+    shown = client.post(url, form_data(ns_points_taken="", trump="", infraction="NS"))
+    assert _points_label(shown.content.decode()) == "Punts NS (opcionals: no compten)"
+    assert not re.search(r'id="points-infraction-help"[^>]*hidden', shown.content.decode())
+    assert "la parella infractora rep 0 punts" in shown.content.decode()
+    assert "ns_points_taken" not in shown.context["form"].errors  # only the trump
+    response = client.post(url, form_data(ns_points_taken="", infraction="NS"), follow=True)
+    result = Result.objects.get(seating=seating, board=board)
+    assert (result.infraction, result.ns_points_taken, result.trump) == ("NS", None, "O")
+    assert "Tauler 1 desat." in response.content.decode()
+    # The table's sheet shows it without a "None".
+    sheet = client.get(reverse("referee_table", args=[web.championship.slug, 1, 1]))
+    assert "None" not in sheet.content.decode()
+    assert "Infracció NS" in sheet.content.decode()
 
 
 def test_saving_a_result_updates_the_public_standings(client, web: Small) -> None:
@@ -193,6 +264,46 @@ def test_the_history_names_every_value_of_each_version(client, web: Small) -> No
     ], history
 
 
+def test_the_same_referee_in_two_tabs_is_told_it_was_their_own_save(
+    client, web: Small
+) -> None:
+    seating, board = web.seatings[0], web.boards[0]
+    client.force_login(web.referee)
+    url = entry_url(web, seating, board)
+    client.get(url)  # two tabs open the blank form; the first saves
+    client.post(url, form_data(ns_points_taken="52", trump="C"))
+    response = client.post(url, form_data(ns_points_taken="20"))  # the second tab
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Ja ho havies desat en una altra pestanya" in page
+    assert "Un altre àrbitre" not in page and "un altre àrbitre" not in page
+    errors = " ".join(response.context["form"].non_field_errors())
+    assert "ja ho havies desat en una altra pestanya (versió 1)" in errors
+    # The values saved, as for another referee's save.
+    assert 'id="conflict"' in page and "Copes" in page and "52" in page
+    assert Result.objects.get(seating=seating, board=board).ns_points_taken == 52
+
+
+def test_another_referees_save_after_mine_is_another_referees(client, web: Small) -> None:
+    seating, board = web.seatings[0], web.boards[0]
+    client.force_login(web.referee)
+    url = entry_url(web, seating, board)
+    client.post(url, form_data(ns_points_taken="52"))
+    other = UserFactory(username="arbitre-dos")
+    other.save()
+    Membership.objects.create(championship=web.championship, user=other, role="referee")
+    from tournaments import services
+
+    stored = Result.objects.get(seating=seating, board=board)
+    services.result_record(seating=seating, board=board, trump="O", ns_points_taken=30,
+                           expected_version=1, acting_user=other)
+    response = client.post(url, form_data(ns_points_taken="20", version=str(stored.version)))
+    page = response.content.decode()
+    assert "Un altre àrbitre ja ha desat aquest resultat" in page
+    assert "altra pestanya" not in page
+    assert "Desat per arbitre-dos" in page
+
+
 def test_a_stale_correction_gets_a_conflict_and_loses_nothing(client, web: Small) -> None:
     seating, board = web.seatings[0], web.boards[0]
     result = record(seating, board, 40)
@@ -266,8 +377,12 @@ def test_the_organiser_can_set_an_adjusted_score_without_cards(client, web: Smal
     assert (result.adjusted_ns, result.adjusted_ew, result.ns_points_taken) == (
         "average_plus", "average_minus", None
     )
-    assert response.context["score"] is None
-    assert "Puntuació arbitral" in response.content.decode()
+    assert response.redirect_chain[-1][0] == entry_url(web, seating, web.boards[1])
+    assert "Tauler 1 desat." in response.content.decode()  # no hand score to say
+    page = client.get(entry_url(web, seating, board))
+    assert page.context["score"] is None
+    assert 'id="hand-score"' in page.content.decode()
+    assert "Puntuació arbitral" in page.content.decode().split('id="hand-score"')[1][:200]
 
 
 def test_an_adjusted_score_needs_both_lines(client, web: Small) -> None:

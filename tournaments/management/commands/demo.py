@@ -35,12 +35,15 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.urls import NoReverseMatch, reverse
+from django.utils.text import slugify
 
 from engine.bots import play_board
+from scoring import movement
 from tournaments import services
 from tournaments.models import Board, Bye, Championship, Membership, Round, Seating
 
 SLUG = "demo"
+SLUG_MAX: int = Championship._meta.get_field("slug").max_length or 0
 NAME = "Campionat de Botifarra per Parelles – Vic (demo)"
 PAIRS = 24
 ROUNDS = 4
@@ -122,7 +125,10 @@ class Command(BaseCommand):
                 services.championship_delete(
                     championship=existing, confirm_slug=slug, acting_user=None
                 )
-            championship = self._build()
+            try:
+                championship = self._build()
+            except ValueError as exc:  # a service refused: nothing is kept, one line
+                raise CommandError(str(exc)) from None
         self.stdout.write(self.style.SUCCESS(f"Demo creada: {championship.name}"))
         self._print_summary(championship)
         # After the commit: the solver is slow, and no transaction should wait on it.
@@ -252,7 +258,8 @@ class Command(BaseCommand):
                     acting_user=referee,
                 )
         if full or rnd.number < self.shape["rounds"]:
-            services.round_close(round=rnd, acting_user=organiser)
+            # The demo computes the tables itself once stored, within its budget.
+            services.round_close(round=rnd, acting_user=organiser, analyse=False)
         byes = list(Bye.objects.filter(round=rnd).values_list("pair__number", flat=True))
         self.stdout.write(
             f"  Ronda {rnd.number}: {len(seatings)} taules"
@@ -303,20 +310,49 @@ def _name(k: int) -> str:
 
 
 def _shape(options: dict[str, Any]) -> dict[str, Any]:
-    """The championship's shape from the options; a bad one is a CommandError."""
-    for key, low in (("pairs", 2), ("rounds", 1), ("boards_per_round", 1)):
-        if not low <= options[key] <= 9999:
-            raise CommandError(f"--{key.replace('_', '-')} must be between {low} and 9999")
+    """The championship's shape from the options; a bad one is a CommandError naming the
+    option, before anything is written. The limits are the services' own
+    (``services.PAIR_NUMBER_MAX`` pairs, ``services.ROUNDS_SETUP_MAX`` rounds and boards
+    a round, the rounds of a round-robin)."""
+    limits = (("pairs", 2, services.PAIR_NUMBER_MAX), ("rounds", 1, services.ROUNDS_SETUP_MAX),
+              ("boards_per_round", 1, services.ROUNDS_SETUP_MAX))
+    for key, low, high in limits:
+        if not low <= options[key] <= high:
+            raise CommandError(
+                f"--{key.replace('_', '-')} {options[key]}: must be between {low} and {high}"
+            )
+    slug = options["slug"]
+    if not slug or slugify(slug) != slug or len(slug) > SLUG_MAX:
+        raise CommandError(f"--slug {slug!r}: lower-case letters, digits and hyphens, "
+                           f"1 to {SLUG_MAX} characters")
+    pairs, rounds = options["pairs"], options["rounds"]
+    if options["movement"] == Championship.Movement.ROUND_ROBIN.value:
+        most = movement.round_robin_rounds(pairs)
+        if rounds > most:
+            raise CommandError(
+                f"--rounds {rounds}: a round-robin of {pairs} pairs has {most} rounds"
+            )
     play = options["play_rounds"]
-    if play is not None and not 0 <= play <= options["rounds"]:
-        raise CommandError(f"--play-rounds must be between 0 and --rounds ({options['rounds']})")
+    if play is not None and not 0 <= play <= rounds:
+        raise CommandError(f"--play-rounds {play}: must be between 0 and --rounds ({rounds})")
     withdraw: dict[int, list[int]] = {}
+    gone: set[int] = set()
     for text in options["withdraw"]:
         pair, _at, after = text.partition("@")
         if not (pair.isdigit() and after.isdigit()):
             raise CommandError(f"--withdraw {text!r}: write PAIR@ROUND, e.g. 5@2")
-        if not 1 <= int(pair) <= options["pairs"]:
+        if not 1 <= int(pair) <= pairs:
             raise CommandError(f"--withdraw {text!r}: there is no pair {pair}")
+        if not 1 <= int(after) < rounds:
+            raise CommandError(
+                f"--withdraw {text!r}: ROUND must be between 1 and {rounds - 1} "
+                "(a round played after it)"
+            )
+        if int(pair) in gone:
+            raise CommandError(f"--withdraw {text!r}: pair {pair} withdraws twice")
+        gone.add(int(pair))
+        if pairs - len(gone) < 2:
+            raise CommandError(f"--withdraw {text!r}: fewer than 2 pairs would be left")
         withdraw.setdefault(int(after), []).append(int(pair))
     return {
         "slug": options["slug"], "pairs": options["pairs"], "rounds": options["rounds"],

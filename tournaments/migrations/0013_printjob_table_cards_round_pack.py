@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0009_auditentry_role_revoke'),
+        ('tournaments', '0012_sant_vicenc_default'),
     ]
 
     operations = [

@@ -1,0 +1,210 @@
+"""The people page (/c/<slug>/organise/people/): roles given and taken from the
+championship itself, audited; referee accounts with a one-time sign-in link or a QR code;
+the sign-in link's page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from tests.factories import UserFactory
+from tests.tournaments.conftest import Small
+from tournaments import services
+from tournaments.models import AuditEntry, Membership
+
+pytestmark = pytest.mark.django_db
+
+
+def _url(small: Small, name: str = "people", *args: object) -> str:
+    return reverse(name, args=[small.championship.slug, *args])
+
+
+def _roles(small: Small, username: str) -> set[str]:
+    return set(Membership.objects.filter(
+        championship=small.championship, user__username=username).values_list("role", flat=True))
+
+
+def _audits(small: Small, action: str) -> list[AuditEntry]:
+    return list(AuditEntry.objects.filter(championship=small.championship, action=action))
+
+
+def _add(client, small: Small, who: str, role: str = "referee"):
+    return client.post(_url(small), {"add-who": who, "add-role": role, "add-submit": "1"},
+                       follow=True)
+
+
+def test_the_page_lists_roles_by_their_names_not_their_codes(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    page = client.get(_url(web)).content.decode()
+    assert "Organitzador" in page and "Àrbitre" in page
+    assert ">organiser<" not in page and ">referee<" not in page
+    client.post(reverse("set_language"), {"language": "en"})
+    assert "Organiser" in client.get(_url(web)).content.decode()
+
+
+def test_the_organiser_adds_a_referee_by_user_name_and_it_is_audited(client, web: Small) -> None:
+    UserFactory(username="marta")
+    client.force_login(web.organiser)
+    response = _add(client, web, "MARTA")
+    assert response.status_code == 200
+    assert _roles(web, "marta") == {"referee"}
+    (row,) = _audits(web, AuditEntry.Action.ROLE_GRANT.value)[-1:]
+    assert row.after == {"user": "marta", "role": "referee"}
+    assert row.acting_user_id == web.organiser.pk
+
+
+def test_the_organiser_adds_a_head_referee_by_e_mail(client, web: Small) -> None:
+    UserFactory(username="jordi", email="jordi@example.org")
+    client.force_login(web.organiser)
+    _add(client, web, "Jordi@Example.org", "head_referee")
+    assert _roles(web, "jordi") == {"head_referee"}
+
+
+def test_an_unknown_user_gets_a_clear_error_next_to_the_field(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    grants = len(_audits(web, AuditEntry.Action.ROLE_GRANT.value))
+    response = _add(client, web, "ningu@example.org")
+    assert response.status_code == 200
+    errors = response.context["add_form"].errors["who"]
+    assert "ningu@example.org" in errors[0] and "No hi ha cap compte" in errors[0]
+    assert len(_audits(web, AuditEntry.Action.ROLE_GRANT.value)) == grants
+
+
+def test_a_role_already_held_is_said_so(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    response = _add(client, web, web.referee.username)
+    assert "ja té aquest rol" in response.context["add_form"].errors["who"][0]
+
+
+def test_the_organiser_removes_a_referee_and_it_is_audited(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    membership = Membership.objects.get(championship=web.championship, user=web.referee)
+    response = client.post(_url(web, "people_remove", membership.pk), follow=True)
+    assert response.status_code == 200
+    assert _roles(web, web.referee.username) == set()
+    row = _audits(web, AuditEntry.Action.ROLE_REVOKE.value)[-1]
+    assert row.before == {"user": web.referee.username, "role": "referee"}
+    assert row.acting_user_id == web.organiser.pk
+    assert "ja no és" in response.content.decode()
+
+
+def test_the_last_organiser_is_refused_with_a_message(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    membership = Membership.objects.get(championship=web.championship, user=web.organiser)
+    (row,) = [p for p in client.get(_url(web)).context["people"] if p.role == "organiser"]
+    assert row.why_kept.startswith("És l'últim organitzador")
+    response = client.post(_url(web, "people_remove", membership.pk), follow=True)
+    assert response.status_code == 200
+    assert "No es pot treure l&#x27;últim organitzador" in response.content.decode()
+    assert _roles(web, web.organiser.username) == {"organiser"}
+    assert not _audits(web, AuditEntry.Action.ROLE_REVOKE.value)
+
+
+def test_a_referee_or_a_stranger_gets_403(client, web: Small) -> None:
+    stranger = UserFactory(username="estrany")
+    membership = Membership.objects.get(championship=web.championship, user=web.organiser)
+    for user in (web.referee, stranger):
+        client.force_login(user)
+        assert client.get(_url(web)).status_code == 403
+        assert client.post(_url(web, "people_remove", membership.pk)).status_code == 403
+        assert client.get(_url(web, "people_qr", membership.pk)).status_code == 403
+    assert _roles(web, web.organiser.username) == {"organiser"}
+
+
+def _create(client, small: Small, username: str = "arbitre-nou", email: str = ""):
+    return client.post(_url(small), {"new-username": username, "new-email": email,
+                                     "new-role": "referee", "new-submit": "1"})
+
+
+def test_a_new_referee_account_signs_in_once_by_its_link(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    response = _create(client, web, email="nou@example.org")
+    assert response.status_code == 200
+    link = response.context["link"]
+    assert link.startswith("http://testserver/c/")
+    user = get_user_model().objects.get(username="arbitre-nou")
+    assert not user.has_usable_password()
+    assert _roles(web, "arbitre-nou") == {"referee"}
+    grant = _audits(web, AuditEntry.Action.ROLE_GRANT.value)[-1]
+    assert grant.after == {"user": "arbitre-nou", "role": "referee", "account_created": True}
+
+    client.logout()
+    path = link.removeprefix("http://testserver")
+    assert "arbitre-nou" in client.get(path).content.decode()  # GET does not spend it
+    landed = client.post(path)
+    assert landed.status_code == 302
+    assert landed["Location"] == reverse("referee_tables", args=[web.championship.slug])
+    assert client.get(landed["Location"]).status_code == 200  # signed in as the referee
+
+    client.logout()
+    again = client.post(path)
+    assert again.status_code == 400
+    assert "ja no serveix" in again.content.decode()
+    assert client.get(reverse("referee_tables", args=[web.championship.slug])).status_code == 302
+
+
+def test_a_broken_link_gets_a_clear_page_not_a_500(client, web: Small) -> None:
+    for uid, token in (("MQ", "abc-def"), ("!!", "x"), ("OTk5OTk5OTk5OTk5OTk5OTk5OTk5", "a-b")):
+        response = client.get(reverse("sign_in", args=[web.championship.slug, uid, token]))
+        assert response.status_code == 400
+        assert "ja no serveix" in response.content.decode()
+
+
+def test_a_taken_user_name_is_refused_next_to_the_field(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    response = _create(client, web, username=web.referee.username)
+    assert "Ja hi ha un compte" in response.context["new_form"].errors["username"][0]
+
+
+def test_no_sign_in_link_for_an_account_with_a_password(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    membership = Membership.objects.get(championship=web.championship, user=web.referee)
+    response = client.post(_url(web, "people_link", membership.pk), follow=True)
+    assert "link" not in response.context or not response.context["link"]
+    assert "Només es poden fer enllaços" in response.content.decode()
+    with pytest.raises(services.AccountError):
+        services.sign_in_token(user=web.organiser)
+
+
+def test_the_qr_code_is_a_pdf_holding_a_working_link(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    _create(client, web)
+    membership = Membership.objects.get(championship=web.championship,
+                                        user__username="arbitre-nou")
+    response = client.get(_url(web, "people_qr", membership.pk))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert response.content.startswith(b"%PDF-")
+    assert len(response.content) > 1000
+
+
+def test_a_new_link_replaces_nothing_but_works(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    _create(client, web)
+    membership = Membership.objects.get(championship=web.championship,
+                                        user__username="arbitre-nou")
+    response = client.post(_url(web, "people_link", membership.pk))
+    link = response.context["link"]
+    assert re.search(r"/sign-in/[^/]+/[^/]+/$", link)
+    client.logout()
+    assert client.post(link.removeprefix("http://testserver")).status_code == 302
+
+
+def test_a_user_name_django_refuses_is_said_next_to_the_field(client, web: Small) -> None:
+    client.force_login(web.organiser)
+    response = _create(client, web, username="nom amb espais!")
+    assert response.context["new_form"].errors["username"]
+    assert not get_user_model().objects.filter(username="nom amb espais!").exists()
+
+
+def test_no_sign_in_link_opens_an_organisers_account(web: Small) -> None:
+    user = get_user_model().objects.create(username="sense-contrasenya")
+    user.set_unusable_password()
+    user.save()
+    assert services.sign_in_refusal(user) is None
+    services.membership_grant(championship=web.championship, user=user,
+                              role=Membership.Role.ORGANISER, acting_user=None)
+    assert services.sign_in_refusal(user) is not None

@@ -1,0 +1,234 @@
+"""The organiser's checklist: every step of running a championship, in order, each with
+its state (done, the next one, still to do, or not yet possible and why) and where it is
+done. The championship's page renders this value and decides nothing itself
+(docs/decisions.md NN).
+
+The steps: rules, pairs, referees, rounds and boards, generate the boards, print; for
+each round: draw it, its results, close it; finish; publish the deal secret. The next
+step is the first one neither done nor blocked, skipping the optional steps (referees,
+printing) once a later step is done (a club that needs no referee or no paper skipped
+them on purpose). Seven queries whatever the size of the championship.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from django.db.models import Count
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from tournaments.models import (
+    Championship,
+    Membership,
+    Pair,
+    PrintJob,
+    Round,
+)
+from tournaments.selectors.standings import round_progress
+
+
+class StepState(StrEnum):
+    """Where a step stands."""
+
+    DONE = "done"
+    NEXT = "next"  # the one step to do now
+    TODO = "todo"  # possible, but not the next one (or optional and skipped)
+    BLOCKED = "blocked"  # not yet possible: ``Step.why`` says why
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step: ``key`` names it (``rules``, ``pairs``, ``referees``, ``rounds``,
+    ``boards``, ``print``, ``draw``, ``results``, ``close``, ``finish``, ``publish``),
+    ``round`` its round (per-round steps), ``label`` and ``detail`` (e.g. "3/8 results")
+    what the page shows, ``why`` the reason of a blocked step, ``url`` where it is done
+    (``post``: a button sending a POST there, not a link; ``""``: no link)."""
+
+    key: str
+    label: str
+    state: StepState
+    round: int | None = None
+    detail: str = ""
+    why: str = ""
+    url: str = ""
+    post: bool = False
+    optional: bool = False
+
+    @property
+    def anchor(self) -> str:
+        """The step's id in the page (``step-draw-2``)."""
+        return f"step-{self.key}" + (f"-{self.round}" if self.round is not None else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Checklist:
+    """Every step in order; :attr:`next` is the one to do now (``None``: all done)."""
+
+    steps: tuple[Step, ...]
+
+    @property
+    def next(self) -> Step | None:
+        return next((s for s in self.steps if s.state is StepState.NEXT), None)
+
+    def step(self, key: str, round: int | None = None) -> Step:
+        """The step ``key`` (of round ``round``). Raises ``KeyError``."""
+        for s in self.steps:
+            if s.key == key and s.round == round:
+                return s
+        raise KeyError((key, round))
+
+
+def _state(done: bool, why: str = "") -> StepState:
+    if done:
+        return StepState.DONE
+    return StepState.BLOCKED if why else StepState.TODO
+
+
+def checklist(championship: Championship) -> Checklist:
+    """The organiser's steps for ``championship`` with their states (module docstring).
+
+    Seven queries: the pairs, the referees, the rounds with their tables and byes, the
+    board sheets asked for, and :func:`round_progress` (three).
+    """
+    slug = championship.slug
+    finished = championship.status == Championship.Status.FINISHED
+    over = _("El campionat s'ha acabat.") if finished else ""
+    pairs = Pair.objects.filter(championship=championship, withdrawn_after_round__isnull=True)
+    pair_count = pairs.count()
+    referees = Membership.objects.filter(
+        championship=championship,
+        role__in=[Membership.Role.REFEREE, Membership.Role.HEAD_REFEREE],
+    ).count()
+    rounds = list(
+        Round.objects.filter(championship=championship)
+        .annotate(tables=Count("seatings", distinct=True), sitting_out=Count("byes", distinct=True))
+        .order_by("number")
+    )
+    printed = PrintJob.objects.filter(
+        championship=championship, kind=PrintJob.Kind.BOARD_SHEETS
+    ).exists()
+    progress = round_progress(championship)
+    has_results = any(p.results_in for p in progress.values())
+    set_up = bool(rounds) and championship.boards_per_round > 0
+    dealt = bool(championship.deal_commitment)
+
+    steps: list[Step] = [
+        Step(
+            "rules", _("Regles"), StepState.DONE,
+            detail=_("Es poden canviar fins al primer resultat.") if not has_results else "",
+            url=reverse("rules_edit", args=[slug]) if not has_results and not finished else "",
+        ),
+        Step(
+            "pairs", _("Parelles"),
+            _state(pair_count >= 2, over),
+            detail=_("%(n)s parelles inscrites") % {"n": pair_count},
+            why=over, url="" if finished else reverse("pairs_register", args=[slug]),
+        ),
+        Step(
+            "referees", _("Àrbitres"), _state(referees > 0),
+            detail=_("%(n)s àrbitres") % {"n": referees}
+            if referees else _("Opcional: l'organitzador també pot entrar resultats."),
+            url=reverse("people", args=[slug]), optional=True,
+        ),
+        Step(
+            "rounds", _("Rondes i taulers"), _state(set_up, over),
+            detail=(
+                _("%(rounds)s rondes de %(boards)s taulers")
+                % {"rounds": len(rounds), "boards": championship.boards_per_round}
+                if set_up else ""
+            ),
+            why=over, url="" if finished else reverse("rounds_setup", args=[slug]),
+        ),
+        Step(
+            "boards", _("Generar els taulers"),
+            _state(dealt, over or ("" if set_up else _("Primer cal preparar les rondes."))),
+            why=over or ("" if set_up else _("Primer cal preparar les rondes.")),
+            detail=(_("Es poden tornar a generar fins al primer resultat.")
+                    if dealt and not has_results and not finished else ""),
+            url="" if finished or (dealt and has_results)
+            else reverse("boards_generate", args=[slug]),
+            post=not dealt,
+        ),
+        Step(
+            "print", _("Imprimir els fulls dels taulers"),
+            _state(printed, "" if dealt else _("Primer cal generar els taulers.")),
+            why="" if dealt else _("Primer cal generar els taulers."),
+            url=reverse("print_jobs", args=[slug]), optional=True,
+        ),
+    ]
+    for rnd in rounds:
+        n = rnd.number
+        drawn = bool(rnd.tables or rnd.sitting_out)
+        counted = progress.get(n)
+        results_in = counted.results_in if counted else 0
+        expected = counted.results_expected if counted else 0
+        if drawn:
+            draw_why = ""
+        elif finished:
+            draw_why = over
+        elif rnd.is_closed:
+            draw_why = _("La ronda està tancada.")
+        elif pair_count < 2 and not drawn:
+            draw_why = _("Cal com a mínim 2 parelles.")
+        elif not dealt:
+            draw_why = _("Primer cal generar els taulers.")
+        else:
+            draw_why = ""
+        not_drawn = "" if drawn else _("La ronda encara no està sortejada.")
+        steps += [
+            Step(
+                "draw", _("Sortejar la ronda %(n)s") % {"n": n},
+                _state(drawn, draw_why), round=n, why=draw_why,
+                url=reverse("round_seating", args=[slug, n]) if drawn
+                else ("" if draw_why else reverse("round_draw", args=[slug, n])),
+            ),
+            Step(
+                "results", _("Resultats de la ronda %(n)s") % {"n": n},
+                _state(drawn and (rnd.is_closed or 0 < expected <= results_in),
+                       not_drawn or ("" if rnd.is_closed else over)),
+                round=n, why=not_drawn or ("" if rnd.is_closed else over),
+                detail=(_("%(in)s de %(due)s resultats") % {"in": results_in, "due": expected}
+                        if drawn else ""),
+                url=reverse("referee_tables", args=[slug]) if drawn else "",
+            ),
+            Step(
+                "close", _("Tancar la ronda %(n)s") % {"n": n},
+                _state(rnd.is_closed, not_drawn), round=n, why=not_drawn,
+                url="" if rnd.is_closed or not drawn
+                else reverse("round_close", args=[slug, n]),
+            ),
+        ]
+    steps += [
+        Step(
+            "finish", _("Acabar el campionat"), _state(finished),
+            detail="" if finished else _("Tanca les rondes obertes i no es pot desfer."),
+            url="" if finished else reverse("championship_finish", args=[slug]),
+        ),
+    ]
+    publish_why = (
+        "" if championship.deal_secret_published
+        else _("Primer cal acabar el campionat.") if not finished
+        else "" if dealt else _("No s'hi van generar taulers.")
+    )
+    steps.append(Step(
+        "publish", _("Publicar la llavor"),
+        _state(bool(championship.deal_secret_published), publish_why), why=publish_why,
+        url="" if championship.deal_secret_published or publish_why
+        else reverse("deal_secret_publish", args=[slug]),
+        post=True,
+    ))
+    return Checklist(_with_next(steps))
+
+
+def _with_next(steps: list[Step]) -> tuple[Step, ...]:
+    """Mark the next step: the first one that is to do, skipping an optional step when a
+    later step is done."""
+    last_done = max((i for i, s in enumerate(steps) if s.state is StepState.DONE), default=-1)
+    for i, s in enumerate(steps):
+        if s.state is not StepState.TODO or (s.optional and i < last_done):
+            continue
+        steps[i] = replace(s, state=StepState.NEXT)
+        break
+    return tuple(steps)
