@@ -106,8 +106,10 @@ def checklist(championship: Championship) -> Checklist:
         .annotate(tables=Count("seatings", distinct=True), sitting_out=Count("byes", distinct=True))
         .order_by("number")
     )
+    # The round pack holds the board sheets too.
     printed = PrintJob.objects.filter(
-        championship=championship, kind=PrintJob.Kind.BOARD_SHEETS
+        championship=championship,
+        kind__in=[PrintJob.Kind.BOARD_SHEETS, PrintJob.Kind.ROUND_PACK],
     ).exists()
     progress = round_progress(championship)
     has_results = any(p.results_in for p in progress.values())
