@@ -1,7 +1,7 @@
 """The organiser's checklist: every step of running a championship, in order, each with
 its state (done, the next one, still to do, or not yet possible and why) and where it is
 done. The championship's page renders this value and decides nothing itself
-(docs/decisions.md NN).
+(docs/decisions.md 53).
 
 The steps: rules, pairs, referees, rounds and boards, generate the boards, print; for
 each round: draw it, its results, close it; finish; publish the deal secret. The next
