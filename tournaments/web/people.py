@@ -71,7 +71,7 @@ class NewRefereeForm(forms.Form):
 
 def _sign_in_url(request: HttpRequest, championship: Championship, user: Any) -> str:
     """The absolute one-time sign-in link of ``user`` (``services.sign_in_token``)."""
-    token = services.sign_in_token(user=user)
+    token = services.sign_in_token(user=user, acting_user=request.user)
     return request.build_absolute_uri(reverse(
         "sign_in", args=[championship.slug, urlsafe_base64_encode(force_bytes(user.pk)), token]
     ))
@@ -192,7 +192,7 @@ def sign_in(request: HttpRequest, slug: str, uidb64: str, token: str) -> HttpRes
     must not spend it), POST signs in and lands on the championship's referee tables. A
     used, expired or broken link gets a page saying so (400), never a 500."""
     championship = get_object_or_404(Championship, slug=slug)
-    user = services.sign_in_check(uidb64=uidb64, token=token)
+    user = services.sign_in_check(uidb64=uidb64, token=token, championship=championship)
     if user is None:
         return render(request, "tournaments/sign_in.html",
                       {"championship": championship, "invalid": True}, status=400)
