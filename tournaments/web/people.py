@@ -200,5 +200,10 @@ def sign_in(request: HttpRequest, slug: str, uidb64: str, token: str) -> HttpRes
         login(request, user, backend=BACKEND)
         messages.success(request, _("Heu entrat com a %(name)s.") % {"name": user.username})
         return redirect("referee_tables", championship.slug)
+    # Someone else signed in on this device (the organiser trying the link) would be
+    # signed out, and the link spent: the page says so before the button.
+    other = (request.user.get_username()
+             if request.user.is_authenticated and request.user.pk != user.pk else "")
     return render(request, "tournaments/sign_in.html",
-                  {"championship": championship, "person": user.get_username()})
+                  {"championship": championship, "person": user.get_username(),
+                   "signed_in_as": other})

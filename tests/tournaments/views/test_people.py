@@ -277,3 +277,19 @@ def test_a_link_under_another_championships_address_signs_nobody_in(
     assert client.post(moved).status_code == 400
     # The link itself still works where it was made.
     assert client.post(link.removeprefix("http://testserver")).status_code == 302
+
+
+def test_the_link_opened_by_someone_signed_in_says_who_it_signs_out(
+    client, web: Small
+) -> None:
+    """The organiser trying a referee's link on their own phone is told, before the
+    button, that entering signs them out and spends the link."""
+    client.force_login(web.organiser)
+    path = _create(client, web, username="arbitre-d").context["link"].removeprefix(
+        "http://testserver")
+    page = client.get(path).content.decode()
+    assert 'id="sign-in-switch"' in page and web.organiser.username in page
+    client.post(reverse("set_language"), {"language": "en"})
+    assert "signed in as" in client.get(path).content.decode()
+    client.logout()
+    assert 'id="sign-in-switch"' not in client.get(path).content.decode()
