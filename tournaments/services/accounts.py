@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.http import urlsafe_base64_decode
 from django.utils.translation import gettext as _
 
@@ -154,17 +154,24 @@ def referee_account_create(
         raise AccountError(" ".join(exc.messages), field="username") from None
     if not username:
         raise AccountError(_("Cal un nom d'usuari."), field="username")
+    taken = AccountError(
+        _("Ja hi ha un compte «%(name)s»: afegiu-lo amb el nom o el correu.")
+        % {"name": username}, field="username")
     if model.objects.filter(username__iexact=username).exists():
-        raise AccountError(
-            _("Ja hi ha un compte «%(name)s»: afegiu-lo amb el nom o el correu.")
-            % {"name": username}, field="username")
+        raise taken
     if email and model.objects.filter(email__iexact=email).exists():
         raise AccountError(
             _("Ja hi ha un compte amb el correu %(email)s: afegiu-lo amb el correu.")
             % {"email": email}, field="email")
     user = model(username=username, email=email)
     user.set_unusable_password()
-    user.save()
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError:
+        # The championship's lock does not cover accounts: an organiser of another
+        # championship made the same user name in the meantime.
+        raise taken from None
     membership_grant(championship=championship, user=user, role=role,
                      acting_user=acting_user, account_created=True)
     return user

@@ -293,3 +293,25 @@ def test_the_link_opened_by_someone_signed_in_says_who_it_signs_out(
     assert "signed in as" in client.get(path).content.decode()
     client.logout()
     assert 'id="sign-in-switch"' not in client.get(path).content.decode()
+
+
+def test_the_same_user_name_made_at_once_elsewhere_is_said_not_a_500(
+    client, web: Small, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two organisers (two championships, two locks) make the same user name at the same
+    moment: the one who loses the race gets the "taken" message and nothing is written."""
+    model = get_user_model()
+    unusable = model.set_unusable_password
+
+    def other_organiser_first(user: object) -> None:
+        model.objects.create(username="arbitre-x")  # committed by the other request
+        unusable(user)
+
+    monkeypatch.setattr(model, "set_unusable_password", other_organiser_first)
+    client.force_login(web.organiser)
+    grants = len(_audits(web, AuditEntry.Action.ROLE_GRANT.value))
+    response = _create(client, web, username="arbitre-x")
+    assert response.status_code == 200
+    assert "Ja hi ha un compte" in response.context["new_form"].errors["username"][0]
+    assert _roles(web, "arbitre-x") == set()
+    assert len(_audits(web, AuditEntry.Action.ROLE_GRANT.value)) == grants
