@@ -118,3 +118,18 @@ def test_the_default_short_form_reaches_the_read_models():
     services.pair_register(championship=c, number=7, player1="Josep Maria Vilaseca",
                            player2="Maria del Carme Puig i Ferrer", acting_user=None)
     assert selectors.pair_names(c)[7].short == "J. M. Vilaseca – M. C. Puig"
+
+
+def test_a_paste_of_ten_thousand_bad_lines_gives_a_readable_message():
+    text = "\n".join(f"x{n};Anna;Joan" for n in range(10_000))
+    with pytest.raises(services.PairsCsvError) as exc:
+        services.read_pairs_csv(text)
+    assert len(exc.value.problems) == 10_000  # every line still known to the caller
+    message = str(exc.value)
+    assert message.startswith("línia 1: «x0» no és un número de parella")
+    assert "línia 20:" in message and "línia 21:" not in message
+    assert message.endswith("i 9980 línies més amb errors")
+    assert len(message) < 2_000
+    with translation.override("en"), pytest.raises(services.PairsCsvError) as exc:
+        services.read_pairs_csv("\n".join(f"x{n};A;B" for n in range(21)))
+    assert str(exc.value).endswith("and 1 more line with errors")
