@@ -24,7 +24,7 @@ from django.views.decorators.http import require_POST
 from tournaments import selectors, services
 from tournaments.forms import add_service_error
 from tournaments.models import Championship, Membership
-from tournaments.permissions import Capability
+from tournaments.permissions import Capability, has
 from tournaments.reports.sign_in_card import SignInCard, render_sign_in_card
 from tournaments.web.common import capability_required, page_context
 
@@ -143,6 +143,9 @@ def people_remove(request: HttpRequest, championship: Championship,
     else:
         messages.success(request, _("%(name)s ja no és %(role)s.") % {
             "name": row.user.get_username(), "role": Role(row.role).label.lower()})
+        if not has(request.user, championship, Capability.GRANT_ROLE):
+            # An organiser who took their own role: the people page is no longer theirs.
+            return redirect("championship", championship.slug)
     return redirect("people", championship.slug)
 
 

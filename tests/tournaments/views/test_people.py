@@ -315,3 +315,20 @@ def test_the_same_user_name_made_at_once_elsewhere_is_said_not_a_500(
     assert "Ja hi ha un compte" in response.context["new_form"].errors["username"][0]
     assert _roles(web, "arbitre-x") == set()
     assert len(_audits(web, AuditEntry.Action.ROLE_GRANT.value)) == grants
+
+
+def test_an_organiser_who_takes_their_own_role_lands_on_the_championship_not_a_403(
+    client, web: Small
+) -> None:
+    second = UserFactory(username="segona-org")
+    services.membership_grant(championship=web.championship, user=second,
+                              role=Membership.Role.ORGANISER, acting_user=None)
+    client.force_login(web.organiser)
+    own = Membership.objects.get(championship=web.championship, user=web.organiser,
+                                 role=Membership.Role.ORGANISER)
+    response = client.post(_url(web, "people_remove", own.pk), follow=True)
+    assert response.redirect_chain[-1] == (
+        reverse("championship", args=[web.championship.slug]), 302)
+    assert response.status_code == 200
+    assert "ja no és" in response.content.decode()
+    assert _roles(web, web.organiser.username) == set()
