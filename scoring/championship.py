@@ -53,7 +53,7 @@ class Standing:
     ``withdrawn`` pairs rank after every pair still in play.
 
     When :attr:`Absences.pairs` lists the registered pairs, every one of them has a row
-    once the scope has a result (docs/decisions.md NN): ``bye``, it sat out the scope's
+    once the scope has a result (docs/decisions.md 56): ``bye``, it sat out the scope's
     last round with a bye; ``joins``, the round a late pair joins when that is after the
     scope's last round. A pair with no board and no missed board counted in the scope
     (a bye or a late entry under ``per_board``) has no score (:attr:`has_score` false;

@@ -327,11 +327,13 @@ class PrintJobSerializer(serializers.Serializer[Any]):
 
 class PrintRequestSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(
-        choices=["board-sheets", "entry-forms", "standings", "travellers", "score-cards",
-                 "guide-cards"]
+        choices=["board-sheets", "entry-forms", "table-cards", "round-pack", "standings",
+                 "travellers", "score-cards", "guide-cards"]
     )
     round_number = serializers.IntegerField(min_value=0, max_value=32767, default=0)
-    copies = serializers.IntegerField(min_value=1, max_value=500, default=1)
+    #: Board sheets and the round pack; absent or null: one per table of the round.
+    copies = serializers.IntegerField(min_value=1, max_value=500, allow_null=True,
+                                      default=None)
     per_page = serializers.ChoiceField(choices=[1, 4], default=1)
 
 

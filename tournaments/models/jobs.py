@@ -27,6 +27,8 @@ class PrintJob(models.Model):
     class Kind(models.TextChoices):
         BOARD_SHEETS = "board-sheets", _("Fulls de mans")
         ENTRY_FORMS = "entry-forms", _("Actes de taula")
+        TABLE_CARDS = "table-cards", _("Rètols de taula")
+        ROUND_PACK = "round-pack", _("Paquet de la ronda")
         STANDINGS = "standings", _("Classificació")
         TRAVELLERS = "travellers", _("Fulls de recorregut")
         SCORE_CARDS = "score-cards", _("Fulls de puntuació")

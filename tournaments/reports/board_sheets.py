@@ -19,10 +19,11 @@ duplicate deals.)
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from django.utils.translation import gettext as _
 from reportlab.lib.colors import HexColor, black, white
+from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
 from engine.cards import STRENGTH, SUIT_ORDER, Card
@@ -69,22 +70,34 @@ def render_board_sheets(document: BoardSheets, on_page: OnPage | None = None) ->
     """The PDF of the board sheets, as bytes, labels in the active language
     (``render.render`` sets the document's). ``on_page(done, total)`` after each page."""
     buffer = io.BytesIO()
-    title = (
-        f"{document.header.championship} · {_('Fulls de mans')} · "
-        f"{_('Ronda')} {document.round}"
-    )
+    title = _("%(championship)s · Fulls de mans · Ronda %(round)s") % {
+        "championship": document.header.championship, "round": document.round}
     c = new_canvas(buffer, title=title, numbered=False, footer=document.header.footer)
     total = page_count(document)
-    items = list(_sheets(document))
     done = 0
+
+    def page_done() -> None:
+        nonlocal done
+        done += 1
+        if on_page is not None:
+            on_page(done, total)
+
+    draw_board_sheets(c, document, page_done)
+    c.save()
+    return buffer.getvalue()
+
+
+def draw_board_sheets(c: canvas.Canvas, document: BoardSheets,
+                      page_done: Callable[[], None]) -> None:
+    """Draw the sheets' pages (A4 portrait) on ``c``, calling ``page_done`` after each."""
+    c.setPageSize(A4)
+    items = list(_sheets(document))
     if document.per_page == 1:
         box = (MARGIN, MARGIN, PAGE_WIDTH - 2 * MARGIN, PAGE_HEIGHT - 2 * MARGIN)
         for sheet, copy in items:
             _draw_board(c, document, sheet, copy, box, large=True)
             c.showPage()
-            done += 1
-            if on_page is not None:
-                on_page(done, total)
+            page_done()
     else:
         half_w = (PAGE_WIDTH - 2 * MARGIN) / 2
         half_h = (PAGE_HEIGHT - 2 * MARGIN) / 2
@@ -99,11 +112,7 @@ def render_board_sheets(document: BoardSheets, on_page: OnPage | None = None) ->
                 _draw_board(c, document, sheet, copy, box, large=False)
             _cut_marks(c, half_w, half_h)
             c.showPage()
-            done += 1
-            if on_page is not None:
-                on_page(done, total)
-    c.save()
-    return buffer.getvalue()
+            page_done()
 
 
 def _cut_marks(c: canvas.Canvas, half_w: float, half_h: float) -> None:
@@ -134,16 +143,16 @@ def _draw_board(
     top = y0 + h
     draw_fitted(c, document.header.championship, x0, top - title_size * 1.4, w,
                 title_size * 1.4, font=FONT_BOLD, size=title_size, max_lines=1)
-    line = f"{_('Ronda')} {sheet.round}  ·  {_('Tauler')} {sheet.board}"
+    line = _("Ronda %(round)s  ·  Tauler %(board)s") % {"round": sheet.round,
+                                                         "board": sheet.board}
     if document.copies > 1:
-        line += f"  ·  {_('Còpia')} {copy}/{document.copies}"
+        line += "  ·  " + _("Còpia %(copy)s de %(copies)s") % {"copy": copy,
+                                                              "copies": document.copies}
     big = title_size * 1.5
     draw_fitted(c, line, x0, top - title_size * 1.4 - big * 1.3, w, big * 1.3,
                 font=FONT_BOLD, size=big, max_lines=1)
-    marks = (
-        f"{_('Reparteix')}: {labels.seat_name(sheet.dealer)}   ·   "
-        f"{_('Sortida')}: {labels.seat_name(sheet.first_leader)}"
-    )
+    marks = _("Reparteix: %(dealer)s   ·   Sortida: %(leader)s") % {
+        "dealer": labels.seat_name(sheet.dealer), "leader": labels.seat_name(sheet.first_leader)}
     mark_size = title_size * 0.8
     y_marks = top - title_size * 1.4 - big * 1.3 - mark_size * 1.6
     draw_fitted(c, marks, x0, y_marks, w, mark_size * 1.6, size=mark_size, max_lines=1,

@@ -19,17 +19,20 @@ referee only (checked in ``reports.services``).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.conf import settings
+from django.db.models import Count, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import scoring
 from engine.cards import other_side_points
 from engine.deal import Deal
 from engine.seats import dealer, first_leader
 from tournaments import selectors
-from tournaments.models import Board, Championship, Pair, Seating
+from tournaments.models import Board, Championship, Pair, Round, Seating
 from tournaments.reports import labels
 from tournaments.reports.documents import (
     BoardSheet,
@@ -40,23 +43,95 @@ from tournaments.reports.documents import (
     EntryForms,
     Header,
     Kind,
+    RoundPack,
     ScoreCard,
     ScoreCardRow,
     ScoreCards,
     StandingRow,
     Standings,
     StandingsTable,
+    TableCard,
+    TableCards,
     Traveller,
     TravellerRow,
     Travellers,
 )
 from tournaments.reports.guide_cards import GuideCard, GuideCards, GuideCardSet
-from tournaments.selectors.seating import Guide, guide
+from tournaments.selectors.seating import Guide, guide, round_seating
+
+Printable = (BoardSheets | EntryForms | TableCards | RoundPack | Standings | Travellers
+             | ScoreCards | GuideCardSet)
+"""What :func:`build` returns: one of the documents."""
 
 
 class ReportError(ValueError):
     """A document cannot be built from the championship as it stands (no boards dealt,
     no such round...). The message says what is missing and where."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    """What a round has for printing: its tables drawn, its boards, and how many of
+    them have a deal (generated)."""
+
+    number: int
+    tables: int
+    boards: int
+    dealt: int
+
+
+def round_states(championship: Championship) -> dict[int, RoundState]:
+    """Every round's :class:`RoundState`, by number (one query)."""
+    rows = (Round.objects.filter(championship=championship)
+            .annotate(n_tables=Count("seatings", distinct=True),
+                      n_boards=Count("boards", distinct=True),
+                      n_dealt=Count("boards", filter=Q(boards__deal__isnull=False),
+                                    distinct=True))
+            .order_by("number").values_list("number", "n_tables", "n_boards", "n_dealt"))
+    return {number: RoundState(number, tables, boards, dealt)
+            for number, tables, boards, dealt in rows}
+
+
+def not_ready(kind: Kind, round_number: int | None, states: dict[int, RoundState]
+              ) -> str | None:
+    """Why ``kind`` cannot be printed yet, in the active language, or ``None`` when it
+    can: a document that shows the seating (entry forms, table cards, guide cards, the
+    round pack) needs its round drawn, one that shows the deals (board sheets, the
+    round pack) its boards generated. ``round_number`` ``None``: for any round (the
+    prints page, before a round is chosen); 0: every round. ``states``:
+    :func:`round_states`. Standings, travellers and score cards are always ready (they
+    print what is public, saying what is missing)."""
+    needs_draw = kind in (Kind.ENTRY_FORMS, Kind.TABLE_CARDS, Kind.ROUND_PACK,
+                          Kind.GUIDE_CARDS)
+    needs_deals = kind in (Kind.BOARD_SHEETS, Kind.ROUND_PACK)
+    needs_boards = needs_deals or kind is Kind.ENTRY_FORMS
+    if not (needs_draw or needs_boards):
+        return None
+    if round_number is None or (round_number == 0 and not kind.needs_round):
+        drawn = [s for s in states.values() if s.tables]
+        dealt = [s for s in states.values() if s.boards and s.dealt == s.boards]
+        if needs_draw and not drawn:
+            return _("Encara no hi ha cap ronda sortejada: es pot imprimir després del "
+                     "sorteig.")
+        if needs_deals and not dealt:
+            return _("Encara no s'han generat els taulers: genereu-los primer.")
+        if needs_draw and needs_deals and not {s.number for s in drawn} & {
+                s.number for s in dealt}:
+            return _("Cap ronda sortejada no té els taulers generats: genereu-los primer.")
+        return None
+    state = states.get(round_number)
+    if state is None:
+        return None  # no such round: the request's own check says so
+    if needs_boards and not state.boards:
+        return _("La ronda %(n)s no té taulers: prepareu les rondes primer.") % {
+            "n": round_number}
+    if needs_deals and state.dealt < state.boards:
+        return _("Els taulers de la ronda %(n)s encara no s'han generat: genereu-los "
+                 "primer.") % {"n": round_number}
+    if needs_draw and not state.tables:
+        return _("La ronda %(n)s encara no està sortejada: es pot imprimir després del "
+                 "sorteig.") % {"n": round_number}
+    return None
 
 
 def document_language(code: str | None) -> str:
@@ -147,10 +222,9 @@ def missing_boards(
     )
     if not hidden:
         return ""
-    if len(set(hidden)) == 1:
-        text = _("Falta el tauler %(boards)s (encara no s'ha jugat a totes les taules)")
-    else:
-        text = _("Falten els taulers %(boards)s (encara no s'han jugat a totes les taules)")
+    text = ngettext("Falta el tauler %(boards)s (encara no s'ha jugat a totes les taules)",
+                    "Falten els taulers %(boards)s (encara no s'han jugat a totes les taules)",
+                    len(set(hidden)))
     return text % {"boards": board_list(hidden)}
 
 
@@ -249,6 +323,43 @@ def entry_forms(championship: Championship, *, round_number: int) -> EntryForms:
     )
 
 
+def table_cards(championship: Championship, *, round_number: int) -> TableCards:
+    """One big card per table of the round: the NS and EW pairs with their players and
+    the boards played there (``selectors.seating.round_seating``, four queries). Raises
+    :class:`ReportError` when the round does not exist or has no tables drawn yet."""
+    rnd = Round.objects.filter(championship=championship, number=round_number).first()
+    seen = None if rnd is None else round_seating(rnd)
+    if seen is None or not seen.tables:
+        raise ReportError(
+            _("%(championship)s: la ronda %(round)s encara no té les taules sortejades.")
+            % {"championship": championship.slug, "round": round_number}
+        )
+    boards = board_list(list(seen.boards))
+    return TableCards(
+        header=header(championship),
+        round=round_number,
+        cards=tuple(
+            TableCard(table=row.table, ns_pair=row.ns.number, ns_players=row.ns.names,
+                      ew_pair=row.ew.number, ew_players=row.ew.names, boards=boards)
+            for row in seen.tables
+        ),
+    )
+
+
+def round_pack(championship: Championship, *, round_number: int, copies: int | None = None,
+               per_page: int = 1) -> RoundPack:
+    """Everything round ``round_number`` needs, for one PDF: its board sheets (``copies``
+    of each board; ``None``: one per table of the round), its entry forms and its table
+    cards. Raises :class:`ReportError` as each of the three does (boards not generated,
+    tables not drawn)."""
+    cards = table_cards(championship, round_number=round_number)
+    forms = entry_forms(championship, round_number=round_number)
+    sheets = board_sheets(championship, round_number=round_number,
+                          copies=copies or len(cards.cards), per_page=per_page)
+    return RoundPack(header=sheets.header, round=round_number, board_sheets=sheets,
+                     entry_forms=forms, table_cards=cards)
+
+
 def _progress(progress: scoring.Progress) -> str:
     """"results in/results expected", as the document carries it (the read model's
     numbers; the renderer words it)."""
@@ -326,9 +437,10 @@ def _doubles(result: selectors.ResultValues) -> str:
 
 def _note(result: selectors.ResultValues) -> str:
     if result.infraction:
-        return f"{_('Infracció')} {labels.side(result.infraction)}"
+        return _("Infracció %(side)s") % {"side": labels.side(result.infraction)}
     if result.adjusted_ns:
-        return f"{_('Puntuació arbitral')} {result.adjusted_ns}/{result.adjusted_ew}"
+        return _("Puntuació arbitral %(ns)s/%(ew)s") % {"ns": result.adjusted_ns,
+                                                        "ew": result.adjusted_ew}
     return ""
 
 
@@ -359,6 +471,9 @@ def travellers(championship: Championship, *, round_number: int = 0) -> Travelle
                 ew_comparative=row.ew_comparative_out,
                 note=_note(row.result),
                 dd_difference=row.dd_difference,
+                # The read model's texts: one number of decimals down each column.
+                ns_comparative_text=row.ns_comparative_text,
+                ew_comparative_text=row.ew_comparative_text,
             )
             for row in sheet.rows
         )
@@ -406,7 +521,8 @@ def result_text(result: selectors.ResultValues) -> str:
     if result.ns_points_taken is not None:
         parts.append(f"{result.ns_points_taken}-{other_side_points(result.ns_points_taken)}")
     if result.infraction:
-        parts.append(f"[{_('Infracció')} {labels.side(result.infraction)}]")
+        parts.append("[" + _("Infracció %(side)s") % {"side": labels.side(result.infraction)}
+                     + "]")
     return " ".join(parts)
 
 
@@ -437,11 +553,14 @@ def score_cards(
                 score=row.score,
                 comparative=row.comparative_out,
                 running_total=row.running_total_out,
+                # The read model's texts: one number of decimals down each column.
+                comparative_text=row.comparative_text,
+                running_total_text=row.running_total_text,
             )
             for row in card.rows
         )
         cards.append(ScoreCard(pair=card.pair.number, players=card.pair.names, rows=rows,
-                               total=card.total_out))
+                               total=card.total_out, total_text=card.total_text))
     if pair_number and not cards:
         raise ReportError(_("%(championship)s: no hi ha cap parella %(pair)s.")
                           % {"championship": championship.slug, "pair": pair_number})
@@ -456,15 +575,17 @@ def build(
     kind: Kind,
     *,
     round_number: int = 0,
-    copies: int = 1,
+    copies: int | None = 1,
     per_page: int = 1,
     language: str | None = None,
-) -> BoardSheets | EntryForms | Standings | Travellers | ScoreCards | GuideCardSet:
+) -> Printable:
     """The document of ``kind`` for ``championship`` in ``language`` (``ca``, ``es``,
     ``en``; see :func:`document_language`, the site's default when ``None``): its
     header, rules line, dates and words are built inside ``translation.override`` of it,
     and ``render`` draws it in the same one. ``round_number``: board sheets and entry
-    forms print that round (required, 1 or more); standings and score cards count
+    forms, table cards and the round pack print that round (required, 1 or more);
+    ``copies`` of each board sheet, ``None`` one per table of the round (1 before the
+    draw); standings and score cards count
     rounds 1..N; travellers show the boards of round N; guide cards the seating of round
     N; 0 means every round for these four. Raises :class:`ReportError` (its message in
     ``language`` too)."""
@@ -474,15 +595,24 @@ def build(
 
 
 def _build(
-    championship: Championship, kind: Kind, *, round_number: int, copies: int, per_page: int
-) -> BoardSheets | EntryForms | Standings | Travellers | ScoreCards | GuideCardSet:
+    championship: Championship, kind: Kind, *, round_number: int, copies: int | None,
+    per_page: int,
+) -> Printable:
     if kind.needs_round and round_number < 1:
         raise ReportError(_("%(kind)s: cal dir quina ronda.") % {"kind": kind.label})
     if kind is Kind.BOARD_SHEETS:
+        if copies is None:
+            copies = max(1, Seating.objects.filter(
+                round__championship=championship, round__number=round_number).count())
         return board_sheets(championship, round_number=round_number, copies=copies,
                             per_page=per_page)
     if kind is Kind.ENTRY_FORMS:
         return entry_forms(championship, round_number=round_number)
+    if kind is Kind.TABLE_CARDS:
+        return table_cards(championship, round_number=round_number)
+    if kind is Kind.ROUND_PACK:
+        return round_pack(championship, round_number=round_number, copies=copies,
+                          per_page=per_page)
     if kind is Kind.STANDINGS:
         return standings(championship, through_round=round_number)
     if kind is Kind.TRAVELLERS:

@@ -25,10 +25,12 @@ from engine.seats import Seat
 
 
 class Kind(enum.Enum):
-    """The six kinds of document, spelled as on the command line."""
+    """The kinds of document, spelled as on the command line."""
 
     BOARD_SHEETS = "board-sheets"
     ENTRY_FORMS = "entry-forms"
+    TABLE_CARDS = "table-cards"
+    ROUND_PACK = "round-pack"
     STANDINGS = "standings"
     TRAVELLERS = "travellers"
     SCORE_CARDS = "score-cards"
@@ -36,14 +38,21 @@ class Kind(enum.Enum):
 
     @property
     def reveals_deals(self) -> bool:
-        """Board sheets and entry forms are for the organiser and head referee only."""
-        return self in (Kind.BOARD_SHEETS, Kind.ENTRY_FORMS)
+        """Board sheets, entry forms and the round pack (which holds both) are for the
+        organiser and head referee only."""
+        return self in (Kind.BOARD_SHEETS, Kind.ENTRY_FORMS, Kind.ROUND_PACK)
 
     @property
     def needs_round(self) -> bool:
-        """Board sheets and entry forms are printed for one round (the others take a
-        round too, optionally: 0 means every round)."""
-        return self.reveals_deals
+        """Board sheets, entry forms, table cards and the round pack are printed for one
+        round (the others take a round too, optionally: 0 means every round)."""
+        return self in (Kind.BOARD_SHEETS, Kind.ENTRY_FORMS, Kind.TABLE_CARDS,
+                        Kind.ROUND_PACK)
+
+    @property
+    def takes_copies(self) -> bool:
+        """Board sheets (alone or in the round pack) come in copies, one per table."""
+        return self in (Kind.BOARD_SHEETS, Kind.ROUND_PACK)
 
     @property
     def follows_results(self) -> bool:
@@ -59,6 +68,8 @@ class Kind(enum.Enum):
         return {
             Kind.BOARD_SHEETS: _("Fulls de mans"),
             Kind.ENTRY_FORMS: _("Actes de taula"),
+            Kind.TABLE_CARDS: _("Rètols de taula"),
+            Kind.ROUND_PACK: _("Paquet de la ronda"),
             Kind.STANDINGS: _("Classificació"),
             Kind.TRAVELLERS: _("Fulls de recorregut"),
             Kind.SCORE_CARDS: _("Fulls de puntuació"),
@@ -114,7 +125,7 @@ def download_name(kind: Kind, championship_slug: str, round_number: int, languag
     with translation.override(language):
         name = f"{slugify(kind.label)}-{championship_slug}"
         if round_number:
-            name += f"-{slugify(_('Ronda'))}-{round_number}"
+            name += "-" + slugify(_("Ronda %(n)s") % {"n": round_number})
     return f"{name}.pdf"
 
 
@@ -177,6 +188,46 @@ class EntryForms:
     header: Header
     round: int
     forms: tuple[EntryForm, ...]
+
+
+# Table cards -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableCard:
+    """One table in one round, to stand on it: which pairs sit NS and EW and the boards
+    played there."""
+
+    table: int
+    ns_pair: int
+    ns_players: str
+    ew_pair: int
+    ew_players: str
+    boards: str  # e.g. "1-4", as ``build.board_list`` writes them
+
+
+@dataclass(frozen=True, slots=True)
+class TableCards:
+    """The table cards of one round, one big card (an A4 landscape page) per table."""
+
+    header: Header
+    round: int
+    cards: tuple[TableCard, ...]
+
+
+# The round pack ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPack:
+    """Everything one round needs, one PDF: the board sheets (one copy per table), the
+    entry forms and the table cards."""
+
+    header: Header
+    round: int
+    board_sheets: BoardSheets
+    entry_forms: EntryForms
+    table_cards: TableCards
 
 
 # Standings -------------------------------------------------------------------------
@@ -250,6 +301,11 @@ class TravellerRow:
     #: NS's points taken minus the double-dummy value of the trump played; ``None``
     #: without a table, and for an adjusted score or an infraction.
     dd_difference: int | None = None
+    #: The comparative points as printed, the same decimals down the board's columns
+    #: (``selectors.formats.column``); empty in a document built by hand, which then
+    #: prints the numbers.
+    ns_comparative_text: str = ""
+    ew_comparative_text: str = ""
 
     @property
     def ew_points_taken(self) -> int | None:
@@ -305,14 +361,22 @@ class ScoreCardRow:
     score: int | None
     comparative: float
     running_total: float
+    #: As printed, the same decimals down the card's column (``selectors.formats.
+    #: column``); empty in a document built by hand, which then prints the numbers.
+    comparative_text: str = ""
+    running_total_text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class ScoreCard:
+    """``total_text``: the total as printed, with the decimals of the running totals'
+    column it closes."""
+
     pair: int
     players: str
     rows: tuple[ScoreCardRow, ...]
     total: float = 0.0
+    total_text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,11 +389,14 @@ class ScoreCards:
     through_round: int = 0
 
 
-Document = BoardSheets | EntryForms | Standings | Travellers | ScoreCards
+Document = (BoardSheets | EntryForms | TableCards | RoundPack | Standings | Travellers
+            | ScoreCards)
 
 KIND_OF: dict[type, Kind] = {
     BoardSheets: Kind.BOARD_SHEETS,
     EntryForms: Kind.ENTRY_FORMS,
+    TableCards: Kind.TABLE_CARDS,
+    RoundPack: Kind.ROUND_PACK,
     Standings: Kind.STANDINGS,
     Travellers: Kind.TRAVELLERS,
     ScoreCards: Kind.SCORE_CARDS,

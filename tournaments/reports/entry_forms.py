@@ -9,6 +9,7 @@ infraction, and the two pairs' signatures. The dealer of each board (docs/rules.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 from django.utils.translation import gettext as _
 from reportlab.lib.colors import black
@@ -29,20 +30,37 @@ def render_entry_forms(document: EntryForms, on_page: OnPage | None = None) -> b
     """The PDF of the entry forms, one page per table, labels in the active language
     (``render.render`` sets the document's). ``on_page(done, total)``."""
     buffer = io.BytesIO()
-    c = new_canvas(buffer, title=f"{document.header.championship} · {_('Acta de taula')}",
-                   numbered=False, footer=document.header.footer, pagesize=landscape(A4))
+    title = _("%(championship)s · Actes de taula · Ronda %(round)s") % {
+        "championship": document.header.championship, "round": document.round}
+    c = new_canvas(buffer, title=title, numbered=False, footer=document.header.footer,
+                   pagesize=landscape(A4))
     total = len(document.forms)
-    for done, form in enumerate(document.forms, start=1):
-        _draw_form(c, document, form)
-        c.showPage()
+    done = 0
+
+    def page_done() -> None:
+        nonlocal done
+        done += 1
         if on_page is not None:
             on_page(done, total)
+
+    draw_entry_forms(c, document, page_done)
     if not document.forms:
         c.setFont(FONT, 12)
         c.drawString(MARGIN, HEIGHT - MARGIN - 20, clean(document.header.championship))
         c.showPage()
     c.save()
     return buffer.getvalue()
+
+
+def draw_entry_forms(c: canvas.Canvas, document: EntryForms,
+                     page_done: Callable[[], None]) -> None:
+    """Draw the forms on ``c``, one A4 landscape page per table, calling ``page_done``
+    after each."""
+    c.setPageSize(landscape(A4))
+    for form in document.forms:
+        _draw_form(c, document, form)
+        c.showPage()
+        page_done()
 
 
 def _box(c: canvas.Canvas, x: float, y: float, size: float) -> None:
@@ -56,14 +74,16 @@ def _draw_form(c: canvas.Canvas, document: EntryForms, form: EntryForm) -> None:
                 font=FONT_BOLD, size=14, max_lines=1)
     draw_fitted(
         c,
-        f"{_('Acta de taula')} · {_('Ronda')} {form.round} · {_('Taula')} {form.table}",
+        _("Acta de taula · Ronda %(round)s · Taula %(table)s") % {"round": form.round,
+                                                                "table": form.table},
         MARGIN + usable * 0.6, top - 20, usable * 0.4, 20, font=FONT_BOLD, size=14,
         align="right", max_lines=1,
     )
     y = top - 50
     for side, pair, players in (("NS", form.ns_pair, form.ns_players),
                                 ("EW", form.ew_pair, form.ew_players)):
-        draw_fitted(c, f"{labels.side(side)}: {_('Parella')} {pair}", MARGIN, y, 140, 22,
+        draw_fitted(c, _("%(side)s: Parella %(pair)s") % {"side": labels.side(side),
+                                                           "pair": pair}, MARGIN, y, 140, 22,
                     font=FONT_BOLD, size=12, max_lines=1)
         draw_fitted(c, players, MARGIN + 140, y, usable / 2 - 150, 22, size=11, max_lines=2)
         y -= 24 if side == "NS" else 0
@@ -79,11 +99,11 @@ def _draw_form(c: canvas.Canvas, document: EntryForms, form: EntryForm) -> None:
         (_("Contro"), 0.8, "check"),
         (_("Recontro"), 0.8, "check"),
         (_("Sant Vicenç"), 0.8, "check"),
-        (f"{_('Punts')} {ns}", 1.0, "blank"),
-        (f"{_('Punts')} {ew}", 1.0, "blank"),
+        (_("Punts %(side)s") % {"side": ns}, 1.0, "blank"),
+        (_("Punts %(side)s") % {"side": ew}, 1.0, "blank"),
         (_("Infracció"), 1.3, "sides"),
-        (f"{_('Signatures')} {ns}", 1.7, "blank"),
-        (f"{_('Signatures')} {ew}", 1.7, "blank"),
+        (_("Signatures %(side)s") % {"side": ns}, 1.7, "blank"),
+        (_("Signatures %(side)s") % {"side": ew}, 1.7, "blank"),
     ]
     total_share = sum(share for _label, share, _kind in columns)
     widths = [usable * share / total_share for _label, share, _kind in columns]
@@ -134,6 +154,7 @@ def _draw_form(c: canvas.Canvas, document: EntryForms, form: EntryForm) -> None:
             x += w
     c.setFont(FONT, 9)
     c.setFillColor(GREY)
-    c.drawString(MARGIN, MARGIN + 10, clean(f"{_('Àrbitre')}: ______________________"))
+    c.drawString(MARGIN, MARGIN + 10,
+                 clean(_("Àrbitre: %(line)s") % {"line": "______________________"}))
     c.drawRightString(WIDTH - MARGIN, MARGIN + 10, clean(document.header.rules_summary)[:140])
     c.setFillColor(black)

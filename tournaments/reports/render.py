@@ -19,20 +19,26 @@ from tournaments.reports.documents import (
     BoardSheets,
     Document,
     EntryForms,
+    RoundPack,
     ScoreCards,
     Standings,
+    TableCards,
     Travellers,
 )
 from tournaments.reports.entry_forms import render_entry_forms
 from tournaments.reports.guide_cards import GuideCardSet, render_guide_card_set
 from tournaments.reports.pages import OnPage
+from tournaments.reports.round_pack import render_round_pack
 from tournaments.reports.score_cards import render_score_cards
 from tournaments.reports.standings import render_standings
+from tournaments.reports.table_cards import render_table_cards
 from tournaments.reports.travellers import render_travellers
 
 RENDERERS: dict[type, Callable[[Any, OnPage | None], bytes]] = {
     BoardSheets: render_board_sheets,
     EntryForms: render_entry_forms,
+    TableCards: render_table_cards,
+    RoundPack: render_round_pack,
     Standings: render_standings,
     Travellers: render_travellers,
     ScoreCards: render_score_cards,
@@ -44,7 +50,7 @@ def render(document: Document | GuideCardSet, on_page: OnPage | None = None) -> 
     """The PDF bytes of ``document`` in its header's language (``ca``, ``es`` or
     ``en``); ``on_page(done, total)`` after each page drawn.
 
-    Raises ``TypeError`` for an object that is not one of the six documents.
+    Raises ``TypeError`` for an object that is not one of the documents.
     """
     try:
         renderer = RENDERERS[type(document)]

@@ -23,7 +23,8 @@ def render_score_cards(document: ScoreCards, on_page: OnPage | None = None) -> b
     (``render.render`` sets the document's). ``on_page(done, estimated_total)``."""
     header = document.header
     buffer = io.BytesIO()
-    c = new_canvas(buffer, title=f"{header.championship} · {_('Full de puntuació')}",
+    c = new_canvas(buffer, title=_("%(championship)s · Fulls de puntuació") % {
+                       "championship": header.championship},
                    numbered=True, footer=header.footer, note=header.missing)
     page_done = page_counter(on_page, max(1, len(document.cards)))
 
@@ -38,7 +39,8 @@ def render_score_cards(document: ScoreCards, on_page: OnPage | None = None) -> b
 
 def _card(c: canvas.Canvas, document: ScoreCards, card: ScoreCard, page_done: object
           ) -> None:
-    title = f"{_('Full de puntuació')} · {_('Parella')} {card.pair}: {card.players}"
+    title = _("Full de puntuació · Parella %(pair)s: %(players)s") % {
+        "pair": card.pair, "players": card.players}
 
     def page_top(cv: canvas.Canvas) -> float:
         subtitle = document.header.championship
@@ -71,14 +73,15 @@ def _card(c: canvas.Canvas, document: ScoreCards, card: ScoreCard, page_done: ob
                 str(row.round),
                 str(row.board),
                 labels.side(row.direction),
-                f"{row.opponents}: {row.opponent_players}",
+                _("%(pair)s: %(players)s") % {"pair": row.opponents,
+                                              "players": row.opponent_players},
                 row.result,
                 fmt_score(row.score),
-                fmt_points(row.comparative),
-                fmt_points(row.running_total),
+                row.comparative_text or fmt_points(row.comparative),
+                row.running_total_text or fmt_points(row.running_total),
             ],
             shade=i % 2 == 1,
         )
-    writer.row(["", "", "", "", _("Total"), "", "", fmt_points(card.total)],
+    writer.row(["", "", "", "", _("Total"), "", "", card.total_text or fmt_points(card.total)],
                bold=True)
     writer.finish_page()

@@ -53,6 +53,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from kombu.exceptions import OperationalError as BrokerError
 
 from tournaments import enqueue
@@ -137,16 +138,21 @@ def can_print(user: Any, championship: Championship, kind: Kind) -> bool:
 
 
 def _validate(
-    championship: Championship, kind: Kind, round_number: int, copies: int, per_page: int
+    championship: Championship, kind: Kind, round_number: int, copies: int | None,
+    per_page: int,
 ) -> None:
     if per_page not in (1, 4):
         raise BadPrintRequest(
-            _("%(n)s taulers per pàgina: n'hi pot haver 1 o 4.") % {"n": per_page},
+            ngettext("%(n)s tauler per pàgina: n'hi pot haver 1 o 4.",
+                     "%(n)s taulers per pàgina: n'hi pot haver 1 o 4.", per_page)
+            % {"n": per_page},
             field="per_page",
         )
-    if not 1 <= copies <= 500:
+    if copies is not None and not 1 <= copies <= 500:
         raise BadPrintRequest(
-            _("%(n)s còpies: n'hi pot haver d'1 a 500.") % {"n": copies}, field="copies"
+            ngettext("%(n)s còpia: n'hi pot haver d'1 a 500.",
+                     "%(n)s còpies: n'hi pot haver d'1 a 500.", copies) % {"n": copies},
+            field="copies",
         )
     if round_number < 0:
         raise BadPrintRequest(
@@ -166,6 +172,13 @@ def _validate(
             _("%(championship)s no té cap ronda %(n)s.")
             % {"championship": championship.name, "n": round_number},
             field="round_number",
+        )
+    reason = build.not_ready(kind, round_number, build.round_states(championship))
+    if reason is not None:
+        # Refused here, with the reason, rather than printed as an empty document.
+        raise BadPrintRequest(
+            _("%(kind)s: %(reason)s") % {"kind": kind.label, "reason": reason},
+            field="round_number" if kind.needs_round or round_number else "kind",
         )
 
 
@@ -191,6 +204,24 @@ def request_defaults(championship: Championship) -> RequestDefaults:
         return RequestDefaults(round_number=1, copies=1)
     number, tables = drawn[0]
     return RequestDefaults(round_number=number, copies=max(1, tables))
+
+
+def round_states(championship: Championship) -> dict[int, build.RoundState]:
+    """Every round's tables, boards and dealt boards (``build.round_states``, one query)."""
+    return build.round_states(championship)
+
+
+def not_ready(kind: Kind, states: dict[int, build.RoundState]) -> str | None:
+    """Why ``kind`` cannot be printed for any round yet (``build.not_ready``), or
+    ``None``: what the prints page says in place of the document's form."""
+    return build.not_ready(kind, None, states)
+
+
+def tables_of_round(championship: Championship, round_number: int) -> int:
+    """The tables drawn in round ``round_number`` (one query), 1 when none: the copies
+    of each board sheet a round needs."""
+    state = build.round_states(championship).get(round_number)
+    return max(1, state.tables) if state is not None else 1
 
 
 def results_state(championship: Championship) -> str:
@@ -228,7 +259,7 @@ def print_job_request(
     championship: Championship,
     kind: Kind | str,
     round_number: int = 0,
-    copies: int = 1,
+    copies: int | None = 1,
     per_page: int = 1,
     acting_user: Any = None,
     language: str | None = None,
@@ -245,7 +276,10 @@ def print_job_request(
     (eager); a broker that cannot be reached marks the job failed with the reason.
     ``round_number``: see ``build.build`` (required for board sheets and entry forms;
     0 = every round for the others). ``copies`` and ``per_page`` only matter for board
-    sheets (1 otherwise). ``language``: the document's one language, the requester's
+    sheets and the round pack (1 otherwise); ``copies=None``: one per table of the
+    round (1 before its draw), stored as that number. A document that cannot be made
+    yet (no round drawn, boards not generated: ``build.not_ready``) is refused with the
+    reason. ``language``: the document's one language, the requester's
     (``build.document_language``: ``ca``, ``es`` or ``en``, the site's default when
     ``None`` or unknown); a job is reused only for the same language.
     Raises :class:`PrintNotAllowed` (the role: who may print what) or
@@ -259,7 +293,7 @@ def print_job_request(
             % {"kind": kind, "kinds": ", ".join(k.value for k in Kind)},
             field="kind",
         ) from None
-    if kind is not Kind.BOARD_SHEETS:
+    if not kind.takes_copies:
         copies, per_page = 1, 1
     if not can_print(acting_user, championship, kind):
         raise PrintNotAllowed(
@@ -268,6 +302,8 @@ def print_job_request(
             % {"kind": kind.label, "championship": championship.name}
         )
     _validate(championship, kind, round_number, copies, per_page)
+    if copies is None:
+        copies = tables_of_round(championship, round_number)
     request = {
         "championship": championship,
         "kind": kind.value,

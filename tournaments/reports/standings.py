@@ -35,7 +35,8 @@ def render_standings(document: Standings, on_page: OnPage | None = None) -> byte
     (``render.render`` sets the document's). ``on_page(done, estimated_total)``."""
     header = document.header
     buffer = io.BytesIO()
-    c = new_canvas(buffer, title=f"{header.championship} · {_('Classificació')}",
+    c = new_canvas(buffer, title=_("%(championship)s · Classificació") % {
+                       "championship": header.championship},
                    numbered=True, footer=header.footer, note=header.missing)
     pages = sum(-(-max(len(t.rows), 1) // ROWS_PER_PAGE) for t in document.tables)
     page_done = page_counter(on_page, max(1, pages))
@@ -123,8 +124,7 @@ def _title(table: StandingsTable) -> str:
         return table.title
     if table.through_round is None:
         return _("Classificació")
-    return f"{_('Classificació')} · " + _("després de la ronda %(n)s") % {
-        "n": table.through_round}
+    return _("Classificació · després de la ronda %(n)s") % {"n": table.through_round}
 
 
 def _progress(progress: str) -> str:

@@ -45,7 +45,8 @@ def render_travellers(document: Travellers, on_page: OnPage | None = None) -> by
     (``render.render`` sets the document's). ``on_page(done, estimated_total)``."""
     header = document.header
     buffer = io.BytesIO()
-    c = new_canvas(buffer, title=f"{header.championship} · {_('Full de recorregut')}",
+    c = new_canvas(buffer, title=_("%(championship)s · Fulls de recorregut") % {
+                       "championship": header.championship},
                    numbered=True, footer=header.footer, note=header.missing)
     page_done = page_counter(on_page, max(1, len(document.travellers)))
 
@@ -63,10 +64,8 @@ def _traveller(
     c: canvas.Canvas, document: Travellers, traveller: Traveller, page_done: object
 ) -> None:
     header = document.header
-    title = (
-        f"{_('Full de recorregut')} · {_('Tauler')} {traveller.board} · "
-        f"{_('Ronda')} {traveller.round}"
-    )
+    title = _("Full de recorregut · Tauler %(board)s · Ronda %(round)s") % {
+        "board": traveller.board, "round": traveller.round}
     first = True
 
     def page_top(cv: canvas.Canvas) -> float:
@@ -86,7 +85,6 @@ def _traveller(
 
     dd = traveller.double_dummy
     ns, ew = labels.side("NS"), labels.side("EW")
-    points, score, comparative = _("Punts"), _("Resultat"), _("Comparatiu")
     writer = TableWriter(
         c,
         [
@@ -95,12 +93,12 @@ def _traveller(
             Column(ew, 0.6, "right"),
             Column(_("Trumfo"), 1.3, "left"),
             Column(_("Contro"), 1.0, "left"),
-            Column(f"{points} {ns}", 0.8, "right"),
-            Column(f"{points} {ew}", 0.8, "right"),
-            Column(f"{score} {ns}", 0.9, "right"),
-            Column(f"{score} {ew}", 0.9, "right"),
-            Column(f"{comparative} {ns}", 1.1, "right"),
-            Column(f"{comparative} {ew}", 1.1, "right"),
+            Column(_("Punts %(side)s") % {"side": ns}, 0.8, "right"),
+            Column(_("Punts %(side)s") % {"side": ew}, 0.8, "right"),
+            Column(_("Resultat %(side)s") % {"side": ns}, 0.9, "right"),
+            Column(_("Resultat %(side)s") % {"side": ew}, 0.9, "right"),
+            Column(_("Comparatiu %(side)s") % {"side": ns}, 1.1, "right"),
+            Column(_("Comparatiu %(side)s") % {"side": ew}, 1.1, "right"),
             *([Column(_("Cartes vistes"), 0.8, "right")] if dd else []),
             Column("", 1.2, "left", lines=2),
         ],
@@ -125,8 +123,8 @@ def _traveller(
                 "" if row.ew_points_taken is None else str(row.ew_points_taken),
                 fmt_score(row.ns_score),
                 fmt_score(row.ew_score),
-                fmt_points(row.ns_comparative),
-                fmt_points(row.ew_comparative),
+                row.ns_comparative_text or fmt_points(row.ns_comparative),
+                row.ew_comparative_text or fmt_points(row.ew_comparative),
                 *([dd_mark(row.dd_difference)] if dd else []),
                 row.note,
             ],

@@ -19,7 +19,6 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonRe
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
-from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
@@ -29,19 +28,32 @@ from tournaments.permissions import Capability, allows, roles_of
 from tournaments.reports import services
 from tournaments.reports.documents import Kind, download_name
 
-ROUND_HELP = _(
-    "Fulls de mans i actes de taula: la ronda que cal imprimir (obligatòria, 1 o més). "
-    "Classificació i fulls de puntuació: fins a aquesta ronda; fulls de recorregut: els "
-    "taulers d'aquesta ronda; per a aquests tres, 0 = totes les rondes."
-)
-PUBLIC_ROUND_HELP = _(
-    "Classificació i fulls de puntuació: fins a aquesta ronda; fulls de recorregut: els "
-    "taulers d'aquesta ronda; 0 = totes les rondes."
-)
-GUIDE_ROUND_HELP = _(
-    "Cartells de taula i de parella: la distribució d'aquesta ronda; 0 = totes les "
-    "rondes sortejades."
-)
+#: What the round field asks, per kind: only what that document needs.
+ROUND_LABELS = {
+    Kind.BOARD_SHEETS: _("Ronda"),
+    Kind.ENTRY_FORMS: _("Ronda"),
+    Kind.TABLE_CARDS: _("Ronda"),
+    Kind.ROUND_PACK: _("Ronda"),
+    Kind.STANDINGS: _("Després de la ronda"),
+    Kind.SCORE_CARDS: _("Després de la ronda"),
+    Kind.TRAVELLERS: _("Taulers de la ronda"),
+    Kind.GUIDE_CARDS: _("Ronda"),
+}
+#: Said under the round field of the kinds where it may be left at 0.
+ALL_ROUNDS = _("0 = totes les rondes.")
+#: What each kind prints, in one line.
+DESCRIPTIONS = {
+    Kind.ROUND_PACK: _("Tot el que necessita una ronda: fulls de mans (una còpia per "
+                       "taula), actes de taula i rètols de taula."),
+    Kind.BOARD_SHEETS: _("Les quatre mans de cada tauler, per preparar els repartiments."),
+    Kind.ENTRY_FORMS: _("Una acta per taula per anotar-hi els resultats a mà."),
+    Kind.TABLE_CARDS: _("Un rètol gran per taula: quines parelles hi seuen i quins "
+                        "taulers s'hi juguen."),
+    Kind.STANDINGS: _("La classificació, general i després de cada ronda."),
+    Kind.TRAVELLERS: _("Tots els resultats de cada tauler, amb el repartiment."),
+    Kind.SCORE_CARDS: _("Els taulers de cada parella amb els punts i el total acumulat."),
+    Kind.GUIDE_CARDS: _("On va cada parella a cada ronda: per taula i per parella."),
+}
 
 
 #: Said to whoever asks for a document they may not print (``services.can_print``),
@@ -66,30 +78,31 @@ class KindField(forms.ChoiceField):
 
 
 class PrintRequestForm(forms.Form):
-    """The print request. ``defaults`` (``services.request_defaults``) fill the round
-    (the latest drawn) and the copies (its tables), so that pressing the button at once
-    prints the board sheets of the round about to be played, one per table. Copies and
-    boards per page are only offered to whoever may print board sheets; everyone else
-    starts from round 0, every round of the public documents."""
+    """The request for one kind of document, asking only what that kind needs: the round
+    where it takes one (labelled for what it means to that kind), and for board sheets
+    and the round pack the copies (blank: one per table of the round) and boards per
+    page. ``kind``: the document this form asks for, the posted one when bound (a
+    hidden field on the page); ``defaults`` (``services.request_defaults``) propose the
+    latest drawn round for the kinds of one round."""
 
-    kind = KindField(label=_("Document"), choices=PrintJob.Kind.choices)
-    round_number = forms.IntegerField(
-        label=_("Ronda"), min_value=0, initial=1, required=False,
-        help_text=format_lazy("{} {}", ROUND_HELP, GUIDE_ROUND_HELP),
-    )
+    kind = KindField(label=_("Document"), choices=PrintJob.Kind.choices,
+                     widget=forms.HiddenInput)
+    round_number = forms.IntegerField(label=_("Ronda"), min_value=0, initial=0,
+                                      required=False)
     copies = forms.IntegerField(
-        label=_("Còpies (una per taula)"), min_value=1, max_value=500, initial=1,
-        help_text=_("Només per als fulls de mans."),
+        label=_("Còpies de cada tauler"), min_value=1, max_value=500, required=False,
+        help_text=_("En blanc: una per taula de la ronda."),
     )
     per_page = forms.TypedChoiceField(
         label=_("Taulers per pàgina"), choices=[(1, "1"), (4, "4")], coerce=int, initial=1,
-        help_text=_("Només per als fulls de mans."),
+        required=False,
     )
 
     def __init__(
         self,
         *args: object,
         kinds: list[str],
+        kind: Kind | None = None,
         defaults: services.RequestDefaults | None = None,
         **kwargs: object,
     ) -> None:
@@ -97,16 +110,53 @@ class PrintRequestForm(forms.Form):
         field = self.fields["kind"]
         field.choices = [c for c in PrintJob.Kind.choices if c[0] in kinds]  # type: ignore[attr-defined]  # a ChoiceField
         field.allowed = list(kinds)  # type: ignore[attr-defined]  # read by its template
-        if defaults is not None:
-            self.fields["round_number"].initial = defaults.round_number
-            self.fields["copies"].initial = defaults.copies
-        if Kind.BOARD_SHEETS.value not in kinds:
+        if kind is None:
+            kind = self.posted_kind(kinds)
+        self.asked = kind
+        self.description = DESCRIPTIONS.get(kind, "") if kind else ""
+        if kind is None:
+            return
+        self.fields["kind"].initial = kind.value
+        self.auto_id = f"id_{kind.value}_%s"  # one form per kind on the page: ids apart
+        round_field = self.fields["round_number"]
+        round_field.label = ROUND_LABELS[kind]
+        if kind.needs_round:
+            # 0 is refused by the request itself, saying a round is needed.
+            round_field.widget.attrs["min"] = 1
+            round_field.initial = defaults.round_number if defaults else 1
+        else:
+            round_field.help_text = ALL_ROUNDS
+        if not kind.takes_copies:
             del self.fields["copies"]
             del self.fields["per_page"]
-            self.fields["round_number"].initial = 0
-            self.fields["round_number"].help_text = format_lazy(
-                "{} {}", PUBLIC_ROUND_HELP, GUIDE_ROUND_HELP
-            )
+
+    def posted_kind(self, kinds: list[str]) -> Kind | None:
+        """The kind this bound form asks for, when it is one the person may print."""
+        value = self.data.get("kind") if self.is_bound else None
+        if value in kinds:
+            return Kind(value)
+        return None
+
+
+#: The order of the documents on the prints page: the round's first.
+PAGE_ORDER = (Kind.ROUND_PACK, Kind.BOARD_SHEETS, Kind.ENTRY_FORMS, Kind.TABLE_CARDS,
+              Kind.STANDINGS, Kind.TRAVELLERS, Kind.SCORE_CARDS, Kind.GUIDE_CARDS)
+
+
+def _documents(championship: Championship, kinds: list[str],
+               defaults: services.RequestDefaults, posted: PrintRequestForm
+               ) -> list[tuple[Kind, str | None, PrintRequestForm]]:
+    """``(kind, why it cannot be made yet or None, its form)`` of every kind this person
+    may print, in :data:`PAGE_ORDER`; the posted kind keeps its bound form (its errors)."""
+    states = services.round_states(championship)
+    out = []
+    for kind in PAGE_ORDER:
+        if kind.value not in kinds:
+            continue
+        form = posted if posted.asked is kind else PrintRequestForm(
+            kinds=kinds, kind=kind, defaults=defaults)
+        out.append((kind, services.not_ready(kind, states), form))
+    return out
 
 
 def _allowed_kinds(user: object, championship: Championship) -> list[str]:
@@ -148,8 +198,8 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
     """GET: the form and the latest jobs. POST: queue (or reuse) a job, back to the list."""
     championship = get_object_or_404(Championship, slug=slug)
     kinds = _allowed_kinds(request.user, championship)
-    form = PrintRequestForm(request.POST or None, kinds=kinds,
-                            defaults=services.request_defaults(championship))
+    defaults = services.request_defaults(championship)
+    form = PrintRequestForm(request.POST or None, kinds=kinds, defaults=defaults)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -158,7 +208,8 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
                     championship=championship,
                     kind=data["kind"],
                     round_number=data["round_number"] or 0,
-                    copies=data.get("copies") or 1,
+                    # Blank: one per table of the round.
+                    copies=data.get("copies") or None,
                     per_page=data.get("per_page") or 1,
                     acting_user=request.user,
                     # A document is in one language: the interface's of this request.
@@ -171,7 +222,8 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
         except services.PrintNotAllowed as exc:
             raise PermissionDenied(str(exc)) from None
         except services.PrintJobError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+            form.add_error(exc.field if exc.field in form.fields and exc.field != "kind"
+                           else None, str(exc))
         except _OverLimit:
             form.add_error(None, _("Massa documents demanats des d'aquesta adreça: torneu-ho "
                                    "a provar d'aquí a un minut."))
@@ -208,6 +260,7 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
             "championship": championship,
             "can_referee": allows(roles, Capability.ENTER_RESULT),
             "form": form,
+            "documents": _documents(championship, kinds, defaults, form),
             "jobs": job_list,
             "any_active": any(job.is_active for job in job_list),
             "show_requesters": services.sees_everything(request.user, championship),

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import accumulate
 from typing import Any
 
 import scoring
@@ -28,9 +29,13 @@ from tournaments.models import (
     Seating,
 )
 from tournaments.numbers import comparative_out
-from tournaments.selectors.formats import points_text
+from tournaments.selectors.formats import column
 from tournaments.selectors.results import ResultValues, ScoredChampionship, scored_or_new
 from tournaments.selectors.standings import PairName, pair_names
+
+#: Decimals at most in a traveller's or pair card's column of comparative points: the
+#: export's (``scoring.interchange.export_number``), so no value is shown rounded.
+EXPORT_DECIMALS = 4
 
 # --------------------------------------------------------------------------- double dummy
 
@@ -192,16 +197,21 @@ def _traveller_rows(
     """The rows of one board's traveller from its ``results`` (those scored), in round
     and table order (no query)."""
     rules = scored.score.rules
+    results = list(results)
+    scores = [scored.score_of(r) for r in results]
+    # Both comparative columns with one number of decimals, as many as the value that
+    # needs most (at most the export's 4): "1,5000" above "0,2500", never "1,5".
+    texts = column([s.ns_comparative for s in scores] + [s.ew_comparative for s in scores],
+                   rules, cap=EXPORT_DECIMALS)
     rows = []
-    for r in results:
-        score = scored.score_of(r)
+    for i, (r, score) in enumerate(zip(results, scores, strict=True)):
         rows.append(TravellerRow(
             round=r.round, table=r.table, ns=names[r.ns_pair], ew=names[r.ew_pair],
             result=r, score=score,
             ns_comparative_out=comparative_out(score.ns_comparative, rules),
             ew_comparative_out=comparative_out(score.ew_comparative, rules),
-            ns_comparative_text=points_text(score.ns_comparative, rules),
-            ew_comparative_text=points_text(score.ew_comparative, rules),
+            ns_comparative_text=texts[i],
+            ew_comparative_text=texts[len(results) + i],
             dd_difference=None if dd is None else dd.difference(r),
         ))
     rows.sort(key=lambda row: (row.round, row.table))
@@ -369,28 +379,34 @@ def _card_of(
 ) -> ScoreCard:
     """One pair's :class:`ScoreCard` from its results and the standings (no query)."""
     rules = scored.score.rules
+    ordered = sorted(played, key=lambda r: (r.round, r.board))
+    sides = [Side.NS if r.ns_pair == pair.number else Side.EW for r in ordered]
+    scores = [scored.score_of(r) for r in ordered]
+    comparatives = [score.comparative(side) for score, side in zip(scores, sides, strict=True)]
+    running_totals = list(accumulate(comparatives))
+    mine = next((s for s in ranked if s.pair == pair.number), None)
+    total = mine.total if mine else Fraction(0)
+    # One number of decimals down each column: the comparative points; the running
+    # totals with the total that closes them.
+    comparative_texts = column(comparatives, rules, cap=EXPORT_DECIMALS)
+    *running_texts, total_text = column([*running_totals, total], rules,
+                                        cap=EXPORT_DECIMALS)
     rows: list[ScoreCardRow] = []
-    running = Fraction(0)
-    for r in sorted(played, key=lambda r: (r.round, r.board)):
-        side = Side.NS if r.ns_pair == pair.number else Side.EW
-        score = scored.score_of(r)
-        comparative = score.comparative(side)
-        running += comparative
+    for i, (r, side, score) in enumerate(zip(ordered, sides, scores, strict=True)):
+        comparative, running = comparatives[i], running_totals[i]
         rows.append(ScoreCardRow(
             round=r.round, table=r.table, board=r.board, direction=side,
             opponent=names[r.ew_pair if side is Side.NS else r.ns_pair], result=r,
             score=score.ns_score if side is Side.NS else score.ew_score,
             comparative=comparative, comparative_out=comparative_out(comparative, rules),
-            comparative_text=points_text(comparative, rules), running_total=running,
+            comparative_text=comparative_texts[i], running_total=running,
             running_total_out=comparative_out(running, rules),
-            running_total_text=points_text(running, rules),
+            running_total_text=running_texts[i],
             public=scored.visibility.is_public(r.board),
         ))
-    mine = next((s for s in ranked if s.pair == pair.number), None)
-    total = mine.total if mine else Fraction(0)
     return ScoreCard(
         pair=pair, rows=tuple(rows), total=total,
-        total_out=comparative_out(total, rules), total_text=points_text(total, rules),
+        total_out=comparative_out(total, rules), total_text=total_text,
         boards=mine.boards if mine else 0, missed=mine.missed if mine else 0,
         rank=mine.rank if mine else None, ranks=ranks, pairs_ranked=len(ranked),
         through_round=through_round,

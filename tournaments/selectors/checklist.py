@@ -1,7 +1,7 @@
 """The organiser's checklist: every step of running a championship, in order, each with
 its state (done, the next one, still to do, or not yet possible and why) and where it is
 done. The championship's page renders this value and decides nothing itself
-(docs/decisions.md NN).
+(docs/decisions.md 53).
 
 The steps: rules, pairs, referees, rounds and boards, generate the boards, print; for
 each round: draw it, its results, close it; finish; publish the deal secret. The next
@@ -106,8 +106,10 @@ def checklist(championship: Championship) -> Checklist:
         .annotate(tables=Count("seatings", distinct=True), sitting_out=Count("byes", distinct=True))
         .order_by("number")
     )
+    # The round pack holds the board sheets too.
     printed = PrintJob.objects.filter(
-        championship=championship, kind=PrintJob.Kind.BOARD_SHEETS
+        championship=championship,
+        kind__in=[PrintJob.Kind.BOARD_SHEETS, PrintJob.Kind.ROUND_PACK],
     ).exists()
     progress = round_progress(championship)
     has_results = any(p.results_in for p in progress.values())

@@ -65,7 +65,7 @@ def signs_in_by_link(user: Any, *, organiser: bool | None = None) -> bool:
     """Whether a one-time sign-in link may open ``user``'s account: a link signs in
     without a password, so only the accounts made for it (no usable password, not staff,
     organiser of no championship: one organiser's link must not open another's account;
-    docs/decisions.md NN). ``organiser``: whether the user organises any championship,
+    docs/decisions.md 54). ``organiser``: whether the user organises any championship,
     when the caller knows (else one query)."""
     if user.has_usable_password() or user.is_staff or user.is_superuser:
         return False

@@ -192,6 +192,9 @@ def round_seating(request: HttpRequest, slug: str, round: int) -> HttpResponse:
         raise Http404(_("La ronda %(n)s encara no està sortejada.") % {"n": rnd.number})
     check = services.round_check(rnd) if context["is_organiser"] and view.drawn else None
     context.update(round=rnd, seating=view, check=check)
+    # "Imprimir la ronda k": the round pack shows the deals, so only for who may print them.
+    context["can_print_round"] = bool(view.tables) and has(
+        request.user, championship, Capability.PRINT_BOARD_SHEETS)
     if context["is_organiser"] and championship.status != Championship.Status.FINISHED:
         context.update(_round_actions(rnd))
     return render(request, "tournaments/round_seating.html", context)

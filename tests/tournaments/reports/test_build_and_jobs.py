@@ -320,9 +320,14 @@ def test_a_job_that_cannot_be_built_ends_failed_with_the_reason(
     db: None, media: Path, django_capture_on_commit_callbacks  # type: ignore[no-untyped-def]
 ) -> None:
     championship = build_championship(pairs=4, rounds=1, boards_per_round=2, generate=False)
-    with django_capture_on_commit_callbacks(execute=True):
-        job, _ = jobs.print_job_request(championship=championship, kind="board-sheets",
-                                        round_number=1, acting_user=None)
+    # A request is refused up front now (jobs.print_job_request says the boards are not
+    # generated); a job queued before the boards went missing still fails with the reason.
+    with pytest.raises(jobs.BadPrintRequest, match="encara no s'han generat"):
+        jobs.print_job_request(championship=championship, kind="board-sheets",
+                               round_number=1, acting_user=None)
+    job = PrintJob.objects.create(championship=championship, kind="board-sheets",
+                                  round_number=1)
+    jobs.print_job_run(job_id=job.pk)
     job.refresh_from_db()
     assert job.status == PrintJob.Status.FAILED
     assert "encara no té repartiment" in job.error

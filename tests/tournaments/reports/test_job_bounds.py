@@ -186,15 +186,22 @@ def test_pressing_the_button_at_once_prints_the_board_sheets_of_the_latest_round
     client = Client()
     client.force_login(organiser)
     url = reverse("print_jobs", args=[played.slug])
-    page = client.get(url).content.decode()
-    assert re.search(r'name="round_number" value="3"', page)
-    assert re.search(r'name="copies" value="4"', page)
-    assert "Obligatòria per als fulls de mans i les actes; 0 = totes les rondes" not in page
-    assert "(obligatòria, 1 o més)" in page and "0 = totes les rondes" in page
-    form = client.get(url).context["form"]
+    response = client.get(url)
+    page = response.content.decode()
+    # Each document its own form, asking only what it needs: the board sheets' round is
+    # the latest drawn, its copies blank (one per table of the round).
+    sheets = page[page.index('id="print-board-sheets"'):page.index('id="print-entry-forms"')]
+    assert re.search(r'name="round_number" value="3"', sheets)
+    assert re.search(r'<input[^>]*name="copies"(?![^>]*value=)', sheets)
+    assert "En blanc: una per taula de la ronda." in sheets
+    standings = page[page.index('id="print-standings"'):page.index('id="print-travellers"')]
+    assert "Després de la ronda" in standings and "copies" not in standings
+    assert "0 = totes les rondes" in standings
+    (form,) = [f for kind, _reason, f in response.context["documents"]
+               if kind.value == "board-sheets"]
     data = {name: form[name].value() for name in form.fields}
-    assert data["kind"] is None or data["kind"] == "board-sheets"
-    data["kind"] = "board-sheets"  # the first choice, selected by the browser
+    assert data["kind"] == "board-sheets" and data["copies"] is None
+    data = {name: value for name, value in data.items() if value is not None}
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(url, data)
     assert response.status_code == 302

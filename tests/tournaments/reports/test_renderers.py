@@ -35,7 +35,7 @@ def test_board_sheets_print_every_hand_by_suit_high_to_low_one_board_per_page() 
     for index, text in enumerate(texts):
         sheet = document.boards[index // 3]
         assert f"Tauler {sheet.board}" in text
-        assert f"Còpia {index % 3 + 1}/3" in text
+        assert f"Còpia {index % 3 + 1} de 3" in text
         for seat in Seat:
             for suit in SUIT_ORDER:
                 ranks = _suit_line(sheet.deal[seat], suit)

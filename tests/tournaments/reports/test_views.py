@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,82 @@ def test_anonymous_clients_see_only_public_jobs_in_the_api_and_cannot_ask_for_de
                                   content_type="application/json")
         assert response.status_code == 403, (kind, response.content)
     assert PrintJob.objects.count() == 2
+
+
+def test_printing_a_round_is_one_click_from_its_seating_page(  # type: ignore[no-untyped-def]
+    setup, django_capture_on_commit_callbacks,
+) -> None:
+    championship, organiser, referee = setup
+    seating_url = reverse("round_seating", args=[championship.slug, 1])
+    page = _client(organiser).get(seating_url).content.decode()
+    assert 'id="print-round"' in page and "Imprimir la ronda 1" in page
+    # The pack shows the deals: not for a plain referee, nor the public.
+    assert 'id="print-round"' not in _client(referee).get(seating_url).content.decode()
+    assert 'id="print-round"' not in _client().get(seating_url).content.decode()
+    form = page[page.index('id="print-round"'):]
+    form = form[:form.index("</form>")]
+    data = dict(re.findall(r'name="(kind|round_number)" value="([^"]+)"', form))
+    assert data == {"kind": "round-pack", "round_number": "1"}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = _client(organiser).post(reverse("print_jobs", args=[championship.slug]),
+                                           data)
+    assert response.status_code == 302
+    job = PrintJob.objects.get()
+    assert (job.kind, job.round_number, job.copies, job.status) == (
+        "round-pack", 1, 2, PrintJob.Status.DONE)  # 4 pairs: two tables, two copies
+    texts = page_texts(job.file.open("rb").read())
+    assert len(texts) == 2 * 2 + 2 + 2  # 2 boards x 2 copies, 2 forms, 2 table cards
+
+
+def test_the_prints_page_says_why_a_document_cannot_be_made_yet(db: None, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                                settings) -> None:
+    settings.MEDIA_ROOT = tmp_path
+    championship = build_championship(pairs=4, rounds=2, boards_per_round=2, drawn_rounds=0,
+                                      generate=False)
+    organiser = UserFactory(username="org-early")
+    organiser.save()
+    services.membership_grant(championship=championship, user=organiser,
+                              role=Membership.Role.ORGANISER, acting_user=None)
+    url = reverse("print_jobs", args=[championship.slug])
+    response = _client(organiser).get(url)
+    reasons = {kind.value: reason for kind, reason, _form in response.context["documents"]}
+    page = response.content.decode()
+    for kind in ("guide-cards", "table-cards", "entry-forms", "round-pack"):
+        assert reasons[kind] == ("Encara no hi ha cap ronda sortejada: es pot imprimir "
+                                 "després del sorteig."), kind
+        assert f'data-not-ready="{kind}"' in page
+    assert reasons["board-sheets"] == "Encara no s'han generat els taulers: genereu-los primer."
+    assert reasons["standings"] is None and reasons["travellers"] is None
+    # The form is not offered, and a request made all the same is refused with the reason.
+    block = page[page.index('id="print-guide-cards"'):]
+    assert "<form" not in block[:block.index("</div>")]
+    response = _client(organiser).post(url, {"kind": "guide-cards", "round_number": 0})
+    assert response.status_code == 200 and not PrintJob.objects.exists()
+    assert ("Cartells de taula i de parella: Encara no hi ha cap ronda sortejada"
+            in response.content.decode())
+    # Standings ask only "after round", no copies.
+    (standings,) = [f for kind, _r, f in response.context["documents"]
+                    if kind.value == "standings"]
+    assert set(standings.fields) == {"kind", "round_number"}
+    assert str(standings["round_number"].label) == "Després de la ronda"
+
+
+def test_the_api_prints_the_round_pack_one_copy_per_table_and_refuses_it_early(  # type: ignore[no-untyped-def]
+    setup, django_capture_on_commit_callbacks,
+) -> None:
+    championship, organiser, _referee = setup
+    url = f"/api/v1/c/{championship.slug}/prints/"
+    # Round 2 is not drawn: refused with the reason, nothing queued.
+    response = _client(organiser).post(url, {"kind": "round-pack", "round_number": 2},
+                                       content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert "sortejada" in response.content.decode() and not PrintJob.objects.exists()
+    response = _client().post(url, {"kind": "round-pack", "round_number": 1},
+                              content_type="application/json")
+    assert response.status_code == 403  # it shows the deals
+    with django_capture_on_commit_callbacks(execute=True):
+        response = _client(organiser).post(url, {"kind": "round-pack", "round_number": 1},
+                                           content_type="application/json")
+    assert response.status_code in (201, 202), response.content
+    job = PrintJob.objects.get()
+    assert (job.kind, job.copies, job.status) == ("round-pack", 2, PrintJob.Status.DONE)

@@ -9,7 +9,7 @@ from tournaments.selectors.names import fold, short_name
 
 
 @pytest.mark.parametrize(("name", "short"), [
-    # the short forms the feature was specified with
+    # the examples of docs/decisions.md
     ("Josep Maria Vilaseca", "J. M. Vilaseca"),
     ("Maria Dolors Serra", "M. D. Serra"),
     ("Núria de la Fuente", "N. de la Fuente"),

@@ -1,6 +1,10 @@
 """``python manage.py print_report KIND SLUG [--round N] [--copies N] [--per-page 1|4]
 [--language ca|es|en] -o FILE.pdf``
 
+``print_report round-pack SLUG --round 1 -o r1.pdf``: everything round 1 needs, one
+PDF (board sheets one per table, entry forms, table cards). A document that cannot be
+made yet (no round drawn, boards not generated) is refused in one line with the reason.
+
 Queues the same print job the organiser's page queues (``reports.services``), shows its
 progress, waits for it and writes the PDF to FILE. Without a broker the job runs
 in-process; with ``CELERY_BROKER_URL`` a worker runs it and this command polls the row.
@@ -23,6 +27,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
 
 from tournaments.models import Championship, PrintJob
 from tournaments.reports import services
@@ -62,17 +67,19 @@ def quiet_eager_celery() -> Iterator[None]:
 
 
 class Command(BaseCommand):
-    help = ("Print a report (board sheets, entry forms, standings, travellers, score cards, "
-            "guide cards).")
+    help = ("Print a report (board sheets, entry forms, table cards, the round pack, "
+            "standings, travellers, score cards, guide cards).")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("kind", choices=[k.value for k in Kind])
         parser.add_argument("slug", help="the championship's slug")
         parser.add_argument("--round", type=int, default=0, dest="round_number",
-                            help="board sheets and entry forms: the round (required); "
-                                 "standings: after that round; travellers: its boards; "
-                                 "guide cards: its seating")
-        parser.add_argument("--copies", type=int, default=1, help="board sheets: copies")
+                            help="board sheets, entry forms, table cards, round pack: the "
+                                 "round (required); standings and score cards: after that "
+                                 "round; travellers: its boards; guide cards: its seating")
+        parser.add_argument("--copies", type=int, default=None,
+                            help="board sheets, round pack: copies of each board "
+                                 "(default: one per table of the round)")
         parser.add_argument("--per-page", type=int, default=1, choices=[1, 4],
                             help="board sheets: boards per page")
         parser.add_argument("--language", choices=[code for code, _name in settings.LANGUAGES],
@@ -88,7 +95,8 @@ class Command(BaseCommand):
         problem = output_problem(output)
         if problem is not None:
             raise CommandError(f"{output}: {problem}; nothing printed")
-        with quiet_eager_celery():
+        # Its refusals (no round drawn, boards not generated...) in the document's language.
+        with quiet_eager_celery(), translation.override(options["language"]):
             self._print(output, options)
 
     def _print(self, output: Path, options: dict[str, Any]) -> None:

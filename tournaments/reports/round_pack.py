@@ -1,0 +1,41 @@
+"""The round pack: everything one round needs, in one PDF, in the order it is used.
+
+First the board sheets (one copy of each board per table, to make up the deals), then
+the entry forms (one per table, for the referee), then the table cards (one per table,
+to stand on it). Each part is drawn by its own module on one canvas; every page carries
+the footer of the stamp (when made, results version, championship).
+"""
+
+from __future__ import annotations
+
+import io
+
+from django.utils.translation import gettext as _
+
+from tournaments.reports.board_sheets import draw_board_sheets
+from tournaments.reports.board_sheets import page_count as sheet_pages
+from tournaments.reports.documents import RoundPack
+from tournaments.reports.entry_forms import draw_entry_forms
+from tournaments.reports.pages import OnPage, new_canvas, page_counter
+from tournaments.reports.table_cards import draw_table_cards
+
+
+def page_count(document: RoundPack) -> int:
+    """Pages of the pack: the board sheets', then one per entry form and table card."""
+    return (sheet_pages(document.board_sheets) + len(document.entry_forms.forms)
+            + len(document.table_cards.cards))
+
+
+def render_round_pack(document: RoundPack, on_page: OnPage | None = None) -> bytes:
+    """The PDF of the round pack, labels in the active language (``render.render`` sets
+    the document's). ``on_page(done, total)`` after each page."""
+    buffer = io.BytesIO()
+    title = _("%(championship)s · Paquet de la ronda %(round)s") % {
+        "championship": document.header.championship, "round": document.round}
+    c = new_canvas(buffer, title=title, numbered=False, footer=document.header.footer)
+    page_done = page_counter(on_page, page_count(document))
+    draw_board_sheets(c, document.board_sheets, page_done)
+    draw_entry_forms(c, document.entry_forms, page_done)
+    draw_table_cards(c, document.table_cards, page_done)
+    c.save()
+    return buffer.getvalue()

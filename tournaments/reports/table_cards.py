@@ -1,0 +1,96 @@
+"""Table cards: one big card per table of a round, to stand on the table so that the
+pairs find their seats from across the room. A4 landscape, one card a page: the table's
+number very large, then the NS and the EW pair (number large, players below) and the
+boards played there. The whole card is readable at a few metres: the table number at
+150 pt, the pairs at 40 pt.
+
+``build.table_cards`` makes the document from the round's seating
+(``selectors.seating.round_seating``); this module only draws it.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+
+from django.utils.translation import gettext as _
+from reportlab.lib.colors import black
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.pdfgen import canvas
+
+from tournaments.reports import labels
+from tournaments.reports.documents import TableCard, TableCards
+from tournaments.reports.fitting import draw_fitted
+from tournaments.reports.fonts import FONT_BOLD
+from tournaments.reports.pages import GREY, LIGHT, MARGIN, OnPage, new_canvas
+
+WIDTH, HEIGHT = landscape(A4)
+#: Font sizes, in points: the table's number, the pairs' lines, the players' names.
+NUMBER_SIZE = 150.0
+PAIR_SIZE = 40.0
+PLAYERS_SIZE = 22.0
+
+
+def render_table_cards(document: TableCards, on_page: OnPage | None = None) -> bytes:
+    """The PDF of the table cards, one A4 landscape page per table, labels in the active
+    language (``render.render`` sets the document's). ``on_page(done, total)``."""
+    buffer = io.BytesIO()
+    title = _("%(championship)s · Rètols de taula · Ronda %(round)s") % {
+        "championship": document.header.championship, "round": document.round}
+    c = new_canvas(buffer, title=title, numbered=False, footer=document.header.footer,
+                   pagesize=landscape(A4))
+    total = len(document.cards)
+    done = 0
+
+    def page_done() -> None:
+        nonlocal done
+        done += 1
+        if on_page is not None:
+            on_page(done, total)
+
+    draw_table_cards(c, document, page_done)
+    c.save()
+    return buffer.getvalue()
+
+
+def draw_table_cards(c: canvas.Canvas, document: TableCards,
+                     page_done: Callable[[], None]) -> None:
+    """Draw the cards on ``c``, one A4 landscape page each, calling ``page_done`` after
+    each page."""
+    c.setPageSize(landscape(A4))
+    for card in document.cards:
+        _card(c, document, card)
+        c.showPage()
+        page_done()
+
+
+def _card(c: canvas.Canvas, document: TableCards, card: TableCard) -> None:
+    usable = WIDTH - 2 * MARGIN
+    top = HEIGHT - MARGIN
+    draw_fitted(c, document.header.championship, MARGIN, top - 24, usable * 0.7, 24,
+                size=14, max_lines=1, colour=GREY)
+    draw_fitted(c, _("Ronda %(n)s") % {"n": document.round}, MARGIN + usable * 0.7,
+                top - 24, usable * 0.3, 24, font=FONT_BOLD, size=18, align="right",
+                max_lines=1)
+    number_h = NUMBER_SIZE * 1.2
+    y = top - 30 - number_h
+    draw_fitted(c, _("Taula %(n)s") % {"n": card.table}, MARGIN, y, usable, number_h,
+                font=FONT_BOLD, size=NUMBER_SIZE, align="center", max_lines=1)
+    line_h = PAIR_SIZE * 1.3 + PLAYERS_SIZE * 1.4
+    for side, pair, players in (("NS", card.ns_pair, card.ns_players),
+                                ("EW", card.ew_pair, card.ew_players)):
+        y -= line_h + 8
+        c.setFillColor(LIGHT)
+        c.roundRect(MARGIN, y, usable, line_h, 8, stroke=0, fill=1)
+        c.setFillColor(black)
+        draw_fitted(c, _("%(side)s: Parella %(pair)s") % {"side": labels.side(side),
+                                                         "pair": pair},
+                    MARGIN + 12, y + PLAYERS_SIZE * 1.4, usable - 24, PAIR_SIZE * 1.3,
+                    font=FONT_BOLD, size=PAIR_SIZE, max_lines=1)
+        draw_fitted(c, players, MARGIN + 12, y + 2, usable - 24, PLAYERS_SIZE * 1.4,
+                    size=PLAYERS_SIZE, max_lines=1)
+    if card.boards:
+        y -= PAIR_SIZE * 1.4 + 6
+        draw_fitted(c, _("Taulers %(boards)s") % {"boards": card.boards}, MARGIN, y, usable,
+                    PAIR_SIZE * 1.3, font=FONT_BOLD, size=PAIR_SIZE * 0.8, align="center",
+                    max_lines=1)
