@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from tests.factories import UserFactory, build_championship
 from tests.tournaments.conftest import Small
@@ -132,3 +133,4 @@ def test_a_late_pair_is_told_the_round_it_joins_when_registered(client) -> None:
          "pair-submit": "1"}, follow=True,
     )
     assert "Pair 6 registered: it joins in round 3." in response.content.decode()
+    translation.activate("ca")  # the requests left English active in this thread
