@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -73,9 +74,12 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
                 except ValueError as exc:  # every service refusal is a ValueError
                     add_service_error(pair_form, exc)
                 else:
-                    messages.success(
-                        request, _("Parella %(n)s inscrita.") % {"n": pair.number}
-                    )
+                    # A late pair is told the round it joins: it may be later than the
+                    # page said when it was loaded (a round drawn meanwhile).
+                    messages.success(request, (
+                        _("Parella %(n)s inscrita: entra a la ronda %(round)s.")
+                        if pair.joined_round > 1 else _("Parella %(n)s inscrita.")
+                    ) % {"n": pair.number, "round": pair.joined_round})
                     return redirect(next_url(
                         request, reverse("pairs_register", args=[championship.slug])))
     pairs = list(
@@ -128,7 +132,8 @@ def pair_short_names(request: HttpRequest, championship: Championship,
     defaults = selectors.pair_names(championship)[number]
     for k, player in ((1, pair.player1), (2, pair.player2)):
         form.fields[f"short{k}"].widget.attrs["placeholder"] = short_name(player.name)
-        form.fields[f"short{k}"].help_text = player.name
+        # Django writes a help text as HTML: the name is the players', so escaped.
+        form.fields[f"short{k}"].help_text = escape(player.name)
     if request.method == "POST" and form.is_valid():
         try:
             services.pair_short_names_set(

@@ -27,7 +27,7 @@ from django.views.decorators.http import require_POST
 from tournaments import selectors, services
 from tournaments.forms import add_service_error
 from tournaments.models import Championship, Membership
-from tournaments.permissions import Capability
+from tournaments.permissions import Capability, has
 from tournaments.reports.sign_in_card import SignInCard, render_sign_in_card
 from tournaments.web.common import capability_required, page_context
 
@@ -76,7 +76,7 @@ def _sign_in_url(request: HttpRequest, championship: Championship, user: Any) ->
     """The absolute one-time sign-in link of ``user`` (``services.sign_in_token``), at
     ``settings.SITE_URL`` when set (the address phones reach), else at the address the
     organiser's browser used."""
-    token = services.sign_in_token(user=user)
+    token = services.sign_in_token(user=user, acting_user=request.user)
     path = reverse(
         "sign_in", args=[championship.slug, urlsafe_base64_encode(force_bytes(user.pk)), token]
     )
@@ -92,6 +92,18 @@ def _unreachable_host(request: HttpRequest) -> str:
     except ValueError:
         loopback = host == "localhost" or host.endswith(".localhost")
     return host if loopback else ""
+
+
+def _made_here_already(championship: Championship, data: dict[str, Any]) -> Any:
+    """The account a "new referee" form names when this championship already has it,
+    with that role and no password (the first of two taps made it), else ``None``."""
+    row = (Membership.objects.select_related("user")
+           .filter(championship=championship, role=data["role"],
+                   user__username__iexact=(data["username"] or "").strip())
+           .first())
+    if row is None or services.sign_in_refusal(row.user) is not None:
+        return None
+    return row.user
 
 
 def _membership(championship: Championship, membership: int) -> Membership:
@@ -122,7 +134,16 @@ def people(request: HttpRequest, championship: Championship) -> HttpResponse:
                     **new_form.cleaned_data,
                 )
             except ValueError as exc:  # every service refusal is a ValueError
-                add_service_error(new_form, exc)
+                made = _made_here_already(championship, new_form.cleaned_data)
+                if made is None:
+                    add_service_error(new_form, exc)
+                else:
+                    # A double tap: the first tap made it, the page shows the second's.
+                    messages.info(request, _("El compte %(name)s ja s'havia creat amb "
+                                             "aquest rol: aquí en teniu un enllaç nou.")
+                                  % {"name": made.username})
+                    return _page(request, championship, link_for=made.username,
+                                 link=_sign_in_url(request, championship, made))
             else:
                 messages.success(request, _("Compte %(name)s creat.") % {"name": user.username})
                 return _page(request, championship, link_for=user.username,
@@ -161,6 +182,9 @@ def people_remove(request: HttpRequest, championship: Championship,
     else:
         messages.success(request, _("%(name)s ja no és %(role)s.") % {
             "name": row.user.get_username(), "role": Role(row.role).label.lower()})
+        if not has(request.user, championship, Capability.GRANT_ROLE):
+            # An organiser who took their own role: the people page is no longer theirs.
+            return redirect("championship", championship.slug)
     return redirect("people", championship.slug)
 
 
@@ -210,7 +234,7 @@ def sign_in(request: HttpRequest, slug: str, uidb64: str, token: str) -> HttpRes
     must not spend it), POST signs in and lands on the championship's referee tables. A
     used, expired or broken link gets a page saying so (400), never a 500."""
     championship = get_object_or_404(Championship, slug=slug)
-    user = services.sign_in_check(uidb64=uidb64, token=token)
+    user = services.sign_in_check(uidb64=uidb64, token=token, championship=championship)
     if user is None:
         return render(request, "tournaments/sign_in.html",
                       {"championship": championship, "invalid": True}, status=400)
@@ -218,5 +242,10 @@ def sign_in(request: HttpRequest, slug: str, uidb64: str, token: str) -> HttpRes
         login(request, user, backend=BACKEND)
         messages.success(request, _("Heu entrat com a %(name)s.") % {"name": user.username})
         return redirect("referee_tables", championship.slug)
+    # Someone else signed in on this device (the organiser trying the link) would be
+    # signed out, and the link spent: the page says so before the button.
+    other = (request.user.get_username()
+             if request.user.is_authenticated and request.user.pk != user.pk else "")
     return render(request, "tournaments/sign_in.html",
-                  {"championship": championship, "person": user.get_username()})
+                  {"championship": championship, "person": user.get_username(),
+                   "signed_in_as": other})
