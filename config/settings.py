@@ -176,7 +176,8 @@ def caches_from_env(environ: Mapping[str, str] | None = None) -> dict[str, dict[
         )
     return {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis cache, but a Redis down is an empty cache, not a 500.
+            "BACKEND": "tournaments.cache.RedisCacheOrNothing",
             "LOCATION": url,
             # A cache that does not answer costs a request a second, not a hang.
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},

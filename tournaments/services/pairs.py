@@ -294,6 +294,21 @@ def _sniff_delimiter(text: str) -> str:
     return best
 
 
+def _comma_in_a_name(fields: Sequence[str], delimiter: str) -> str | None:
+    """The name a comma seems to split in a comma-separated line ("1,Puig, Anna,Vila,
+    Pere" is "Puig, Anna" and "Vila, Pere", not two players with short names), or
+    ``None``. The sign: more than 3 fields, some after a comma and a space, others
+    after a bare comma. A list typed with ", " throughout, or written by a spreadsheet
+    (bare commas, names with commas quoted), is read as it comes."""
+    if delimiter != "," or len(fields) <= 3:
+        return None
+    spaced = [i for i in range(1, len(fields)) if fields[i][:1] == " " and fields[i].strip()]
+    if not spaced or len(spaced) == len(fields) - 1:
+        return None
+    i = spaced[0]
+    return f"{fields[i - 1].strip()},{fields[i].rstrip()}"
+
+
 def _delimiter_text(delimiter: str) -> str:
     return _("tabulador") if delimiter == "\t" else f"«{delimiter}»"
 
@@ -332,6 +347,13 @@ def read_pairs_csv(text: str) -> PairsCsv:
             break
         where = _("línia %(n)s") % {"n": line_no}
         start, line_no = line_no, reader.line_num + 1
+        if (comma := _comma_in_a_name(fields, delimiter)) is not None:
+            problems.append(
+                _("%(where)s: «%(name)s» sembla un nom amb una coma: poseu cada nom entre "
+                  "cometes (\"%(name)s\") o separeu els camps amb «;» o tabuladors")
+                % {"where": where, "name": comma[:40]}
+            )
+            continue
         fields = [f.strip() for f in fields]
         if not any(fields):
             blank.append(start)

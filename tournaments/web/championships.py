@@ -214,7 +214,7 @@ def interchange_file(request: HttpRequest, slug: str) -> HttpResponse:
     if not championship.deal_secret_published:
         raise Http404(_("El fitxer del campionat es publica amb la llavor."))
     try:
-        text = dumps(services.championship_export(championship))
+        text = dumps(services.championship_export(championship, public=True))
     except InterchangeError as exc:
         messages.error(request, _("No s'ha pogut fer el fitxer: %(problems)s")
                        % {"problems": "; ".join(exc.problems)})

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -128,7 +129,8 @@ def pair_short_names(request: HttpRequest, championship: Championship,
     defaults = selectors.pair_names(championship)[number]
     for k, player in ((1, pair.player1), (2, pair.player2)):
         form.fields[f"short{k}"].widget.attrs["placeholder"] = short_name(player.name)
-        form.fields[f"short{k}"].help_text = player.name
+        # Django writes a help text as HTML: the name is the players', so escaped.
+        form.fields[f"short{k}"].help_text = escape(player.name)
     if request.method == "POST" and form.is_valid():
         try:
             services.pair_short_names_set(

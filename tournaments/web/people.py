@@ -24,7 +24,7 @@ from django.views.decorators.http import require_POST
 from tournaments import selectors, services
 from tournaments.forms import add_service_error
 from tournaments.models import Championship, Membership
-from tournaments.permissions import Capability
+from tournaments.permissions import Capability, has
 from tournaments.reports.sign_in_card import SignInCard, render_sign_in_card
 from tournaments.web.common import capability_required, page_context
 
@@ -71,7 +71,7 @@ class NewRefereeForm(forms.Form):
 
 def _sign_in_url(request: HttpRequest, championship: Championship, user: Any) -> str:
     """The absolute one-time sign-in link of ``user`` (``services.sign_in_token``)."""
-    token = services.sign_in_token(user=user)
+    token = services.sign_in_token(user=user, acting_user=request.user)
     return request.build_absolute_uri(reverse(
         "sign_in", args=[championship.slug, urlsafe_base64_encode(force_bytes(user.pk)), token]
     ))
@@ -143,6 +143,9 @@ def people_remove(request: HttpRequest, championship: Championship,
     else:
         messages.success(request, _("%(name)s ja no és %(role)s.") % {
             "name": row.user.get_username(), "role": Role(row.role).label.lower()})
+        if not has(request.user, championship, Capability.GRANT_ROLE):
+            # An organiser who took their own role: the people page is no longer theirs.
+            return redirect("championship", championship.slug)
     return redirect("people", championship.slug)
 
 
@@ -192,7 +195,7 @@ def sign_in(request: HttpRequest, slug: str, uidb64: str, token: str) -> HttpRes
     must not spend it), POST signs in and lands on the championship's referee tables. A
     used, expired or broken link gets a page saying so (400), never a 500."""
     championship = get_object_or_404(Championship, slug=slug)
-    user = services.sign_in_check(uidb64=uidb64, token=token)
+    user = services.sign_in_check(uidb64=uidb64, token=token, championship=championship)
     if user is None:
         return render(request, "tournaments/sign_in.html",
                       {"championship": championship, "invalid": True}, status=400)
@@ -200,5 +203,10 @@ def sign_in(request: HttpRequest, slug: str, uidb64: str, token: str) -> HttpRes
         login(request, user, backend=BACKEND)
         messages.success(request, _("Heu entrat com a %(name)s.") % {"name": user.username})
         return redirect("referee_tables", championship.slug)
+    # Someone else signed in on this device (the organiser trying the link) would be
+    # signed out, and the link spent: the page says so before the button.
+    other = (request.user.get_username()
+             if request.user.is_authenticated and request.user.pk != user.pk else "")
     return render(request, "tournaments/sign_in.html",
-                  {"championship": championship, "person": user.get_username()})
+                  {"championship": championship, "person": user.get_username(),
+                   "signed_in_as": other})
