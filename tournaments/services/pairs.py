@@ -297,7 +297,7 @@ def _sniff_delimiter(text: str) -> str:
             for fields in reader:
                 if reader.line_num > 50:
                     break
-                if 3 <= len(fields) <= 5 and not _pair_number_problem(fields[0].strip()) \
+                if (3 <= len(fields) <= 5 and not _pair_number_problem(fields[0].strip())) \
                         or _is_unnumbered_pair(fields):
                     pairs += 1
                 if len(fields) > 1:

@@ -11,7 +11,6 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
-from django.views.decorators.http import require_POST
 
 from tournaments import selectors, services
 from tournaments.forms import (
@@ -32,6 +31,7 @@ from tournaments.web.common import (
     close_forms,
     next_url,
     page_context,
+    post_only,
 )
 
 
@@ -110,8 +110,8 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
     )
 
 
-@require_POST
 @capability_required(Capability.REMOVE_PAIR)
+@post_only("pairs_register")
 def pair_remove(request: HttpRequest, championship: Championship, number: int) -> HttpResponse:
     """Remove pair ``number`` (``services.pair_remove``: refused once it sits at a table);
     the refusal or the success shows as a message on the pairs page."""
