@@ -86,12 +86,11 @@ def _championships_not_organised(user: Any, acting_user: User | None) -> list[st
     does not organise (none for the system or a superuser)."""
     if acting_user is None or acting_user.is_superuser:
         return []
-    organised = Membership.objects.filter(user_id=acting_user.pk, role=Role.ORGANISER)
-    return list(
-        Championship.objects.filter(memberships__user_id=user.pk)
-        .exclude(pk__in=organised.values("championship_id"))
-        .distinct().order_by("name").values_list("name", flat=True)
-    )
+    held = Championship.objects.filter(memberships__user_id=user.pk)
+    if acting_user.pk is not None:  # an anonymous user organises nothing
+        held = held.exclude(pk__in=Membership.objects.filter(
+            user_id=acting_user.pk, role=Role.ORGANISER).values("championship_id"))
+    return list(held.distinct().order_by("name").values_list("name", flat=True))
 
 
 def sign_in_token(*, user: Any, acting_user: User | None) -> str:

@@ -82,9 +82,12 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
                 except ValueError as exc:  # every service refusal is a ValueError
                     add_service_error(pair_form, exc)
                 else:
-                    messages.success(
-                        request, _("Parella %(n)s inscrita.") % {"n": pair.number}
-                    )
+                    # A late pair is told the round it joins: it may be later than the
+                    # page said when it was loaded (a round drawn meanwhile).
+                    messages.success(request, (
+                        _("Parella %(n)s inscrita: entra a la ronda %(round)s.")
+                        if pair.joined_round > 1 else _("Parella %(n)s inscrita.")
+                    ) % {"n": pair.number, "round": pair.joined_round})
                     return redirect(next_url(
                         request, reverse("pairs_register", args=[championship.slug])))
     pairs = list(

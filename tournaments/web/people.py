@@ -6,9 +6,12 @@ needs /admin/."""
 
 from __future__ import annotations
 
+from ipaddress import ip_address
 from typing import Any
+from urllib.parse import urlsplit
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.db.models import Q
@@ -69,11 +72,25 @@ class NewRefereeForm(forms.Form):
 
 
 def _sign_in_url(request: HttpRequest, championship: Championship, user: Any) -> str:
-    """The absolute one-time sign-in link of ``user`` (``services.sign_in_token``)."""
+    """The absolute one-time sign-in link of ``user`` (``services.sign_in_token``), at
+    ``settings.SITE_URL`` when set (the address phones reach), else at the address the
+    organiser's browser used."""
     token = services.sign_in_token(user=user, acting_user=request.user)
-    return request.build_absolute_uri(reverse(
+    path = reverse(
         "sign_in", args=[championship.slug, urlsafe_base64_encode(force_bytes(user.pk)), token]
-    ))
+    )
+    return settings.SITE_URL + path if settings.SITE_URL else request.build_absolute_uri(path)
+
+
+def _unreachable_host(request: HttpRequest) -> str:
+    """The host of the sign-in links when no phone can reach it (this computer's own
+    loopback address, e.g. ``127.0.0.1``), else ``""``."""
+    host = urlsplit(settings.SITE_URL or request.build_absolute_uri("/")).hostname or ""
+    try:
+        loopback = ip_address(host).is_loopback
+    except ValueError:
+        loopback = host == "localhost" or host.endswith(".localhost")
+    return host if loopback else ""
 
 
 def _membership(championship: Championship, membership: int) -> Membership:
@@ -85,7 +102,8 @@ def _page(request: HttpRequest, championship: Championship, **extra: Any) -> Htt
     extra.setdefault("add_form", AddPersonForm(prefix="add"))
     extra.setdefault("new_form", NewRefereeForm(prefix="new"))
     return render(request, "tournaments/people.html", page_context(
-        request, championship, people=selectors.people(championship), **extra))
+        request, championship, people=selectors.people(championship),
+        unreachable_host=_unreachable_host(request), **extra))
 
 
 @capability_required(Capability.GRANT_ROLE)

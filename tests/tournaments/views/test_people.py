@@ -332,3 +332,20 @@ def test_an_organiser_who_takes_their_own_role_lands_on_the_championship_not_a_4
     assert response.status_code == 200
     assert "ja no és" in response.content.decode()
     assert _roles(web, web.organiser.username) == set()
+
+
+def test_links_to_this_computer_are_flagged_and_site_url_gives_the_halls_address(
+    client, web: Small, settings,
+) -> None:
+    client.force_login(web.organiser)
+    local = client.get(_url(web), HTTP_HOST="127.0.0.1:8000").content.decode()
+    assert 'id="unreachable-host"' in local and "127.0.0.1" in local
+    assert 'id="unreachable-host"' not in client.get(
+        _url(web), HTTP_HOST="testserver").content.decode()
+
+    settings.SITE_URL = "http://192.168.1.20:8000"
+    response = client.post(_url(web), {"new-username": "arbitre-sala", "new-email": "",
+                                       "new-role": "referee", "new-submit": "1"},
+                           HTTP_HOST="127.0.0.1:8000")
+    assert response.context["link"].startswith("http://192.168.1.20:8000/c/")
+    assert 'id="unreachable-host"' not in response.content.decode()
