@@ -94,6 +94,7 @@ def test_the_page_says_how_the_pairs_were_numbered(client, small):
     highest = max(Pair.objects.filter(championship=small.championship)
                   .values_list("number", flat=True))
     url = reverse("pairs_register", args=[small.championship.slug])
+    assert 'id="csv-help-unnumbered"' in client.get(url).content.decode()
     response = client.post(url, {"csv-text": UNNUMBERED, "csv-submit": "1"}, follow=True)
     shown = [str(m) for m in response.context["messages"]]
     assert "3 parelles inscrites." in shown
