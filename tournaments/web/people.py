@@ -93,6 +93,18 @@ def _unreachable_host(request: HttpRequest) -> str:
     return host if loopback else ""
 
 
+def _made_here_already(championship: Championship, data: dict[str, Any]) -> Any:
+    """The account a "new referee" form names when this championship already has it,
+    with that role and no password (the first of two taps made it), else ``None``."""
+    row = (Membership.objects.select_related("user")
+           .filter(championship=championship, role=data["role"],
+                   user__username__iexact=(data["username"] or "").strip())
+           .first())
+    if row is None or services.sign_in_refusal(row.user) is not None:
+        return None
+    return row.user
+
+
 def _membership(championship: Championship, membership: int) -> Membership:
     return get_object_or_404(Membership.objects.select_related("user"),
                              championship=championship, pk=membership)
@@ -121,7 +133,16 @@ def people(request: HttpRequest, championship: Championship) -> HttpResponse:
                     **new_form.cleaned_data,
                 )
             except ValueError as exc:  # every service refusal is a ValueError
-                add_service_error(new_form, exc)
+                made = _made_here_already(championship, new_form.cleaned_data)
+                if made is None:
+                    add_service_error(new_form, exc)
+                else:
+                    # A double tap: the first tap made it, the page shows the second's.
+                    messages.info(request, _("El compte %(name)s ja s'havia creat amb "
+                                             "aquest rol: aquí en teniu un enllaç nou.")
+                                  % {"name": made.username})
+                    return _page(request, championship, link_for=made.username,
+                                 link=_sign_in_url(request, championship, made))
             else:
                 messages.success(request, _("Compte %(name)s creat.") % {"name": user.username})
                 return _page(request, championship, link_for=user.username,

@@ -349,3 +349,27 @@ def test_links_to_this_computer_are_flagged_and_site_url_gives_the_halls_address
                            HTTP_HOST="127.0.0.1:8000")
     assert response.context["link"].startswith("http://192.168.1.20:8000/c/")
     assert 'id="unreachable-host"' not in response.content.decode()
+
+
+def test_a_double_tap_on_create_shows_the_link_not_user_name_taken(client, web: Small) -> None:
+    """The second of two taps on "Crear el compte" is the page the organiser sees: it
+    shows a sign-in link for the account the first tap made, not "Ja hi ha un compte"."""
+    client.force_login(web.organiser)
+    _create(client, web, username="arbitre-doble")
+    response = _create(client, web, username="arbitre-doble")
+    assert response.status_code == 200
+    assert not response.context["new_form"].errors
+    assert "/sign-in/" in response.context["link"]
+    assert "ja s&#x27;havia creat" in response.content.decode()
+    assert get_user_model().objects.filter(username="arbitre-doble").count() == 1
+    grants = [a for a in _audits(web, AuditEntry.Action.ROLE_GRANT.value)
+              if a.after["user"] == "arbitre-doble"]
+    assert len(grants) == 1
+    client.logout()
+    assert client.post(response.context["link"].removeprefix("http://testserver")
+                       ).status_code == 302
+    # Another role, or an account made elsewhere, is still "taken".
+    client.force_login(web.organiser)
+    other = client.post(_url(web), {"new-username": "arbitre-doble", "new-email": "",
+                                     "new-role": "head_referee", "new-submit": "1"})
+    assert "Ja hi ha un compte" in other.context["new_form"].errors["username"][0]
