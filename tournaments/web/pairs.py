@@ -10,8 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments import selectors, services
 from tournaments.forms import (
@@ -32,6 +31,7 @@ from tournaments.web.common import (
     close_forms,
     next_url,
     page_context,
+    post_only,
 )
 
 
@@ -55,12 +55,20 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
                 except ValueError as exc:  # every service refusal is a ValueError
                     add_service_error(csv_form, exc)
                 else:
-                    messages.success(
-                        request, _("%(n)s parelles inscrites.") % {"n": len(created)}
-                    )
+                    messages.success(request, ngettext(
+                        "%(n)s parella inscrita.", "%(n)s parelles inscrites.", len(created)
+                    ) % {"n": len(created)})
                     # Read again (a pure read of the same text) for what was skipped.
-                    for note in services.read_pairs_csv(
-                            csv_form.cleaned_data["csv_text"]).skipped:
+                    read = services.read_pairs_csv(csv_form.cleaned_data["csv_text"])
+                    if not read.numbered:
+                        numbers = [p.number for p in created]
+                        messages.info(request, ngettext(
+                            "La llista no porta números: la parella té el número %(first)s.",
+                            "La llista no porta números: les parelles tenen els números del "
+                            "%(first)s al %(last)s, per l'ordre de la llista.",
+                            len(numbers),
+                        ) % {"first": min(numbers), "last": max(numbers)})
+                    for note in read.skipped:
                         messages.info(request, note)
                     return redirect("pairs_register", championship.slug)
         else:
@@ -105,8 +113,8 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
     )
 
 
-@require_POST
 @capability_required(Capability.REMOVE_PAIR)
+@post_only("pairs_register")
 def pair_remove(request: HttpRequest, championship: Championship, number: int) -> HttpResponse:
     """Remove pair ``number`` (``services.pair_remove``: refused once it sits at a table);
     the refusal or the success shows as a message on the pairs page."""

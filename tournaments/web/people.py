@@ -21,15 +21,14 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments import selectors, services
 from tournaments.forms import add_service_error
 from tournaments.models import Championship, Membership
 from tournaments.permissions import Capability, has
 from tournaments.reports.sign_in_card import SignInCard, render_sign_in_card
-from tournaments.web.common import capability_required, page_context
+from tournaments.web.common import capability_required, page_context, post_only
 
 Role = Membership.Role
 #: The roles an account made here may get: a referee's (an organiser has a password).
@@ -168,8 +167,8 @@ def people(request: HttpRequest, championship: Championship) -> HttpResponse:
     return _page(request, championship, add_form=add_form)
 
 
-@require_POST
 @capability_required(Capability.GRANT_ROLE)
+@post_only("people")
 def people_remove(request: HttpRequest, championship: Championship,
                   membership: int) -> HttpResponse:
     """Take one role away (``services.membership_revoke``); its refusal (the last
@@ -188,8 +187,8 @@ def people_remove(request: HttpRequest, championship: Championship,
     return redirect("people", championship.slug)
 
 
-@require_POST
 @capability_required(Capability.GRANT_ROLE)
+@post_only("people")
 def people_link(request: HttpRequest, championship: Championship,
                 membership: int) -> HttpResponse:
     """A new one-time sign-in link for a referee's account made here, shown once."""
@@ -218,8 +217,11 @@ def people_qr(request: HttpRequest, championship: Championship, membership: int)
         lines=(
             _("Escanegeu aquest codi amb el mòbil per entrar com a àrbitre, sense "
               "contrasenya."),
-            _("El codi serveix una sola vegada i caduca al cap de %(days)s dies; "
-              "l'organitzador en pot fer un altre.") % {"days": services.SIGN_IN_DAYS},
+            ngettext("El codi serveix una sola vegada i caduca al cap de %(days)s dia; "
+                     "l'organitzador en pot fer un altre.",
+                     "El codi serveix una sola vegada i caduca al cap de %(days)s dies; "
+                     "l'organitzador en pot fer un altre.",
+                     services.SIGN_IN_DAYS) % {"days": services.SIGN_IN_DAYS},
         ),
     ))
     response = HttpResponse(pdf, content_type="application/pdf")
