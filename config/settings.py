@@ -57,6 +57,12 @@ Security (HTTPS behind a proxy; see deploy/README.md and deploy/production.env.e
                                   (default: on when DEBUG is off)
     SESSION_COOKIE_HTTPONLY, CSRF_COOKIE_HTTPONLY   no script reads them (default 1)
     CSRF_TRUSTED_ORIGINS          comma-separated https://host origins
+
+Phones in the hall:
+    SITE_URL              the address phones reach the site at, e.g.
+                          http://192.168.1.20:8000: the one-time sign-in links and their
+                          QR codes use it (default: the address the organiser's browser
+                          used, which may be 127.0.0.1, unreachable from a phone)
 """
 
 from __future__ import annotations
@@ -66,6 +72,7 @@ from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -176,7 +183,8 @@ def caches_from_env(environ: Mapping[str, str] | None = None) -> dict[str, dict[
         )
     return {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis cache, but a Redis down is an empty cache, not a 500.
+            "BACKEND": "tournaments.cache.RedisCacheOrNothing",
             "LOCATION": url,
             # A cache that does not answer costs a request a second, not a hang.
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
@@ -207,6 +215,24 @@ if not DEBUG and not ALLOWED_HOSTS:
         "set it to the site's host names, e.g. ALLOWED_HOSTS=botifarra.example.org"
     )
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+
+
+def site_url(name: str) -> str:
+    """``"http://192.168.1.20:8000/"`` -> ``"http://192.168.1.20:8000"``; empty if unset."""
+    given = os.environ.get(name, "").strip()
+    url = given.rstrip("/")
+    parts = urlsplit(url)
+    if url and (parts.scheme not in {"http", "https"} or not parts.hostname
+                or parts.path or parts.query or parts.fragment):
+        raise ImproperlyConfigured(
+            f"{name}={given!r} is not a site address like http://192.168.1.20:8000 "
+            "(scheme, host and port only)")
+    return url
+
+
+#: The address phones reach the site at (the one-time sign-in links and their QR codes);
+#: empty: the address the organiser's own browser used.
+SITE_URL = site_url("SITE_URL")
 
 
 def proxy_ssl_header(name: str) -> tuple[str, str] | None:

@@ -17,12 +17,12 @@ ROOT = Path(__file__).parents[1]
 SETTINGS_VARIABLES = (
     "DEBUG", "DJANGO_SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "DATABASE_CONN_MAX_AGE",
     "DATABASE_SERVER_SIDE_BINDING", "DATABASE_PREPARE_THRESHOLD",
-    "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE",
+    "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE", "SITE_URL",
 )
 PRINT_SETTINGS = (
     "import json, config.settings as s; "
     "print(json.dumps({'db': s.DATABASES['default'], 'debug': s.DEBUG, "
-    "'hosts': s.ALLOWED_HOSTS}, default=str))"
+    "'hosts': s.ALLOWED_HOSTS, 'site_url': s.SITE_URL}, default=str))"
 )
 
 
@@ -101,6 +101,17 @@ def test_debug_off_with_no_allowed_hosts_is_refused() -> None:
     )
     loaded = settings_with(DEBUG="0", DJANGO_SECRET_KEY="k", ALLOWED_HOSTS="bd.example.org")
     assert (loaded["debug"], loaded["hosts"]) == (False, ["bd.example.org"])
+
+
+@pytest.mark.parametrize("url", ["192.168.1.20:8000", "ftp://h", "http://", "http://h/c/x"])
+def test_a_site_url_that_is_not_scheme_host_and_port_is_refused(url: str) -> None:
+    assert refusal(SITE_URL=url).startswith(f"SITE_URL={url!r} is not a site address")
+
+
+def test_the_site_url_loses_its_trailing_slash_and_defaults_to_empty() -> None:
+    assert settings_with(SITE_URL="http://192.168.1.20:8000/")["site_url"] == (
+        "http://192.168.1.20:8000")
+    assert settings_with()["site_url"] == ""
 
 
 def test_debug_on_may_leave_allowed_hosts_empty() -> None:

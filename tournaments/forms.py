@@ -15,7 +15,8 @@ from django.core import signing
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from engine import sant_vicenc_default
+from engine import Suit, sant_vicenc_default
+from engine.score import classic_multiplier
 from tournaments.fields import NFCFormField
 from tournaments.models import Championship, Result
 from tournaments.result_messages import result_problems
@@ -93,6 +94,21 @@ class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]  # generic in
         if "slug" in self.fields:
             self.fields["slug"].required = False
             self.fields["slug"].help_text = _("En blanc, es fa a partir del nom.")
+        # Under duplicate doubling a Sant Vicenç changes no score: say so where it is
+        # chosen, with the classic multipliers from the engine's one rule.
+        times = {trump: classic_multiplier(trump=trump, contro=True, recontro=True,
+                                           sant_vicenc=True) for trump in (Suit.O, None)}
+        if "sant_vicenc" in self.fields:
+            self.fields["sant_vicenc"].help_text = _(
+                "Amb el doblatge clàssic, la mà amb Sant Vicenç compta ×%(suit)s (×%(botifarra)s "
+                "en botifarra). Amb el doblatge duplicat queda anotat al resultat però no "
+                "canvia cap puntuació."
+            ) % {"suit": times[Suit.O], "botifarra": times[None]}
+        if "sant_vicenc_on_botifarra" in self.fields:
+            self.fields["sant_vicenc_on_botifarra"].help_text = _(
+                "Si també es pot fer Sant Vicenç quan el trumfo és botifarra (×%(botifarra)s "
+                "amb el doblatge clàssic; amb el duplicat, només queda anotat)."
+            ) % {"botifarra": times[None]}
         # Left out of a form (or blank): the championship's default.
         for name in ("movement", "missed_boards"):
             if name in self.fields:

@@ -19,6 +19,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 from django_ratelimit.core import get_usage
 
@@ -43,10 +44,14 @@ def client_address(request: HttpRequest) -> str:
 
 def lockout_message() -> str:
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
-    return _(
+    return ngettext(
+        "Massa intents d'entrada fallits amb aquest nom d'usuari des d'aquesta adreça. "
+        "Torneu-ho a provar d'aquí a %(minutes)s minut, o demaneu a l'organitzador que "
+        "us desbloquegi.",
         "Massa intents d'entrada fallits amb aquest nom d'usuari des d'aquesta adreça. "
         "Torneu-ho a provar d'aquí a %(minutes)s minuts, o demaneu a l'organitzador que "
-        "us desbloquegi."
+        "us desbloquegi.",
+        minutes,
     ) % {"minutes": minutes}
 
 

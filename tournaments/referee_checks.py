@@ -25,6 +25,7 @@ from typing import Any
 
 from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import scoring
 from engine.cards import HAND_POINTS, Suit, other_side_points
@@ -108,9 +109,11 @@ def unusual(
     if len(others) >= 2:
         median = statistics.median(others)
         if abs(ns_points_taken - median) > FAR_FROM_FIELD:
-            found.append(("far_from_field", _(
+            found.append(("far_from_field", ngettext(
+                "NS %(ns)s punt, i a les altres taules NS en fan %(median)s (mediana): "
+                "potser s'han canviat les línies?",
                 "NS %(ns)s punts, i a les altres taules NS en fan %(median)s (mediana): "
-                "potser s'han canviat les línies?")
+                "potser s'han canviat les línies?", ns_points_taken)
                 % {"ns": ns_points_taken, "median": formats.number_format(
                     median, decimal_pos=0 if median == int(median) else 1)}))
     return found

@@ -72,6 +72,22 @@ def public_doc(doc: ChampionshipDoc) -> ChampionshipDoc:
     )
 
 
+def without_private_words(doc: ChampionshipDoc) -> ChampionshipDoc:
+    """``doc`` as a public download holds it: without the words written for the
+    organiser and the referees (a withdrawal's reason, a referee's note on a result),
+    which no public page shows (docs/decisions.md NN). Every number stays."""
+    return dataclasses.replace(
+        doc,
+        pairs=tuple(dataclasses.replace(p, withdrawal_reason="") for p in doc.pairs),
+        rounds=tuple(
+            dataclasses.replace(
+                r, tables=tuple(dataclasses.replace(t, notes=()) for t in r.tables)
+            )
+            for r in doc.rounds
+        ),
+    )
+
+
 # Two tables in round 1; board 1 played at both, board 2 at one only (hidden).
 _EXAMPLE = {
     "format": "botifarra-duplicate/1",

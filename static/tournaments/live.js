@@ -36,8 +36,11 @@
     rows.forEach(function (row) {
       var hit = false;
       if (text) {
-        hit = /^\d+$/.test(text) ? row.dataset.pair === text
-          : fold(row.dataset.names).indexOf(text) !== -1;
+        /* Every word of the query somewhere in the names, in any order, as the
+           server's search (selectors.standings.PairName.matches). */
+        var names = fold(row.dataset.names);
+        hit = /^\d+$/.test(text) ? row.dataset.pair === text.replace(/^0+/, "")
+          : text.split(" ").every(function (word) { return names.indexOf(word) !== -1; });
       }
       if (hit && !found) { found = row; }
       row.classList.toggle("me", hit && row === found);

@@ -151,6 +151,51 @@ def test_healthz_checks_a_shared_redis_cache(played: Championship, settings: Any
     assert (response.status_code, response.json()["cache"]) == (503, "error")
 
 
+def test_the_public_pages_work_with_the_cache_redis_down(
+    played: Championship, settings: Any, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Redis cache that does not answer is an empty cache: every live page is built
+    for the request (200, its numbers), the health check says the cache is down, and
+    Redis is left alone for a while instead of costing each read a timeout."""
+    from django.core.cache import cache
+
+    from config.settings import caches_from_env
+    from tournaments import cache as backend
+
+    settings.CACHES = caches_from_env({"CACHE_URL": f"redis://127.0.0.1:{closed_port()}/11"})
+    slug = played.slug
+    client = Client()
+    for url in (f"/c/{slug}/standings/", f"/c/{slug}/live/standings/", f"/c/{slug}/hall/",
+                f"/c/{slug}/boards/1/", f"/c/{slug}/live/boards/1/", f"/c/{slug}/pairs/1/"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+    assert "Campionat 4 parelles" in client.get(f"/c/{slug}/standings/").content.decode()
+    assert client.get("/healthz").json()["cache"] == "error"
+    tries: list[str] = []
+    monkeypatch.setattr(backend.RedisCache, "get",
+                        lambda self, key, *args, **kwargs: tries.append(key))
+    assert cache.get("x", "empty") == "empty" and tries == []  # left alone after a failure
+    monkeypatch.setattr(backend, "RETRY_SECONDS", 0.0)
+    cache._down_until = 0.0  # type: ignore[attr-defined]  # the backend's own state
+    cache.get("y")
+    assert tries == ["y"]
+
+
+def test_a_redis_cache_that_answers_keeps_values(played: Championship, settings: Any) -> None:
+    require(port_open("127.0.0.1", 6379), "needs Redis at 127.0.0.1:6379")
+    from django.core.cache import cache
+
+    from config.settings import caches_from_env
+
+    settings.CACHES = caches_from_env({"CACHE_URL": "redis://127.0.0.1:6379/11"})
+    cache.set("breaker-probe", 41)
+    assert cache.incr("breaker-probe") == 42 and cache.get("breaker-probe") == 42
+    assert cache.add("breaker-probe", 1) is False
+    cache.delete("breaker-probe")
+    with pytest.raises(ValueError, match="not found"):
+        cache.incr("breaker-probe")
+
+
 def test_a_request_whose_database_fails_gets_a_503_page_and_stores_nothing(
     played: Championship, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -27,6 +27,7 @@ from tournaments.models import Championship, PrintJob
 from tournaments.permissions import Capability, allows, roles_of
 from tournaments.reports import services
 from tournaments.reports.documents import Kind, download_name
+from tournaments.web.common import post_only
 
 #: What the round field asks, per kind: only what that document needs.
 ROUND_LABELS = {
@@ -269,14 +270,14 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@require_http_methods(["POST"])
+@post_only("print_jobs")
 def job_retry(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     """The organiser runs a stalled or failed job again (``services.print_job_retry``)."""
     return _manage(request, slug, job_id, services.print_job_retry,
                    _("S'ha tornat a posar el document a la cua."))
 
 
-@require_http_methods(["POST"])
+@post_only("print_jobs")
 def job_cancel(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     """The organiser cancels a queued or running job (``services.print_job_cancel``)."""
     return _manage(request, slug, job_id, services.print_job_cancel,

@@ -162,7 +162,8 @@ FIND_MAX = 100
 
 def find_pairs(championship: Championship, query: str) -> tuple[PairName, ...]:
     """The pairs "find my pair" finds for ``query`` (:meth:`PairName.matches`: the
-    number, or any part of either player's name, case and accents ignored), by number.
+    number, or words each in either player's name in any order, case and accents
+    ignored), by number.
     One query."""
     query = query[:FIND_MAX]
     return tuple(p for _n, p in sorted(pair_names(championship).items()) if p.matches(query))

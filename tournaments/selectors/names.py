@@ -165,7 +165,16 @@ def short_name(name: str) -> str:
     ('M. C. Puig', "A. d'Anglada")
     >>> short_name("Núria"), short_name("  ")
     ('Núria', '')
+
+    A name written "Surname, Given names", as lists sorted by surname write it, is read
+    the other way round; particles at the end of the given names go with the surname:
+
+    >>> short_name("Vilaseca, Josep Maria"), short_name("Fuente, Núria de la")
+    ('J. M. Vilaseca', 'N. de la Fuente')
     """
+    surnames, comma, given_names = name.partition(",")
+    if comma and surnames.strip() and given_names.strip() and "," not in given_names:
+        name = f"{given_names} {surnames}"
     words = _words(name)
     if len(words) < 2:
         return " ".join(words)

@@ -56,21 +56,32 @@ class PairName:
         return (f"{self.short1 or short_name(self.player1)} – "
                 f"{self.short2 or short_name(self.player2)}")
 
+    @property
+    def search_text(self) -> str:
+        """Every name "find my pair" looks in, as one line: both players' names, their
+        short names and the short form ("Josep Maria Vilaseca Núria Fuente J. M.
+        Vilaseca – N. Fuente"). The standings rows carry it for the page's script."""
+        return " ".join(" ".join(text.split()) for text in (
+            self.player1, self.player2, self.short1, self.short2, self.short) if text)
+
     def matches(self, query: str) -> bool:
-        """Whether ``query`` (a number, or any part of either player's name, short
-        name included; case and accents ignored) finds this pair ("find my pair").
+        """Whether ``query`` (a number, or words each found in either player's name,
+        short names included, in any order; case and accents ignored) finds this pair
+        ("find my pair").
 
         >>> pair = PairName(7, "Josep Maria Vilaseca", "Montse Puigdomènech", None)
         >>> [pair.matches(q) for q in ("vilaseca", "MONTSE", "puigdomenech", "7", "8", "")]
         [True, True, True, True, False, False]
+        >>> [pair.matches(q) for q in ("Puigdomenech Vila", "montse josep", "vila pere")]
+        [True, True, False]
         """
-        wanted = fold(" ".join(query.split()))
+        wanted = fold(query).split()
         if not wanted:
             return False
-        if wanted.isdigit():
-            return wanted.lstrip("0") == str(self.number)
-        return any(wanted in fold(" ".join(text.split())) for text in (
-            self.player1, self.player2, self.short1, self.short2, self.short))
+        if len(wanted) == 1 and wanted[0].isdigit():
+            return wanted[0].lstrip("0") == str(self.number)
+        haystack = fold(self.search_text)
+        return all(word in haystack for word in wanted)
 
 
 #: A pair's columns as :class:`PairName` takes them, after a prefix to the pair.

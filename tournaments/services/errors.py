@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils.translation import ngettext
+
 from tournaments.errors import NotAllowedError, TournamentError
 from tournaments.models import (
     Result,
@@ -29,10 +31,19 @@ class RegistrationError(TournamentError):
 
 
 class PairsCsvError(RegistrationError):
-    """A pasted pairs list with bad lines; ``problems`` lists one message per bad line."""
+    """A pasted pairs list with bad lines; ``problems`` lists one message per bad line.
+    The message names the first :attr:`SHOWN` of them and counts the rest: a pasted
+    file of another kind (10,000 bad lines) must give a message one can read."""
+
+    SHOWN = 20
 
     def __init__(self, problems: Sequence[str]) -> None:
-        super().__init__("; ".join(problems), field="text")
+        message = "; ".join(problems[:self.SHOWN])
+        if len(problems) > self.SHOWN:
+            rest = len(problems) - self.SHOWN
+            message += "; " + ngettext("i %(n)s línia més amb errors",
+                                       "i %(n)s línies més amb errors", rest) % {"n": rest}
+        super().__init__(message, field="text")
         self.problems = list(problems)
 
 

@@ -73,6 +73,7 @@ from scoring.interchange import (
     export_problems,
     load,
 )
+from scoring.interchange.public import without_private_words
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -607,8 +608,10 @@ def championship_doc(championship: Championship) -> ChampionshipDoc:
     )
 
 
-def championship_export(championship: Championship) -> dict[str, Any]:
-    """The interchange document with every score and the standings ("Export adds").
+def championship_export(championship: Championship, *, public: bool = False) -> dict[str, Any]:
+    """The interchange document with every score and the standings ("Export adds");
+    ``public``: the public download's, without the withdrawals' reasons and the
+    referees' notes (:func:`scoring.interchange.public.without_private_words`).
 
     Raises ``scoring.InterchangeError`` when the document would not import back (a value
     past the file's limits, e.g. a pair number over 9999 entered in the admin, or a
@@ -616,6 +619,8 @@ def championship_export(championship: Championship) -> dict[str, Any]:
     own checks.
     """
     doc = championship_doc(championship)
+    if public:
+        doc = without_private_words(doc)
     document = dump(doc, score_championship(doc.rules, doc.results(), doc.absences()))
     problems = export_problems(document)
     if problems:

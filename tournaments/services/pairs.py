@@ -4,7 +4,9 @@ registered by mistake, withdraw one that leaves."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -256,11 +258,14 @@ class PairLine:
 class PairsCsv:
     """A pasted or uploaded pairs list read: ``rows`` by line, the ``delimiter`` found
     (``;``, tab or ``,``) and what was ``skipped``, in the user's language ("Línia 1
-    (capçalera) ignorada"), for the organiser to check."""
+    (capçalera) ignorada"), for the organiser to check. A list of two names a line
+    without numbers is ``numbered=False``: its rows are numbered 1, 2, ... in order,
+    and :func:`pairs_import_csv` numbers them after the highest registered."""
 
     rows: tuple[PairLine, ...]
     delimiter: str
     skipped: tuple[str, ...]
+    numbered: bool = True
 
 
 def _csv_reader(text: str, delimiter: str) -> Any:
@@ -271,27 +276,52 @@ def _csv_reader(text: str, delimiter: str) -> Any:
     return csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
 
 
+def _is_unnumbered_pair(fields: Sequence[str]) -> bool:
+    """Two names and no number: one line of a list without numbers."""
+    return len(fields) == 2 and all(f.strip() for f in fields) \
+        and bool(_pair_number_problem(fields[0].strip()))
+
+
 def _sniff_delimiter(text: str) -> str:
     """The separator of a pairs list: of :data:`CSV_DELIMITERS`, the one that splits the
-    most of the first 50 lines into a pair (3 to 5 fields, the first a pair number); a
-    tie goes to the first of them (``;`` when nothing splits, so that the error names
-    it). ``csv.Sniffer`` guesses among every character and may pick a letter; this rule
-    looks only at those three."""
-    best, best_score = CSV_DELIMITERS[0], 0
+    most of the first 50 lines into a pair (3 to 5 fields, the first a pair number, or
+    two names without a number); a tie goes to the first of them. When none splits a
+    line into a pair, the one that splits the most lines at all, so that the error names
+    the separator the list has (``;`` when none splits any). ``csv.Sniffer`` guesses
+    among every character and may pick a letter; this rule looks only at those three."""
+    best, best_score = CSV_DELIMITERS[0], (0, 0)
     for delimiter in CSV_DELIMITERS:
-        score = 0
+        pairs = split = 0
         reader = _csv_reader(text, delimiter)
         try:
             for fields in reader:
                 if reader.line_num > 50:
                     break
-                if 3 <= len(fields) <= 5 and not _pair_number_problem(fields[0].strip()):
-                    score += 1
+                if (3 <= len(fields) <= 5 and not _pair_number_problem(fields[0].strip())) \
+                        or _is_unnumbered_pair(fields):
+                    pairs += 1
+                if len(fields) > 1:
+                    split += 1
         except csv.Error:  # an unclosed quote, a huge field: the reading reports it
             pass
-        if score > best_score:
-            best, best_score = delimiter, score
+        if (pairs, split) > best_score:
+            best, best_score = delimiter, (pairs, split)
     return best
+
+
+def _comma_in_a_name(fields: Sequence[str], delimiter: str) -> str | None:
+    """The name a comma seems to split in a comma-separated line ("1,Puig, Anna,Vila,
+    Pere" is "Puig, Anna" and "Vila, Pere", not two players with short names), or
+    ``None``. The sign: more than 3 fields, some after a comma and a space, others
+    after a bare comma. A list typed with ", " throughout, or written by a spreadsheet
+    (bare commas, names with commas quoted), is read as it comes."""
+    if delimiter != "," or len(fields) <= 3:
+        return None
+    spaced = [i for i in range(1, len(fields)) if fields[i][:1] == " " and fields[i].strip()]
+    if not spaced or len(spaced) == len(fields) - 1:
+        return None
+    i = spaced[0]
+    return f"{fields[i - 1].strip()},{fields[i].rstrip()}"
 
 
 def _delimiter_text(delimiter: str) -> str:
@@ -303,7 +333,9 @@ def read_pairs_csv(text: str) -> PairsCsv:
     the two players' short names after them ("number;player 1;player 2;short 1;short
     2"); the fields separated by ``;``, a tab or ``,`` (:func:`_sniff_delimiter`: one
     separator for the whole list), a field maybe quoted (``"1";"Puig; Anna";Vila``). A
-    header line and blank lines are skipped and listed in ``skipped``.
+    header line and blank lines are skipped and listed in ``skipped``. A list whose
+    first pair is two names without a number is a list without numbers: every line
+    "player 1;player 2", numbered 1, 2, ... in order (``numbered=False``).
 
     The limits are the single-pair form's: a number of ASCII digits 1..
     :data:`PAIR_NUMBER_MAX`, each name 1..:data:`PLAYER_NAME_MAX` characters (a short
@@ -316,6 +348,7 @@ def read_pairs_csv(text: str) -> PairsCsv:
     seen: dict[int, int] = {}
     header: int | None = None
     blank: list[int] = []
+    numbered: bool | None = None  # decided by the first pair's line
     text = normalise((text or "").lstrip("\ufeff"))
     delimiter = _sniff_delimiter(text)
     reader = _csv_reader(text, delimiter)
@@ -332,6 +365,13 @@ def read_pairs_csv(text: str) -> PairsCsv:
             break
         where = _("línia %(n)s") % {"n": line_no}
         start, line_no = line_no, reader.line_num + 1
+        if (comma := _comma_in_a_name(fields, delimiter)) is not None:
+            problems.append(
+                _("%(where)s: «%(name)s» sembla un nom amb una coma: poseu cada nom entre "
+                  "cometes (\"%(name)s\") o separeu els camps amb «;» o tabuladors")
+                % {"where": where, "name": comma[:40]}
+            )
+            continue
         fields = [f.strip() for f in fields]
         if not any(fields):
             blank.append(start)
@@ -341,6 +381,26 @@ def read_pairs_csv(text: str) -> PairsCsv:
             and _pair_number_problem(fields[0]) and _looks_like_header(fields)
         ):
             header = start
+            continue
+        if numbered is None:
+            numbered = not _is_unnumbered_pair(fields)
+        if not numbered:
+            problem = None if len(fields) == 2 else _(
+                "%(where)s: una llista sense números porta 2 camps per línia separats per "
+                "%(sep)s (jugador 1, jugador 2), n'hi ha %(count)s"
+            ) % {"where": where, "count": len(fields), "sep": _delimiter_text(delimiter)}
+            problem = problem or _name_problem(fields[0]) or _name_problem(fields[1])
+            if problem:
+                problems.append(problem if problem.startswith(where) else f"{where}: {problem}")
+                continue
+            rows.append(PairLine(start, len(rows) + 1, fields[0], fields[1]))
+            continue
+        if len(fields) == 1:
+            problems.append(
+                _("%(where)s: no hi ha cap separador entre els camps («;», tabulador o «,»): "
+                  "calen el número i els dos jugadors, o els dos jugadors en una llista "
+                  "sense números") % {"where": where}
+            )
             continue
         if not 3 <= len(fields) <= 5:
             problems.append(
@@ -382,7 +442,7 @@ def read_pairs_csv(text: str) -> PairsCsv:
     elif inside:
         skipped.append(_("Línies en blanc ignorades: %(list)s.")
                        % {"list": ", ".join(map(str, inside))})
-    return PairsCsv(tuple(rows), delimiter, tuple(skipped))
+    return PairsCsv(tuple(rows), delimiter, tuple(skipped), numbered is not False)
 
 
 def parse_pairs_csv(text: str) -> list[tuple[int, str, str]]:
@@ -397,9 +457,23 @@ def parse_pairs_csv(text: str) -> list[tuple[int, str, str]]:
 _HEADER_STARTS = ("n", "#", "pa", "pl", "jug", "id", "equip", "team")
 
 
+#: The words a column of names is headed with (folded), in a list without numbers.
+_NAME_COLUMNS = frozenset({
+    "jugador", "jugadora", "player", "nom", "noms", "nombre", "name", "cognom", "cognoms",
+    "apellido", "apellidos", "surname", "parella", "pareja", "pair",
+})
+
+
 def _looks_like_header(fields: Sequence[str]) -> bool:
     """A first line that names the columns: its first field a column's name, or empty
-    with words (no digit) after it."""
+    with words (no digit) after it. Two fields, as a list without numbers has, are
+    names unless each starts with a column's word ("Jugador 1", "Nom"): "Núria Puig"
+    starts as "Número" does."""
+    if _is_unnumbered_pair(fields):
+        return all(
+            next(iter(re.findall(r"[^\W\d_]+", fold(f))), "") in _NAME_COLUMNS
+            for f in fields
+        )
     first = fold(fields[0])
     if first:
         return first.startswith(_HEADER_STARTS)
@@ -423,10 +497,21 @@ def pairs_import_csv(
     championship = lock_championship(championship)
     require(acting_user, championship, Capability.REGISTER_PAIRS)
     joined_round = _check_registration_open(championship)
-    lines = read_pairs_csv(text).rows
+    read = read_pairs_csv(text)
+    lines = read.rows
     existing = set(
         Pair.objects.filter(championship=championship).values_list("number", flat=True)
     )
+    if not read.numbered:
+        # Numbered in order after the highest registered (decision NN).
+        after = max(existing, default=0)
+        if after + len(lines) > PAIR_NUMBER_MAX:
+            raise PairsCsvError([
+                _("les parelles anirien del %(first)s al %(last)s, i el número més alt és "
+                  "%(max)s") % {"first": after + 1, "last": after + len(lines),
+                                 "max": PAIR_NUMBER_MAX}
+            ])
+        lines = tuple(dataclasses.replace(row, number=after + row.number) for row in lines)
     clashes = [
         _("línia %(line)s: ja hi ha una parella número %(n)s") % {"line": line, "n": number}
         for line, number in ((row.line, row.number) for row in lines)

@@ -408,7 +408,7 @@ def _stale(current: Result, acting_user: User | None, *, where: str) -> ResultCo
     person = _person(acting_user)
     same = person is not None and current.entered_by_id == person.pk
     if same:
-        message = _("%(where)s: ja ho havies desat en una altra pestanya (versió %(v)s). "
+        message = _("%(where)s: ja ho havíeu desat en una altra pestanya (versió %(v)s). "
                     "Reviseu-lo abans de tornar a desar.")
     else:
         message = _("%(where)s: un altre àrbitre ja ha desat aquest resultat (versió %(v)s). "

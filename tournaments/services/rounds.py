@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring import movement
 from tournaments import selectors
@@ -298,12 +299,12 @@ def _round_robin_message(championship: Championship, round_number: int, detail: 
             "ronda %(n)s amb un altre moviment."
         ) % {"n": round_number}
     pairs = len(_schedule(championship))
-    return _(
-        "Una lliga de %(pairs)s parelles té %(rounds)s rondes: la ronda %(n)s no hi cap."
-    ) % {
-        "pairs": pairs, "rounds": movement.round_robin_rounds(max(pairs, 2)),
-        "n": round_number,
-    }
+    rounds = movement.round_robin_rounds(max(pairs, 2))
+    return ngettext(
+        "Una lliga de %(pairs)s parelles té %(rounds)s ronda: la ronda %(n)s no hi cap.",
+        "Una lliga de %(pairs)s parelles té %(rounds)s rondes: la ronda %(n)s no hi cap.",
+        rounds,
+    ) % {"pairs": pairs, "rounds": rounds, "n": round_number}
 
 
 def _write_round_pairs(round: Round, seatings: Sequence[Seating]) -> None:
@@ -386,9 +387,11 @@ def round_close(
         raise ChampionshipStateError(_("La ronda %(n)s ja està tancada.") % {"n": round.number})
     missing = missing_results(round)
     if missing:
-        message = _("Falten %(count)s resultats a la ronda %(n)s (taula/tauler: %(list)s).") % {
-            "count": len(missing), "n": round.number, "list": ", ".join(missing[:10])
-        }
+        message = ngettext(
+            "Falta %(count)s resultat a la ronda %(n)s (taula/tauler: %(list)s).",
+            "Falten %(count)s resultats a la ronda %(n)s (taula/tauler: %(list)s).",
+            len(missing),
+        ) % {"count": len(missing), "n": round.number, "list": ", ".join(missing[:10])}
         if not allow_missing:
             raise ChampionshipStateError(message)
         require(acting_user, championship, Capability.CLOSE_ROUND_WITH_MISSING)

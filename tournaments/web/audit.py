@@ -4,6 +4,7 @@ the head referee."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
@@ -11,8 +12,10 @@ from django.core.paginator import Paginator
 from django.db import models
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import dateformat, timezone
+from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments.models import (
     AuditEntry,
@@ -93,14 +96,41 @@ def _audit_label(key: str) -> str:
         return key
 
 
+#: How the log writes a moment and a day, as the time of each of its entries.
+AUDIT_DATETIME_FORMAT = "d/m/Y H:i:s"
+AUDIT_DATE_FORMAT = "d/m/Y"
+#: A moment or a day as the rows' JSON stores them (ISO 8601, ``DjangoJSONEncoder``).
+_ISO_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$")
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _audit_moment(value: str) -> str | None:
+    """A moment or a day stored in ISO 8601 ("2026-12-02T16:11:20.182Z") as the log
+    writes its own times, in the championship's time zone ("02/12/2026 17:11:20");
+    ``None`` when ``value`` is not one."""
+    if _ISO_DATETIME.match(value):
+        moment = parse_datetime(value.replace("Z", "+00:00"))
+        if moment is not None:
+            if timezone.is_naive(moment):
+                moment = timezone.make_aware(moment, timezone.get_default_timezone())
+            return dateformat.format(timezone.localtime(moment), AUDIT_DATETIME_FORMAT)
+    if _ISO_DATE.match(value):
+        day = parse_date(value)
+        if day is not None:
+            return dateformat.format(day, AUDIT_DATE_FORMAT)
+    return None
+
+
 def _audit_value(value: Any, key: str = "") -> str:
     """One value of an audit row as short text: "—" for nothing, sí/no, a code's label
-    (:data:`_AUDIT_CODES`), JSON for lists."""
+    (:data:`_AUDIT_CODES`), a moment or a day as the log's own times, JSON for lists."""
     if value is None or value == "":
         return "—"
     codes = _AUDIT_CODES.get(key)
     if codes is not None and isinstance(value, str) and value in codes:
         return str(codes[value])
+    if isinstance(value, str) and (moment := _audit_moment(value)) is not None:
+        return moment
     if isinstance(value, bool):
         return _("sí") if value else _("no")
     text = (
@@ -128,6 +158,63 @@ def _audit_changes(before: Any, after: Any) -> list[tuple[str, str, str]]:
     ]
 
 
+def _pair_number(entry: AuditEntry) -> int | None:
+    """The pair an audit row of a pair is about: its number in the row's JSON, else the
+    number its ``target`` ends with ("parella 5", "pareja 5", "pair 5")."""
+    for side in (entry.after, entry.before):
+        if isinstance(side, dict) and isinstance(side.get("number"), int):
+            return int(side["number"])
+    match = re.search(r"(\d+)\s*$", entry.target)
+    return int(match.group(1)) if match else None
+
+
+def _count(value: Any) -> int | None:
+    if isinstance(value, list):
+        return len(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def audit_summary(entry: AuditEntry) -> str:
+    """What an audit row is about, in the reader's language, from the row's numbers and
+    JSON: "ronda 3", "parella 5", "12 taulers", the rules' labels, a role's label. The
+    stored ``target`` is in the language of the moment it was written (history is not
+    rewritten): it is shown as stored only when the row holds nothing better (a
+    championship's name, a print job)."""
+    Action = AuditEntry.Action
+    after = entry.after if isinstance(entry.after, dict) else {}
+    before = entry.before if isinstance(entry.before, dict) else {}
+    action = entry.action
+    if action in AuditEntry.RESULT_ACTIONS:
+        return entry.shown_target
+    if action == Action.ROUND_SEAT and entry.round_number is not None \
+            and entry.table_number is not None:
+        return _("ronda %(round)s, taula %(table)s") % {
+            "round": entry.round_number, "table": entry.table_number}
+    if entry.kind == "round" and entry.round_number is not None:
+        return _("ronda %(n)s") % {"n": entry.round_number}
+    if action == Action.ROUNDS_SETUP:
+        rounds, boards = _count(after.get("rounds")), _count(after.get("boards_per_round"))
+        if rounds is not None and boards is not None:
+            return _("%(rounds)s de %(boards)s") % {
+                "rounds": ngettext("%(n)s ronda", "%(n)s rondes", rounds) % {"n": rounds},
+                "boards": ngettext("%(n)s tauler", "%(n)s taulers", boards) % {"n": boards},
+            }
+    if action == Action.BOARDS_GENERATE and (boards := _count(after.get("boards"))) is not None:
+        return ngettext("%(n)s tauler", "%(n)s taulers", boards) % {"n": boards}
+    if action == Action.PAIRS_IMPORT and (pairs := _count(after.get("pairs"))) is not None:
+        return ngettext("%(n)s parella", "%(n)s parelles", pairs) % {"n": pairs}
+    if entry.kind == "pair" and (number := _pair_number(entry)) is not None:
+        return _("parella %(n)s") % {"n": number}
+    if action == Action.RULES_EDIT and after:
+        return ", ".join(_audit_label(key) for key in after)
+    if entry.kind == "role":
+        row = after or before
+        codes = _AUDIT_CODES["role"]
+        if isinstance(row.get("user"), str) and row.get("role") in codes:
+            return f"{row['user']}: {codes[row['role']]}"
+    return entry.target
+
+
 @capability_required(Capability.VIEW_AUDIT_LOG)
 def audit_log(request: HttpRequest, championship: Championship) -> HttpResponse:
     """The championship's log (``AuditEntry``): who, when, what, before -> after, reason,
@@ -144,7 +231,8 @@ def audit_log(request: HttpRequest, championship: Championship) -> HttpResponse:
     if kind:
         entries = entries.filter(action__startswith=kind + ".")
     page = Paginator(entries, AUDIT_PAGE_SIZE).get_page(request.GET.get("page"))
-    rows = [(entry, _audit_changes(entry.before, entry.after)) for entry in page]
+    rows = [(entry, audit_summary(entry), _audit_changes(entry.before, entry.after))
+            for entry in page]
     return render(
         request, "tournaments/audit_log.html",
         page_context(request, championship, page=page, rows=rows, kind=kind,

@@ -13,7 +13,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
 
 from scoring import InterchangeError
 from scoring.interchange import dumps
@@ -34,6 +33,7 @@ from tournaments.web.common import (
     capability_required,
     close_forms,
     page_context,
+    post_only,
     run_action,
     run_confirmed,
 )
@@ -166,8 +166,8 @@ def championship_finish(request: HttpRequest, championship: Championship) -> Htt
     )
 
 
-@require_POST
 @capability_required(Capability.PUBLISH_SECRET)
+@post_only("championship")
 def deal_secret_publish(request: HttpRequest, championship: Championship) -> HttpResponse:
     return run_action(
         request, championship,
@@ -214,7 +214,7 @@ def interchange_file(request: HttpRequest, slug: str) -> HttpResponse:
     if not championship.deal_secret_published:
         raise Http404(_("El fitxer del campionat es publica amb la llavor."))
     try:
-        text = dumps(services.championship_export(championship))
+        text = dumps(services.championship_export(championship, public=True))
     except InterchangeError as exc:
         messages.error(request, _("No s'ha pogut fer el fitxer: %(problems)s")
                        % {"problems": "; ".join(exc.problems)})

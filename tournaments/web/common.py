@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -98,6 +98,29 @@ def capability_required(capability: Capability | frozenset[str]) -> Callable[[V]
 
 #: The decorator's first name: a set of roles, or a capability.
 role_required = capability_required
+
+
+def post_only(page: str) -> Callable[[V], V]:
+    """An action a form's button posts: a GET or HEAD (a bookmark, a reload, an address
+    typed or shared) goes to ``page`` (a URL name that takes the championship's slug),
+    where the button is, rather than a bare 405; another method gets the 405. Placed
+    under :func:`capability_required` (its view receives the championship) or on a view
+    that receives the ``slug``."""
+
+    def decorate(view: V) -> V:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+            if request.method in ("GET", "HEAD"):
+                where = args[0] if args else kwargs["slug"]
+                slug = where.slug if isinstance(where, Championship) else where
+                return redirect(page, slug)
+            if request.method != "POST":
+                return HttpResponseNotAllowed(["POST"])
+            return view(request, *args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]  # the view with its URL arguments
+
+    return decorate
 
 
 def round_or_404(championship: Championship, number: int) -> Round:

@@ -57,7 +57,7 @@ def standings_rows(slug: str, rows: Iterable[StandingRow], *,
         first, second = ((row.average_text, row.total_text) if by_average
                          else (row.total_text, row.average_text))
         out.append(
-            f'\n    <tr data-pair="{row.number}" data-names="{escape(pair.names.lower())}">'
+            f'\n    <tr data-pair="{row.number}" data-names="{escape(pair.search_text)}">'
             f'<td class="num">{row.rank_text}</td>\n'
             f'      <td class="who"><a href="{before}{row.number}{after}" title="{names}">'
             f'<strong>{row.number}</strong> <span class="names">{escape(pair.short)}</span>'

@@ -8,9 +8,9 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import escape
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments import selectors, services
 from tournaments.forms import (
@@ -31,6 +31,7 @@ from tournaments.web.common import (
     close_forms,
     next_url,
     page_context,
+    post_only,
 )
 
 
@@ -54,12 +55,20 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
                 except ValueError as exc:  # every service refusal is a ValueError
                     add_service_error(csv_form, exc)
                 else:
-                    messages.success(
-                        request, _("%(n)s parelles inscrites.") % {"n": len(created)}
-                    )
+                    messages.success(request, ngettext(
+                        "%(n)s parella inscrita.", "%(n)s parelles inscrites.", len(created)
+                    ) % {"n": len(created)})
                     # Read again (a pure read of the same text) for what was skipped.
-                    for note in services.read_pairs_csv(
-                            csv_form.cleaned_data["csv_text"]).skipped:
+                    read = services.read_pairs_csv(csv_form.cleaned_data["csv_text"])
+                    if not read.numbered:
+                        numbers = [p.number for p in created]
+                        messages.info(request, ngettext(
+                            "La llista no porta números: la parella té el número %(first)s.",
+                            "La llista no porta números: les parelles tenen els números del "
+                            "%(first)s al %(last)s, per l'ordre de la llista.",
+                            len(numbers),
+                        ) % {"first": min(numbers), "last": max(numbers)})
+                    for note in read.skipped:
                         messages.info(request, note)
                     return redirect("pairs_register", championship.slug)
         else:
@@ -73,9 +82,12 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
                 except ValueError as exc:  # every service refusal is a ValueError
                     add_service_error(pair_form, exc)
                 else:
-                    messages.success(
-                        request, _("Parella %(n)s inscrita.") % {"n": pair.number}
-                    )
+                    # A late pair is told the round it joins: it may be later than the
+                    # page said when it was loaded (a round drawn meanwhile).
+                    messages.success(request, (
+                        _("Parella %(n)s inscrita: entra a la ronda %(round)s.")
+                        if pair.joined_round > 1 else _("Parella %(n)s inscrita.")
+                    ) % {"n": pair.number, "round": pair.joined_round})
                     return redirect(next_url(
                         request, reverse("pairs_register", args=[championship.slug])))
     pairs = list(
@@ -101,8 +113,8 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
     )
 
 
-@require_POST
 @capability_required(Capability.REMOVE_PAIR)
+@post_only("pairs_register")
 def pair_remove(request: HttpRequest, championship: Championship, number: int) -> HttpResponse:
     """Remove pair ``number`` (``services.pair_remove``: refused once it sits at a table);
     the refusal or the success shows as a message on the pairs page."""
@@ -128,7 +140,8 @@ def pair_short_names(request: HttpRequest, championship: Championship,
     defaults = selectors.pair_names(championship)[number]
     for k, player in ((1, pair.player1), (2, pair.player2)):
         form.fields[f"short{k}"].widget.attrs["placeholder"] = short_name(player.name)
-        form.fields[f"short{k}"].help_text = player.name
+        # Django writes a help text as HTML: the name is the players', so escaped.
+        form.fields[f"short{k}"].help_text = escape(player.name)
     if request.method == "POST" and form.is_valid():
         try:
             services.pair_short_names_set(

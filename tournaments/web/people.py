@@ -6,9 +6,12 @@ needs /admin/."""
 
 from __future__ import annotations
 
+from ipaddress import ip_address
 from typing import Any
+from urllib.parse import urlsplit
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.db.models import Q
@@ -18,15 +21,14 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments import selectors, services
 from tournaments.forms import add_service_error
 from tournaments.models import Championship, Membership
-from tournaments.permissions import Capability
+from tournaments.permissions import Capability, has
 from tournaments.reports.sign_in_card import SignInCard, render_sign_in_card
-from tournaments.web.common import capability_required, page_context
+from tournaments.web.common import capability_required, page_context, post_only
 
 Role = Membership.Role
 #: The roles an account made here may get: a referee's (an organiser has a password).
@@ -70,11 +72,37 @@ class NewRefereeForm(forms.Form):
 
 
 def _sign_in_url(request: HttpRequest, championship: Championship, user: Any) -> str:
-    """The absolute one-time sign-in link of ``user`` (``services.sign_in_token``)."""
-    token = services.sign_in_token(user=user)
-    return request.build_absolute_uri(reverse(
+    """The absolute one-time sign-in link of ``user`` (``services.sign_in_token``), at
+    ``settings.SITE_URL`` when set (the address phones reach), else at the address the
+    organiser's browser used."""
+    token = services.sign_in_token(user=user, acting_user=request.user)
+    path = reverse(
         "sign_in", args=[championship.slug, urlsafe_base64_encode(force_bytes(user.pk)), token]
-    ))
+    )
+    return settings.SITE_URL + path if settings.SITE_URL else request.build_absolute_uri(path)
+
+
+def _unreachable_host(request: HttpRequest) -> str:
+    """The host of the sign-in links when no phone can reach it (this computer's own
+    loopback address, e.g. ``127.0.0.1``), else ``""``."""
+    host = urlsplit(settings.SITE_URL or request.build_absolute_uri("/")).hostname or ""
+    try:
+        loopback = ip_address(host).is_loopback
+    except ValueError:
+        loopback = host == "localhost" or host.endswith(".localhost")
+    return host if loopback else ""
+
+
+def _made_here_already(championship: Championship, data: dict[str, Any]) -> Any:
+    """The account a "new referee" form names when this championship already has it,
+    with that role and no password (the first of two taps made it), else ``None``."""
+    row = (Membership.objects.select_related("user")
+           .filter(championship=championship, role=data["role"],
+                   user__username__iexact=(data["username"] or "").strip())
+           .first())
+    if row is None or services.sign_in_refusal(row.user) is not None:
+        return None
+    return row.user
 
 
 def _membership(championship: Championship, membership: int) -> Membership:
@@ -86,7 +114,8 @@ def _page(request: HttpRequest, championship: Championship, **extra: Any) -> Htt
     extra.setdefault("add_form", AddPersonForm(prefix="add"))
     extra.setdefault("new_form", NewRefereeForm(prefix="new"))
     return render(request, "tournaments/people.html", page_context(
-        request, championship, people=selectors.people(championship), **extra))
+        request, championship, people=selectors.people(championship),
+        unreachable_host=_unreachable_host(request), **extra))
 
 
 @capability_required(Capability.GRANT_ROLE)
@@ -104,7 +133,16 @@ def people(request: HttpRequest, championship: Championship) -> HttpResponse:
                     **new_form.cleaned_data,
                 )
             except ValueError as exc:  # every service refusal is a ValueError
-                add_service_error(new_form, exc)
+                made = _made_here_already(championship, new_form.cleaned_data)
+                if made is None:
+                    add_service_error(new_form, exc)
+                else:
+                    # A double tap: the first tap made it, the page shows the second's.
+                    messages.info(request, _("El compte %(name)s ja s'havia creat amb "
+                                             "aquest rol: aquí en teniu un enllaç nou.")
+                                  % {"name": made.username})
+                    return _page(request, championship, link_for=made.username,
+                                 link=_sign_in_url(request, championship, made))
             else:
                 messages.success(request, _("Compte %(name)s creat.") % {"name": user.username})
                 return _page(request, championship, link_for=user.username,
@@ -129,8 +167,8 @@ def people(request: HttpRequest, championship: Championship) -> HttpResponse:
     return _page(request, championship, add_form=add_form)
 
 
-@require_POST
 @capability_required(Capability.GRANT_ROLE)
+@post_only("people")
 def people_remove(request: HttpRequest, championship: Championship,
                   membership: int) -> HttpResponse:
     """Take one role away (``services.membership_revoke``); its refusal (the last
@@ -143,11 +181,14 @@ def people_remove(request: HttpRequest, championship: Championship,
     else:
         messages.success(request, _("%(name)s ja no és %(role)s.") % {
             "name": row.user.get_username(), "role": Role(row.role).label.lower()})
+        if not has(request.user, championship, Capability.GRANT_ROLE):
+            # An organiser who took their own role: the people page is no longer theirs.
+            return redirect("championship", championship.slug)
     return redirect("people", championship.slug)
 
 
-@require_POST
 @capability_required(Capability.GRANT_ROLE)
+@post_only("people")
 def people_link(request: HttpRequest, championship: Championship,
                 membership: int) -> HttpResponse:
     """A new one-time sign-in link for a referee's account made here, shown once."""
@@ -176,8 +217,11 @@ def people_qr(request: HttpRequest, championship: Championship, membership: int)
         lines=(
             _("Escanegeu aquest codi amb el mòbil per entrar com a àrbitre, sense "
               "contrasenya."),
-            _("El codi serveix una sola vegada i caduca al cap de %(days)s dies; "
-              "l'organitzador en pot fer un altre.") % {"days": services.SIGN_IN_DAYS},
+            ngettext("El codi serveix una sola vegada i caduca al cap de %(days)s dia; "
+                     "l'organitzador en pot fer un altre.",
+                     "El codi serveix una sola vegada i caduca al cap de %(days)s dies; "
+                     "l'organitzador en pot fer un altre.",
+                     services.SIGN_IN_DAYS) % {"days": services.SIGN_IN_DAYS},
         ),
     ))
     response = HttpResponse(pdf, content_type="application/pdf")
@@ -192,7 +236,7 @@ def sign_in(request: HttpRequest, slug: str, uidb64: str, token: str) -> HttpRes
     must not spend it), POST signs in and lands on the championship's referee tables. A
     used, expired or broken link gets a page saying so (400), never a 500."""
     championship = get_object_or_404(Championship, slug=slug)
-    user = services.sign_in_check(uidb64=uidb64, token=token)
+    user = services.sign_in_check(uidb64=uidb64, token=token, championship=championship)
     if user is None:
         return render(request, "tournaments/sign_in.html",
                       {"championship": championship, "invalid": True}, status=400)
@@ -200,5 +244,10 @@ def sign_in(request: HttpRequest, slug: str, uidb64: str, token: str) -> HttpRes
         login(request, user, backend=BACKEND)
         messages.success(request, _("Heu entrat com a %(name)s.") % {"name": user.username})
         return redirect("referee_tables", championship.slug)
+    # Someone else signed in on this device (the organiser trying the link) would be
+    # signed out, and the link spent: the page says so before the button.
+    other = (request.user.get_username()
+             if request.user.is_authenticated and request.user.pk != user.pk else "")
     return render(request, "tournaments/sign_in.html",
-                  {"championship": championship, "person": user.get_username()})
+                  {"championship": championship, "person": user.get_username(),
+                   "signed_in_as": other})

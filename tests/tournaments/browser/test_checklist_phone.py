@@ -78,3 +78,38 @@ def test_the_next_step_shows_and_nothing_overflows_on_a_phone(
     shot(page, "seating-organiser-phone")
     connections.close_all()
     context.close()
+
+
+def test_the_organiser_opening_a_referees_link_on_a_phone_is_warned_first(
+    transactional_db, live_server, browser  # noqa: F811
+) -> None:
+    """The organiser makes a referee's account on the phone and opens its link there:
+    the sign-in page says, above the button and within the screen, that entering signs
+    the organiser out and spends the link."""
+    championship = build_championship(pairs=4, rounds=2, boards_per_round=2, drawn_rounds=1)
+    organiser = UserFactory(username="org-enllac")
+    organiser.save()
+    Membership.objects.create(championship=championship, user=organiser, role="organiser")
+    slug = championship.slug
+    connections.close_all()
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
+                                  locale="ca-ES")
+    page = context.new_page()
+    log_in(page, live_server.url, "org-enllac")
+    page.wait_for_url(f"**/c/{slug}/")
+    page.goto(f"{live_server.url}/c/{slug}/organise/people/")
+    page.fill("#id_new-username", "arbitre-de-la-sala")
+    page.click("#new-referee button[type=submit]")
+    link = page.locator("#sign-in-url").inner_text().strip()
+    page.goto(link)
+    warning = page.locator("#sign-in-switch")
+    assert warning.is_visible() and "org-enllac" in warning.inner_text()
+    box = warning.bounding_box()
+    button = page.locator("#sign-in button[type=submit]").bounding_box()
+    assert box is not None and button is not None
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert box["y"] < button["y"] <= PHONE["height"]  # read before the button, on screen
+    assert page.evaluate(OVERFLOW) <= 0
+    shot(page, "sign-in-switch-phone")
+    connections.close_all()
+    context.close()

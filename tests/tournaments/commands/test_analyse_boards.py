@@ -67,6 +67,7 @@ def test_an_imported_championship_gets_its_tables(played, fake_solver) -> None: 
     (["no-such-slug"], "no championship with the slug 'no-such-slug'"),
     (["{slug}", "--round", "9"], "the championship has no round 9"),
     (["{slug}", "--budget", "-1"], "--budget must be 0 or more seconds"),
+    (["{slug}", "--budget", "nan"], "--budget must be 0 or more seconds"),
 ])
 def test_bad_input_is_a_clear_error(played, fake_solver, args, message) -> None:  # noqa: F811
     with pytest.raises(CommandError, match=message):

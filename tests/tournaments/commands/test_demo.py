@@ -126,6 +126,7 @@ def test_demo_without_analysis_budget_stores_none_and_a_second_run_fills_the_gap
     (["--slug", "No Val"], "--slug 'No Val'"),
     (["--slug", "x" * 101], "--slug"),
     (["--analysis-budget", "-1"], "--analysis-budget"),
+    (["--analysis-budget", "nan"], "--analysis-budget"),
 ])
 def test_impossible_options_end_with_one_line_naming_the_option(args, named) -> None:
     with pytest.raises(CommandError) as caught:

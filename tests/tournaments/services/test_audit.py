@@ -220,7 +220,7 @@ def test_closing_and_reopening_a_round_are_audited(small: Small) -> None:
 
 def test_round_close_refuses_missing_results_without_allow_missing(small: Small) -> None:
     _fill_round1(small, skip=1)
-    with pytest.raises(services.ChampionshipStateError, match="Falten 1 resultats"):
+    with pytest.raises(services.ChampionshipStateError, match="Falta 1 resultat a la ronda"):
         services.round_close(round=small.round1, acting_user=small.organiser)
     assert not Round.objects.get(pk=small.round1.pk).is_closed
     assert not AuditEntry.objects.filter(action="round.close").exists()

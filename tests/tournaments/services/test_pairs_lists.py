@@ -118,3 +118,40 @@ def test_the_default_short_form_reaches_the_read_models():
     services.pair_register(championship=c, number=7, player1="Josep Maria Vilaseca",
                            player2="Maria del Carme Puig i Ferrer", acting_user=None)
     assert selectors.pair_names(c)[7].short == "J. M. Vilaseca – M. C. Puig"
+
+
+def test_a_paste_of_ten_thousand_bad_lines_gives_a_readable_message():
+    text = "\n".join(f"x{n};Anna;Joan" for n in range(10_000))
+    with pytest.raises(services.PairsCsvError) as exc:
+        services.read_pairs_csv(text)
+    assert len(exc.value.problems) == 10_000  # every line still known to the caller
+    message = str(exc.value)
+    assert message.startswith("línia 1: «x0» no és un número de parella")
+    assert "línia 20:" in message and "línia 21:" not in message
+    assert message.endswith("i 9980 línies més amb errors")
+    assert len(message) < 2_000
+    with translation.override("en"), pytest.raises(services.PairsCsvError) as exc:
+        services.read_pairs_csv("\n".join(f"x{n};A;B" for n in range(21)))
+    assert str(exc.value).endswith("and 1 more line with errors")
+
+
+def test_surname_comma_name_in_a_comma_list_is_refused_not_read_as_short_names():
+    """"1,Puig, Anna,Vila, Pere" read as players «Puig» and «Anna» with short names
+    «Vila» and «Pere», silently; it is refused, naming the name and the way out."""
+    with pytest.raises(services.PairsCsvError) as exc:
+        services.read_pairs_csv("1,Puig, Anna,Vila, Pere\n2,Soler, Marta,Joan Font\n")
+    assert exc.value.problems == [
+        "línia 1: «Puig, Anna» sembla un nom amb una coma: poseu cada nom entre cometes "
+        "(\"Puig, Anna\") o separeu els camps amb «;» o tabuladors",
+        "línia 2: «Soler, Marta» sembla un nom amb una coma: poseu cada nom entre cometes "
+        "(\"Soler, Marta\") o separeu els camps amb «;» o tabuladors",
+    ]
+    # Quoted, typed with ", " throughout, or with short names: read as they come.
+    quoted = services.read_pairs_csv('1,"Puig, Anna","Vila, Pere"\n').rows[0]
+    assert (quoted.player1, quoted.player2) == ("Puig, Anna", "Vila, Pere")
+    typed = services.read_pairs_csv("1, Anna Puig, Pere Vila, Anna P., Pere V.\n").rows[0]
+    assert (typed.player1, typed.short2) == ("Anna Puig", "Pere V.")
+    three = services.read_pairs_csv("1,Anna Puig, Pere Vila\n").rows[0]
+    assert three.player2 == "Pere Vila"
+    bare = services.read_pairs_csv("1,Anna Puig,Pere Vila,Anna P.,Pere V.\n").rows[0]
+    assert bare.short1 == "Anna P."

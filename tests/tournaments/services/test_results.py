@@ -71,7 +71,7 @@ def test_a_conflict_with_ones_own_save_says_so_and_anothers_names_another_refere
     with pytest.raises(services.ResultConflict) as mine:
         record(small, ns_points_taken=12, user=small.referee)
     assert mine.value.by_same_user is True
-    assert "ja ho havies desat en una altra pestanya (versió 1)" in str(mine.value)
+    assert "ja ho havíeu desat en una altra pestanya (versió 1)" in str(mine.value)
     assert "altre àrbitre" not in str(mine.value)
     # The organiser corrects it; the referee's stale tab now meets someone else's save.
     services.result_correct(result=first, expected_version=1, acting_user=small.organiser,

@@ -42,8 +42,8 @@ def test_the_organiser_sees_the_log_newest_first_with_who_what_and_before_after(
     assert (newest.action, newest.acting_user) == ("result.update", web.organiser)
     assert (previous.action, previous.acting_user) == ("result.create", web.referee)
     # before -> after lists only what changed on a correction
-    assert ("punts NS", "40", "50") in rows[0][1]
-    assert ("versió", "1", "2") in rows[0][1]
+    assert ("punts NS", "40", "50") in rows[0][2]
+    assert ("versió", "1", "2") in rows[0][2]
     html = page.content.decode()
     assert "Resultat corregit" in html and "organitzador-prova" in html
     assert "40 → 50" in html
@@ -93,10 +93,10 @@ def test_the_filter_shows_one_kind_of_action(client, web: Small) -> None:
     record(web.seatings[0], web.boards[0], 40)
     client.force_login(web.organiser)
     page = client.get(_url(web, kind="result"))
-    actions = {entry.action for entry, _changes in page.context["rows"]}
+    actions = {entry.action for entry, _summary, _changes in page.context["rows"]}
     assert actions == {"result.create"}
     pairs = client.get(_url(web, kind="pair"))
-    assert {e.action for e, _c in pairs.context["rows"]} == {"pair.import"}
+    assert {e.action for e, _s, _c in pairs.context["rows"]} == {"pair.import"}
     # An unknown kind shows everything (never a 500).
     everything = client.get(_url(web, kind="<nope>"))
     assert everything.status_code == 200
@@ -165,7 +165,7 @@ def test_roles_are_shown_by_their_name_in_the_readers_language(client, web: Smal
     with translation.override("ca"):
         catalan = client.get(_url(web, kind="role"))
         english = client.get(_url(web, kind="role"), HTTP_ACCEPT_LANGUAGE="en")
-    assert ("rol", "—", "Àrbitre principal") in catalan.context["rows"][0][1]
+    assert ("rol", "—", "Àrbitre principal") in catalan.context["rows"][0][2]
     assert "head_referee" not in catalan.content.decode()
     assert "Head referee" in english.content.decode()
     assert "head_referee" not in english.content.decode()
@@ -184,3 +184,72 @@ def test_each_entry_is_a_card_with_its_changes_below_it(client, web: Small) -> N
     assert "trumfo</strong>: — → Oros" in card
     draw = client.get(_url(web, kind="round")).content.decode()
     assert "Sorteig a l&#x27;atzar" in draw or "Sorteig a l'atzar" in draw
+
+
+def test_round_and_pair_entries_read_in_the_readers_language(client, web: Small) -> None:
+    """The stored target is Catalan ("ronda 1", "parella 2"); the log renders it from the
+    row's numbers at display time, without rewriting the row."""
+    services.pair_withdraw(pair=web.championship.pairs.get(number=2), after_round=1,
+                           reason="Malalt", acting_user=web.organiser)
+    withdrawal = AuditEntry.objects.get(action="pair.withdraw")
+    assert withdrawal.target == "parella 2"
+    client.force_login(web.organiser)
+    with translation.override("ca"):
+        english = client.get(_url(web, kind="pair"), HTTP_ACCEPT_LANGUAGE="en")
+        spanish = client.get(_url(web, kind="pair"), HTTP_ACCEPT_LANGUAGE="es")
+    summaries = {e.action: s for e, s, _c in english.context["rows"]}
+    assert summaries["pair.withdraw"] == "pair 2"
+    assert "· parella 2" not in english.content.decode()
+    assert {e.action: s for e, s, _c in spanish.context["rows"]}["pair.withdraw"] == "pareja 2"
+    assert AuditEntry.objects.get(pk=withdrawal.pk).target == "parella 2"
+
+
+def test_a_round_close_reads_round_n_in_english(client, web: Small) -> None:
+    entry = AuditEntry.objects.create(
+        championship=web.championship, action="round.close", target="ronda 3",
+        round_number=3, before={"closed_at": None},
+        after={"closed_at": "2026-12-02T16:11:20.182Z", "missing": []},
+    )
+    client.force_login(web.organiser)
+    with translation.override("ca"):
+        english = client.get(_url(web, kind="round"), HTTP_ACCEPT_LANGUAGE="en")
+    row = next(r for r in english.context["rows"] if r[0].pk == entry.pk)
+    assert row[1] == "round 3"
+    html = english.content.decode()
+    assert "Round closed</strong> <span class=\"muted\">· round 3</span>" in html
+    # The stored UTC moment is shown in the championship's time (Madrid: UTC+1).
+    assert ("closed", "—", "02/12/2026 17:11:20") in row[2]
+    assert "2026-12-02T16:11:20" not in html
+
+
+def test_the_published_moment_is_shown_as_the_logs_own_times(client, web: Small) -> None:
+    services.championship_finish(championship=web.championship, acting_user=web.organiser)
+    services.deal_secret_publish(championship=web.championship, acting_user=web.organiser)
+    entry = AuditEntry.objects.get(action="championship.publish_secret")
+    assert "T" in entry.after["published_at"]  # stored as ISO 8601
+    client.force_login(web.organiser)
+    page = client.get(_url(web, kind="championship"))
+    row = next(r for r in page.context["rows"] if r[0].pk == entry.pk)
+    published = next(after for label, _before, after in row[2] if label == "publicada")
+    from django.utils import dateformat, timezone
+    from django.utils.dateparse import parse_datetime
+    moment = parse_datetime(entry.after["published_at"].replace("Z", "+00:00"))
+    assert moment is not None
+    assert published == dateformat.format(timezone.localtime(moment), "d/m/Y H:i:s")
+    assert entry.after["published_at"] not in page.content.decode()
+
+
+def test_counts_and_rules_in_the_log_are_plural_aware_and_labelled() -> None:
+    from tournaments.web.audit import audit_summary
+    one = AuditEntry(action="pair.import", target="1 parelles",
+                     after={"pairs": [{"number": 1}]})
+    setup = AuditEntry(action="round.setup", target="1 rondes de 12 taulers",
+                       after={"rounds": 1, "boards_per_round": 12})
+    rules = AuditEntry(action="championship.rules", target="scale_top",
+                       after={"scale_top": 10})
+    with translation.override("ca"):
+        assert audit_summary(one) == "1 parella"
+        assert audit_summary(setup) == "1 ronda de 12 taulers"
+        assert "scale_top" not in audit_summary(rules)
+    with translation.override("en"):
+        assert audit_summary(setup) == "1 round of 12 boards"

@@ -170,6 +170,33 @@ def test_the_interchange_file_is_offered_once_the_seed_is_public(client, organis
     assert len(data["boards"]) == 4
 
 
+def test_the_public_interchange_file_leaves_out_reasons_and_referees_notes(
+    client, organiser
+) -> None:
+    """A withdrawal's reason and a referee's note are written for the organiser and the
+    referees and shown on no public page: the public file leaves them out, while the
+    organiser's own export (the command) keeps them."""
+    from tests.tournaments.views.helpers import record
+
+    championship = build_championship(pairs=4, rounds=2, boards_per_round=2,
+                                      drawn_rounds=1)
+    seating = championship.rounds.get(number=1).seatings.order_by("table__number").first()
+    for board in championship.boards.filter(round__number=1):
+        record(seating, board, note="Renunci de N: ha tingut un mareig")
+    services.pair_withdraw(pair=championship.pairs.get(number=2), after_round=1,
+                           reason="Ingressat a l'hospital", acting_user=None)
+    services.championship_finish(championship=championship, acting_user=None)
+    services.deal_secret_publish(championship=championship, acting_user=None)
+    response = client.get(reverse("interchange_file", args=[championship.slug]))
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert "hospital" not in text and "mareig" not in text
+    pair = next(p for p in json.loads(text)["pairs"] if p["number"] == 2)
+    assert pair["withdrawn_after_round"] == 1 and "withdrawal_reason" not in pair
+    full = json.dumps(services.championship_export(championship))
+    assert "hospital" in full and "mareig" in full
+
+
 def test_the_organisers_page_title_is_the_championships_name(client, web: Small) -> None:
     client.force_login(web.organiser)
     html = _page(client, web.championship).content.decode()

@@ -174,3 +174,16 @@ def test_only_the_organiser_changes_short_names(client, small):
                                       short1="X", short2="", acting_user=small.referee)
     assert not Player.objects.filter(championship=small.championship).exclude(
         short_name="").exists()
+
+
+def test_a_players_name_with_html_is_text_on_the_short_names_page(client, small):
+    """The player's full name shows under each field as text: a name pasted with markup
+    ("<img onerror=...>") must not run in the organiser's browser."""
+    small.organiser.save()
+    client.force_login(small.organiser)
+    pair = Pair.objects.get(championship=small.championship, number=1)
+    Player.objects.filter(pk=pair.player1_id).update(name="Anna <img src=x onerror=alert(1)>")
+    page = client.get(reverse("pair_short_names", args=[small.championship.slug, 1]))
+    html = page.content.decode()
+    assert "<img src=x" not in html
+    assert "Anna &lt;img src=x onerror=alert(1)&gt;" in html

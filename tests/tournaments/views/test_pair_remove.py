@@ -60,8 +60,11 @@ def test_a_referee_cannot_remove_a_pair(client, web: Small) -> None:
     assert Pair.objects.filter(championship=web.championship, number=1).exists()
 
 
-def test_removing_a_pair_needs_a_post(client, undrawn) -> None:
+def test_removing_a_pair_needs_a_post_and_a_get_goes_to_the_pairs_page(client, undrawn) -> None:
     championship, organiser = undrawn
     client.force_login(organiser)
-    assert client.get(reverse("pair_remove", args=[championship.slug, 1])).status_code == 405
+    response = client.get(reverse("pair_remove", args=[championship.slug, 1]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("pairs_register", args=[championship.slug])
+    assert client.put(reverse("pair_remove", args=[championship.slug, 1])).status_code == 405
     assert Pair.objects.filter(championship=championship).count() == 4

@@ -275,10 +275,11 @@ def test_the_same_referee_in_two_tabs_is_told_it_was_their_own_save(
     response = client.post(url, form_data(ns_points_taken="20"))  # the second tab
     assert response.status_code == 200
     page = response.content.decode()
-    assert "Ja ho havies desat en una altra pestanya" in page
+    assert "Ja ho havíeu desat en una altra pestanya" in page
+    assert "Ho vau desar vós (versió 1)" in page and "desar tu" not in page
     assert "Un altre àrbitre" not in page and "un altre àrbitre" not in page
     errors = " ".join(response.context["form"].non_field_errors())
-    assert "ja ho havies desat en una altra pestanya (versió 1)" in errors
+    assert "ja ho havíeu desat en una altra pestanya (versió 1)" in errors
     # The values saved, as for another referee's save.
     assert 'id="conflict"' in page and "Copes" in page and "52" in page
     assert Result.objects.get(seating=seating, board=board).ns_points_taken == 52

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from tests.factories import UserFactory, build_championship
 from tests.tournaments.conftest import Small
@@ -103,3 +104,33 @@ def test_the_seating_title_holds_no_actions(client, web: Small) -> None:
     assert "Taules de la ronda 1" in title
     assert "<" not in title and "round-actions" not in title
     assert html.count('id="round-actions"') == 1
+
+
+def test_a_late_pair_is_told_the_round_it_joins_when_registered(client) -> None:
+    """The seating page said "from round 2" when it was loaded; if round 2 was drawn
+    meanwhile the pair joins round 3, and the message after the save says which."""
+    championship = build_championship(pairs=4, rounds=3, drawn_rounds=1)
+    organiser = UserFactory(username="org-tarda")
+    organiser.save()
+    services.membership_grant(championship=championship, user=organiser,
+                              role=Membership.Role.ORGANISER, acting_user=None)
+    client.force_login(organiser)
+    seating = reverse("round_seating", args=[championship.slug, 1])
+    assert client.get(seating).context["late_round"] == 2
+    services.round_draw(round=Round.objects.get(championship=championship, number=2),
+                        acting_user=None, seed=3)
+    response = client.post(
+        reverse("pairs_register", args=[championship.slug]),
+        {"pair-number": "5", "pair-player1": "Anna", "pair-player2": "Pere",
+         "pair-submit": "1", "next": seating}, follow=True,
+    )
+    assert Pair.objects.get(championship=championship, number=5).joined_round == 3
+    assert "Parella 5 inscrita: entra a la ronda 3." in response.content.decode()
+    client.post(reverse("set_language"), {"language": "en"})
+    response = client.post(
+        reverse("pairs_register", args=[championship.slug]),
+        {"pair-number": "6", "pair-player1": "Marta", "pair-player2": "Joan",
+         "pair-submit": "1"}, follow=True,
+    )
+    assert "Pair 6 registered: it joins in round 3." in response.content.decode()
+    translation.activate("ca")  # the requests left English active in this thread

@@ -50,7 +50,7 @@ class Command(BaseCommand):
         if championship is None:
             raise CommandError(f"no championship with the slug {slug!r}")
         budget = options["budget"]
-        if budget is not None and budget < 0:
+        if budget is not None and not budget >= 0:  # NaN too: no comparison is true
             raise CommandError("--budget must be 0 or more seconds")
         if not core_available():
             self.stderr.write("The compiled double-dummy solver is not built (pip install "

@@ -110,7 +110,7 @@ class Command(BaseCommand):
         slug = self.shape["slug"]
         existing = Championship.objects.filter(slug=slug).first()
         budget = options["analysis_budget"]
-        if budget < 0:
+        if not budget >= 0:  # NaN too: every comparison with it is false
             raise CommandError("--analysis-budget must be 0 or more seconds")
         if existing is not None and not options["reset"]:
             self.stdout.write(
