@@ -50,7 +50,8 @@ class Standing:
     docs/file-format.md orders the standings); ``average``
     adds A = (bottom + top) / 2 (rounded as the rules say) to ``total`` for each of the
     ``missed`` boards, ranks by total, and ``average`` is total / (boards + missed).
-    ``withdrawn`` pairs rank after every pair still in play.
+    ``withdrawn`` pairs rank after every pair still in play. Only the rows
+    :attr:`placed` (a score, not withdrawn) have a place to show (:attr:`place`).
 
     When :attr:`Absences.pairs` lists the registered pairs, every one of them has a row
     once the scope has a result (docs/decisions.md 56): ``bye``, it sat out the scope's
@@ -75,6 +76,30 @@ class Standing:
     def has_score(self) -> bool:
         """Whether any board counts for the pair in the scope (played or as A)."""
         return self.boards + self.missed > 0
+
+    @property
+    def placed(self) -> bool:
+        """Whether the row has a place in the standings: it has a score in the scope and
+        the pair is not withdrawn in it (docs/decisions.md NN). A pair that sat out or had
+        not joined (no score) or that withdrew is listed, but it is not "last": the pages,
+        the API and the PDF show no place for it. The pairs placed are ranked 1..k before
+        every row not placed, so their ranks are the competition ranks among themselves.
+        """
+        return self.has_score and not self.withdrawn
+
+    @property
+    def place(self) -> int | None:
+        """:attr:`rank` when the row is :attr:`placed`, else ``None`` (shown "—").
+        :attr:`rank` itself stays a number for the file format's ``rank``.
+
+        >>> Standing(3, 7, Fraction(5), 3, Fraction(5, 3)).place
+        3
+        >>> Standing(4, 8, Fraction(0), 0, Fraction(0), bye=True).place is None
+        True
+        >>> Standing(4, 9, Fraction(5), 3, Fraction(5, 3), withdrawn=True).place is None
+        True
+        """
+        return self.rank if self.placed else None
 
 
 @dataclass(frozen=True, slots=True)

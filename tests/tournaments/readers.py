@@ -136,9 +136,9 @@ class StandingLine:
     """One pair's line as a reader reads it: texts from the page and the PDF, numbers
     from the API (``None``: no score); ``mark``, the row's mark as the API names it
     (``playing``, ``withdrawn``, ``bye``, ``late``), read back from the page's and the
-    PDF's words."""
+    PDF's words. ``rank`` ``None``: no place (``—`` on the page and the PDF)."""
 
-    rank: int
+    rank: int | None
     pair: int
     total: Any
     average: Any
@@ -163,6 +163,11 @@ def _mark(text: str) -> str:
     return next((mark for mark, word in _MARKS if word in text), "playing")
 
 
+def _place(text: str) -> int | None:
+    """A place as the page and the PDF print it: a number, or ``—`` for none."""
+    return None if text == "—" else int(text)
+
+
 def standings_page(client: Client, championship: Championship, **query: int) -> Read:
     """The standings page's rows (``round=N``/``through=N`` as the page takes them), its
     number columns read in the header's order."""
@@ -176,7 +181,7 @@ def standings_page(client: Client, championship: Championship, **query: int) -> 
     by_average = order == ["average", "total"]
     rows = html_tables(html).get("standings", [])
     return Read(
-        [StandingLine(int(r.cells[0]), int(r.attrs["data-pair"]),
+        [StandingLine(_place(r.cells[0]), int(r.attrs["data-pair"]),
                       r.cells[3] if by_average else r.cells[2],
                       r.cells[2] if by_average else r.cells[3], r.cells[4], _mark(r.cells[1]))
          for r in rows],
@@ -216,7 +221,8 @@ def standings_pdf(championship: Championship, *, through_round: int = 0) -> Read
         if number_ and "després de la ronda" in title and not through_round:
             break  # the overall table ended; the standings after each round follow
         for cells in page:
-            if len(cells) >= 6 and _is_int(cells[0]) and _is_int(cells[1]):
+            if len(cells) >= 6 and (_is_int(cells[0]) or cells[0] == "—") and _is_int(
+                    cells[1]):
                 rows.append((cells, []))
             elif rows and "Pàgina" not in " ".join(cells):
                 rows[-1][1].extend(cells)
@@ -227,7 +233,7 @@ def standings_pdf(championship: Championship, *, through_round: int = 0) -> Read
         else:
             total, _boards, average, percentage = cells[-4:]
         mark = _mark(" ".join(cells[2:-4] + wrapped))
-        lines.append(StandingLine(int(cells[0]), int(cells[1]), total, average, percentage,
+        lines.append(StandingLine(_place(cells[0]), int(cells[1]), total, average, percentage,
                                   mark))
     return Read(lines, (int(progress.group(1)), int(progress.group(2))),
                 "average" if by_average else "total")
@@ -329,7 +335,7 @@ def card_page(client: Client, championship: Championship, pair: int) -> Card:
     response = client.get(reverse("pair_card", args=[championship.slug, pair]))
     assert response.status_code == 200
     html = response.content.decode()
-    panel = re.search(r"<strong>Punts: ([^<]+)</strong> · Taulers: \d+(?: · Posició: (\d+))?",
+    panel = re.search(r"<strong>Punts: ([^<]+)</strong> · Taulers: \d+(?: · Posició: (\d+|—))?",
                       html)
     assert panel is not None
     lines = []
@@ -341,7 +347,7 @@ def card_page(client: Client, championship: Championship, pair: int) -> Card:
         assert opponent is not None, who
         lines.append(CardLine(int(board), int(opponent.group(1)),
                               None if score == "—" else score, comparative))
-    return Card(panel.group(1), int(panel.group(2)) if panel.group(2) else None, lines)
+    return Card(panel.group(1), _place(panel.group(2)) if panel.group(2) else None, lines)
 
 
 def card_api(client: Client, championship: Championship, pair: int) -> Card:

@@ -22,6 +22,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.db.models import Q
 from django.test import Client
+from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -76,7 +77,12 @@ def assert_standings_agree(page: Read, api: Read, pdf: Read) -> None:
         assert rounded_as(sent.total, shown.total) == number(shown.total), shown.pair
         assert rounded_as(sent.average, shown.average) == number(shown.average), shown.pair
         assert rounded_as(sent.percentage, shown.percentage) == number(shown.percentage)
-    ranks = [r.rank for r in page.lines]
+    # A place for exactly the rows in play with a score; "—" (null) for the others, on
+    # page, API and paper alike (compared above), after every row with a place.
+    placed = [sent.mark != "withdrawn" and sent.total is not None for sent in api.lines]
+    assert [r.rank is not None for r in page.lines] == placed, page.lines
+    assert placed == sorted(placed, reverse=True), placed
+    ranks = [r.rank for r in page.lines if r.rank is not None]
     # Competition ranks: ties share a rank, the next one skips (1, 2, 2, 4).
     assert all(r == i + 1 or r == ranks[i - 1] for i, r in enumerate(ranks)), ranks
     # The rows read the way they rank: in play with a score first, by the ranking value.
@@ -113,6 +119,11 @@ def assert_cards_agree(client: Client, championship: Championship, pair: int) ->
     pdf = card_pdf(championship, pair)
     assert page.rank == api.rank
     assert page.total == pdf.total
+    # The card's total and place read as the pair's line of the standings does.
+    line = next((r for r in standings_page(client, championship).lines if r.pair == pair),
+                None)
+    if line is not None and line.total != "—":
+        assert (page.total, page.rank) == (line.total, line.rank), pair
     assert rounded_as(api.total, page.total) == number(page.total)
     assert [(r.board, r.opponent) for r in page.lines] == [
         (r.board, r.opponent) for r in api.lines]
@@ -243,8 +254,9 @@ def test_nine_pairs_after_round_one_show_nine_rows_with_the_bye_marked(
     """A 9-pair Swiss after round 1: four tables played, one pair sat out. The
     standings after round 1 (and the overall ones) have 9 rows on the page, in the API
     and on paper, the pair with the bye marked "descans"; under ``per_board`` it has no
-    score yet and ranks last, under ``average`` it has A (the middle of the scale) for
-    each board of the round, so it ranks among the pairs that played."""
+    score yet, is listed last with no place ("—"), under ``average`` it has A (the
+    middle of the scale) for each board of the round, so it ranks among the pairs that
+    played."""
     cache.clear()
     championship = build({
         "pairs": 9, "rounds": 2, "boards_per_round": 2, "seed": 7,
@@ -269,7 +281,11 @@ def test_nine_pairs_after_round_one_show_nine_rows_with_the_bye_marked(
     bye = next(r for r in after_one.lines if r.pair == rested[1])
     if missed_boards == "per_board":
         assert (bye.total, bye.average, bye.percentage) == (None, None, None)
-        assert bye.rank == 9 and after_one.lines[-1].pair == rested[1]
+        # Listed last, with no place ("—"): it is not ninth of nine.
+        assert bye.rank is None and after_one.lines[-1].pair == rested[1]
+        assert [r.rank for r in after_one.lines[:-1]] == sorted(
+            r.rank for r in after_one.lines[:-1] if r.rank is not None)
+        assert after_one.lines[0].rank == 1
     else:  # A = 1.5 on 1 to 2 for each of the round's 2 boards
         assert (bye.total, bye.average, bye.percentage) == (3, 1.5, 50.0)
 
@@ -307,3 +323,41 @@ def test_the_demo_shows_the_same_standings_and_traveller_on_page_api_and_pdf(
     for board, round_number in sorted(boards):
         assert_travellers_agree(client, demo, board, round_number)
     assert_cards_agree(client, demo, 1)
+
+
+def test_a_bye_and_a_withdrawn_pair_have_no_place_and_no_point_on_the_chart() -> None:
+    """9 pairs, 3 rounds (per_board): one pair sits out round 1, pair 1 withdraws after
+    it. After round 1 the pair that sat out is listed with "—", not ninth; overall the
+    withdrawn pair is "—" (not ninth with the best average); the pairs in play are
+    placed 1..8; page, API and paper agree. Pair cards plot only the rounds where the
+    pair had a place, and the withdrawn pair's card has no place."""
+    cache.clear()
+    championship = build({
+        "pairs": 9, "rounds": 3, "boards_per_round": 2, "seed": 7,
+        "rules": {"missed_boards": "per_board"}, "withdraw": True,
+        "championship": {"movement": "swiss"},
+    }, None)
+    rested = championship.rounds.get(number=1).byes.get().pair.number
+    assert rested != 1
+    client = Client()
+    for query, through in (({"through": 1}, 1), ({}, 0)):
+        page = standings_page(client, championship, **query)
+        api = standings_api(client, championship, **query)
+        pdf = standings_pdf(championship, through_round=through)
+        assert_standings_agree(page, api, pdf)
+        unplaced = {r.pair for r in page.lines if r.rank is None}
+        assert unplaced == ({rested} if through else {1}), page.lines
+        assert sorted(r.rank for r in page.lines if r.rank is not None)[-1] <= 8
+        assert page.lines[0].rank == 1
+    for pair in (1, rested):
+        assert_cards_agree(client, championship, pair)
+    withdrawn = selectors.score_card(championship, 1)
+    sat_out = selectors.score_card(championship, rested)
+    assert withdrawn is not None and sat_out is not None
+    assert withdrawn.rank is None and [n for n, _r in withdrawn.ranks] == [1]
+    assert [n for n, _r in sat_out.ranks] == [2, 3]
+    assert all(r <= 8 for _n, r in sat_out.ranks)
+    assert sat_out.pairs_ranked == 8
+    assert card_api(client, championship, 1).rank is None
+    html = client.get(reverse("pair_card", args=[championship.slug, 1])).content.decode()
+    assert "Posició: —" in html

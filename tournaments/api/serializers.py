@@ -31,7 +31,10 @@ class ProgressSerializer(serializers.Serializer[Any]):
 
 
 class StandingSerializer(serializers.Serializer[Any]):
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="the place (competition ranks of the pairs in play: 1, 2, 2, 4); null: "
+                  "no place (no score in the scope, or the pair withdrew in it)")
     pair = serializers.IntegerField()
     names = serializers.CharField()
     short = serializers.CharField(
@@ -306,7 +309,10 @@ class ScoreCardSerializer(serializers.Serializer[Any]):
                   'A. Puig" (each player\'s short name, else initials and first surname)')
     total = PointsField()
     boards = serializers.IntegerField()
-    rank = serializers.IntegerField(allow_null=True)
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="the pair's place in the overall standings; null: no place (no score, "
+                  "or withdrawn)")
     rows = ScoreCardRowSerializer(many=True)
 
 

@@ -243,9 +243,11 @@ class StandingRow:
     same decimals down each column. ``None`` numbers: a pair with no score in the
     standings' scope (a bye, a late entry). ``status``: ``playing``, ``withdrawn``,
     ``bye`` or ``late`` (``selectors.StandingRow.status``), which the renderer words
-    next to the players; ``joins``: the round a late pair joins."""
+    next to the players; ``joins``: the round a late pair joins. ``rank`` ``None``: the
+    row has no place (no score in the scope, or withdrawn; ``scoring.Standing.place``),
+    printed "—"."""
 
-    rank: int
+    rank: int | None
     pair: int
     players: str
     total: float | None

@@ -81,7 +81,8 @@ def render_standings(document: Standings, on_page: OnPage | None = None) -> byte
             cells = ([average_text, total_text, str(row.boards)] if table.by_average
                      else [total_text, str(row.boards), average_text])
             writer.row(
-                [str(row.rank), str(row.pair), _players(row), *cells, percent],
+                ["—" if row.rank is None else str(row.rank), str(row.pair), _players(row),
+                 *cells, percent],
                 shade=i % 2 == 1,
             )
         writer.finish_page()

@@ -31,7 +31,13 @@ from tournaments.models import (
 from tournaments.numbers import comparative_out
 from tournaments.selectors.formats import column
 from tournaments.selectors.results import ResultValues, ScoredChampionship, scored_or_new
-from tournaments.selectors.standings import PairName, pair_names
+from tournaments.selectors.standings import (
+    PairName,
+    StandingRow,
+    pair_names,
+    standing_rows,
+    total_places,
+)
 
 #: Decimals at most in a traveller's or pair card's column of comparative points: the
 #: export's (``scoring.interchange.export_number``), so no value is shown rounded.
@@ -356,8 +362,11 @@ class ScoreCard:
     ``missed`` and ``rank`` are its line of the standings of the same scope (rounds
     1..``through_round``, or all) so the card and the standings never disagree (under
     the missed-board rule ``average`` the total includes the missed boards' A, the rows
-    do not); ``ranks``: ``(round, rank after it)`` for every round with results;
-    ``pairs_ranked``: the pairs in those standings."""
+    do not): ``total_text`` is the standings' own text of the total, and the running
+    totals have its decimals; ``rank`` ``None``: no place there (no score, or
+    withdrawn; ``scoring.Standing.place``). ``ranks``: ``(round, place after it)`` for
+    every round with results where the pair had a place (a round it sat out or after
+    it withdrew is left out); ``pairs_ranked``: the pairs placed in those standings."""
 
     pair: PairName
     rows: tuple[ScoreCardRow, ...]
@@ -376,8 +385,11 @@ def _card_of(
     scored: ScoredChampionship, pair: PairName, played: Iterable[ResultValues],
     names: Mapping[int, PairName], ranked: list[scoring.Standing],
     ranks: tuple[tuple[int, int], ...], through_round: int | None,
+    lines: Mapping[int, StandingRow], places: int,
 ) -> ScoreCard:
-    """One pair's :class:`ScoreCard` from its results and the standings (no query)."""
+    """One pair's :class:`ScoreCard` from its results and the standings (no query);
+    ``lines``: the standings' rows by pair (:func:`.standings.standing_rows` of
+    ``ranked``), ``places``: the decimals of their total column."""
     rules = scored.score.rules
     ordered = sorted(played, key=lambda r: (r.round, r.board))
     sides = [Side.NS if r.ns_pair == pair.number else Side.EW for r in ordered]
@@ -386,11 +398,14 @@ def _card_of(
     running_totals = list(accumulate(comparatives))
     mine = next((s for s in ranked if s.pair == pair.number), None)
     total = mine.total if mine else Fraction(0)
-    # One number of decimals down each column: the comparative points; the running
-    # totals with the total that closes them.
+    # The board's comparative points keep the export's decimals (docs/decisions.md 70);
+    # the total is the standings' text and the running totals that lead to it have its
+    # decimals, so the card's total reads as it does in the standings.
     comparative_texts = column(comparatives, rules, cap=EXPORT_DECIMALS)
-    *running_texts, total_text = column([*running_totals, total], rules,
-                                        cap=EXPORT_DECIMALS)
+    running_texts = column(running_totals, rules, places=places)
+    line = lines.get(pair.number)
+    total_text = (line.total_text if line and line.has_score
+                  else column([total], rules, places=places)[0])
     rows: list[ScoreCardRow] = []
     for i, (r, side, score) in enumerate(zip(ordered, sides, scores, strict=True)):
         comparative, running = comparatives[i], running_totals[i]
@@ -408,7 +423,8 @@ def _card_of(
         pair=pair, rows=tuple(rows), total=total,
         total_out=comparative_out(total, rules), total_text=total_text,
         boards=mine.boards if mine else 0, missed=mine.missed if mine else 0,
-        rank=mine.rank if mine else None, ranks=ranks, pairs_ranked=len(ranked),
+        rank=mine.place if mine else None, ranks=ranks,
+        pairs_ranked=sum(1 for s in ranked if s.placed),
         through_round=through_round,
     )
 
@@ -416,14 +432,15 @@ def _card_of(
 def _ranks_after_each_round(
     scored: ScoredChampionship, through_round: int | None
 ) -> dict[int, list[tuple[int, int]]]:
-    """``{pair: [(round, rank after it)]}`` over the rounds with results (up to
-    ``through_round``)."""
+    """``{pair: [(round, place after it)]}`` over the rounds with results (up to
+    ``through_round``) where the pair had a place (``scoring.Standing.place``)."""
     out: dict[int, list[tuple[int, int]]] = {}
     for n, table in sorted(scored.score.progressive_standings().items()):
         if through_round is not None and n > through_round:
             continue
         for s in table:
-            out.setdefault(s.pair, []).append((n, s.rank))
+            if s.place is not None:
+                out.setdefault(s.pair, []).append((n, s.place))
     return out
 
 
@@ -447,9 +464,16 @@ def score_card(
     played = [r for r in scored.results if number in (r.ns_pair, r.ew_pair)
               and (through_round is None or r.round <= through_round)]
     ranks = _ranks_after_each_round(scored, through_round).get(number, [])
-    return _card_of(scored, pair, played, names,
-                    scored.score.standings(through_round=through_round), tuple(ranks),
-                    through_round)
+    ranked = scored.score.standings(through_round=through_round)
+    return _card_of(scored, pair, played, names, ranked, tuple(ranks), through_round,
+                    *_lines(ranked, names, scored.score.rules))
+
+
+def _lines(ranked: list[scoring.Standing], names: dict[int, PairName],
+           rules: scoring.ScoringRules) -> tuple[dict[int, StandingRow], int]:
+    """The standings' rows by pair and the decimals of their total column."""
+    rows = standing_rows(ranked, names, rules)
+    return {row.number: row for row in rows}, total_places(ranked, names, rules)
 
 
 def score_cards(
@@ -467,8 +491,9 @@ def score_cards(
         by_pair.setdefault(r.ew_pair, []).append(r)
     ranked = scored.score.standings(through_round=through_round)
     ranks = _ranks_after_each_round(scored, through_round)
+    lines, places = _lines(ranked, names, scored.score.rules)
     return [
         _card_of(scored, names[number], by_pair.get(number, []), names, ranked,
-                 tuple(ranks.get(number, [])), through_round)
+                 tuple(ranks.get(number, [])), through_round, lines, places)
         for number in sorted(names)
     ]

@@ -15,9 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.models import (
     Championship,
@@ -95,8 +96,14 @@ def checklist(championship: Championship) -> Checklist:
     slug = championship.slug
     finished = championship.status == Championship.Status.FINISHED
     over = _("El campionat s'ha acabat.") if finished else ""
-    pairs = Pair.objects.filter(championship=championship, withdrawn_after_round__isnull=True)
-    pair_count = pairs.count()
+    # Registered pairs (as the pair list beside the checklist counts them) and those
+    # withdrawn; the steps need the pairs still in play.
+    counts = Pair.objects.filter(championship=championship).aggregate(
+        registered=Count("id"),
+        withdrawn=Count("id", filter=Q(withdrawn_after_round__isnull=False)),
+    )
+    registered, withdrawn = counts["registered"], counts["withdrawn"]
+    pair_count = registered - withdrawn
     referees = Membership.objects.filter(
         championship=championship,
         role__in=[Membership.Role.REFEREE, Membership.Role.HEAD_REFEREE],
@@ -125,20 +132,23 @@ def checklist(championship: Championship) -> Checklist:
         Step(
             "pairs", _("Parelles"),
             _state(pair_count >= 2, over),
-            detail=_("%(n)s parelles inscrites") % {"n": pair_count},
+            detail=_pairs_detail(registered, withdrawn),
             why=over, url="" if finished else reverse("pairs_register", args=[slug]),
         ),
         Step(
             "referees", _("Àrbitres"), _state(referees > 0),
-            detail=_("%(n)s àrbitres") % {"n": referees}
+            detail=ngettext("%(n)s àrbitre", "%(n)s àrbitres", referees) % {"n": referees}
             if referees else _("Opcional: l'organitzador també pot entrar resultats."),
             url=reverse("people", args=[slug]), optional=True,
         ),
         Step(
             "rounds", _("Rondes i taulers"), _state(set_up, over),
             detail=(
-                _("%(rounds)s rondes de %(boards)s taulers")
-                % {"rounds": len(rounds), "boards": championship.boards_per_round}
+                ngettext("%(rounds)s ronda de %(boards)s", "%(rounds)s rondes de %(boards)s",
+                         len(rounds))
+                % {"rounds": len(rounds), "boards": ngettext(
+                    "%(n)s tauler", "%(n)s taulers", championship.boards_per_round)
+                   % {"n": championship.boards_per_round}}
                 if set_up else ""
             ),
             why=over, url="" if finished else reverse("rounds_setup", args=[slug]),
@@ -191,7 +201,8 @@ def checklist(championship: Championship) -> Checklist:
                 _state(drawn and (rnd.is_closed or 0 < expected <= results_in),
                        not_drawn or ("" if rnd.is_closed else over)),
                 round=n, why=not_drawn or ("" if rnd.is_closed else over),
-                detail=(_("%(in)s de %(due)s resultats") % {"in": results_in, "due": expected}
+                detail=(ngettext("%(in)s de %(due)s resultat", "%(in)s de %(due)s resultats",
+                                 expected) % {"in": results_in, "due": expected}
                         if drawn else ""),
                 url=reverse("referee_tables", args=[slug]) if drawn else "",
             ),
@@ -222,6 +233,19 @@ def checklist(championship: Championship) -> Checklist:
         post=True,
     ))
     return Checklist(_with_next(steps))
+
+
+def _pairs_detail(registered: int, withdrawn: int) -> str:
+    """"9 parelles inscrites (1 retirada)": every registered pair, as the pair list
+    beside the checklist counts them, and how many of them withdrew."""
+    text = ngettext("%(n)s parella inscrita", "%(n)s parelles inscrites",
+                    registered) % {"n": registered}
+    if not withdrawn:
+        return text
+    return _("%(pairs)s (%(withdrawn)s)") % {
+        "pairs": text,
+        "withdrawn": ngettext("%(n)s retirada", "%(n)s retirades", withdrawn) % {"n": withdrawn},
+    }
 
 
 def _with_next(steps: list[Step]) -> tuple[Step, ...]:

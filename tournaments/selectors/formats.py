@@ -49,11 +49,32 @@ def number_formatter(places: int | None) -> Callable[[Decimal], str]:
     return formatted
 
 
+def _exact(values: Iterable[Fraction | None],
+           rules: scoring.ScoringRules) -> list[Decimal | None]:
+    return [None if v is None else Decimal(str(comparative_out(Fraction(v), rules)))
+            for v in values]
+
+
+def column_places(values: Iterable[Fraction | None], rules: scoring.ScoringRules,
+                  *, cap: int = MAX_DECIMALS) -> int:
+    """The decimals :func:`column` writes ``values`` with: as many as the value that
+    needs most (the export's value), at most ``cap``.
+
+    >>> from scoring.model import ScoringRules
+    >>> column_places([Fraction(3, 2), Fraction(2), Fraction(1, 3), None], ScoringRules())
+    2
+    """
+    return min(cap, max((_decimals(v) for v in _exact(values, rules) if v is not None),
+                        default=0))
+
+
 def column(values: Iterable[Fraction | None], rules: scoring.ScoringRules,
-           *, cap: int = MAX_DECIMALS) -> list[str]:
+           *, cap: int = MAX_DECIMALS, places: int | None = None) -> list[str]:
     """Comparative totals or averages with the same number of decimals down the column:
     as many as the value that needs most (the export's value, ``tournaments.numbers``),
-    at most ``cap``, rounded half up, with the language's separator; ``—`` for ``None``.
+    at most ``cap`` (:func:`column_places`; ``places``: that number given, for values
+    that must read like another column), rounded half up, with the language's
+    separator; ``—`` for ``None``.
 
     >>> from scoring.model import ScoringRules
     >>> from django.utils import translation
@@ -61,9 +82,9 @@ def column(values: Iterable[Fraction | None], rules: scoring.ScoringRules,
     ...     column([Fraction(3, 2), Fraction(2), None], ScoringRules())
     ['1.5', '2.0', '—']
     """
-    exact = [None if v is None else Decimal(str(comparative_out(Fraction(v), rules)))
-             for v in values]
-    places = min(cap, max((_decimals(v) for v in exact if v is not None), default=0))
+    exact = _exact(values, rules)
+    if places is None:
+        places = min(cap, max((_decimals(v) for v in exact if v is not None), default=0))
     quantum = Decimal(1).scaleb(-places)
     formatted = number_formatter(places)
     return [

@@ -23,7 +23,7 @@ from scoring.progress import rounds_progress as count_rounds_progress
 from scoring.visibility import count_by
 from tournaments.models import Championship, Pair, Result
 from tournaments.numbers import average_out, comparative_out
-from tournaments.selectors.formats import column, percent_column, percent_value
+from tournaments.selectors.formats import column, column_places, percent_column, percent_value
 from tournaments.selectors.names import fold, short_name
 from tournaments.selectors.results import ScoredChampionship, scored_or_new, visibility
 
@@ -115,9 +115,13 @@ class StandingRow:
     ``None`` for ``percentage`` and the ``*_out`` numbers and ``—`` for the texts.
     ``bye``: it sat out the scope's last round with a bye; ``joins``: the round a late
     pair joins, after the scope; :attr:`status` names the mark a row carries.
+
+    ``rank``: the row's place (``scoring.Standing.place``); ``None`` for a row with no
+    place (no score in the scope, or withdrawn in it), which :attr:`rank_text` shows
+    as ``—`` and the API sends as null.
     """
 
-    rank: int
+    rank: int | None
     pair: PairName
     boards: int
     missed: int
@@ -137,6 +141,11 @@ class StandingRow:
     @property
     def number(self) -> int:
         return self.pair.number
+
+    @property
+    def rank_text(self) -> str:
+        """The place as the page, the hall and the PDF print it: ``—`` when none."""
+        return "—" if self.rank is None else str(self.rank)
 
     @property
     def status(self) -> str:
@@ -171,6 +180,15 @@ class Standings:
     by_average: bool = False
 
 
+def total_places(ranked: Sequence[scoring.Standing], names: dict[int, PairName],
+                 rules: scoring.ScoringRules) -> int:
+    """The decimals the standings' total column is written with (:func:`standing_rows`):
+    a pair card's running totals use them too, so that its total reads as it does in
+    the standings."""
+    return column_places(
+        [s.total if s.has_score else None for s in ranked if s.pair in names], rules)
+
+
 def standing_rows(
     ranked: Sequence[scoring.Standing], names: dict[int, PairName],
     rules: scoring.ScoringRules,
@@ -182,7 +200,7 @@ def standing_rows(
     percentages = [percent_value(s.average, rules) if s.has_score else None for s in kept]
     return tuple(
         StandingRow(
-            rank=s.rank, pair=names[s.pair], boards=s.boards, missed=s.missed,
+            rank=s.place, pair=names[s.pair], boards=s.boards, missed=s.missed,
             withdrawn=s.withdrawn, total=s.total, average=s.average, percentage=pct,
             total_out=comparative_out(s.total, rules) if s.has_score else None,
             average_out=average_out(s.average) if s.has_score else None,
@@ -191,7 +209,8 @@ def standing_rows(
         )
         for s, pct, total, average, pct_text in zip(
             kept, percentages,
-            column([s.total if s.has_score else None for s in kept], rules),
+            column([s.total if s.has_score else None for s in kept], rules,
+                   places=total_places(kept, names, rules)),
             column([s.average if s.has_score else None for s in kept], rules),
             percent_column(percentages), strict=True,
         )

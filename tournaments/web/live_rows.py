@@ -58,7 +58,7 @@ def standings_rows(slug: str, rows: Iterable[StandingRow], *,
                          else (row.total_text, row.average_text))
         out.append(
             f'\n    <tr data-pair="{row.number}" data-names="{escape(pair.search_text)}">'
-            f'<td class="num">{row.rank}</td>\n'
+            f'<td class="num">{row.rank_text}</td>\n'
             f'      <td class="who"><a href="{before}{row.number}{after}" title="{names}">'
             f'<strong>{row.number}</strong> <span class="names">{escape(pair.short)}</span>'
             f'</a>{extra}</td>\n'

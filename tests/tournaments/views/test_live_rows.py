@@ -6,6 +6,7 @@ double-dummy marks."""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -32,7 +33,7 @@ PAIRS = {
 }
 
 
-def _row(rank: int, pair: int, boards: int, missed: int, withdrawn: bool,
+def _row(rank: int | None, pair: int, boards: int, missed: int, withdrawn: bool,
          total: str, average: str, percent: str, *, has_score: bool = True,
          bye: bool = False, joins: int | None = None) -> StandingRow:
     # Only the texts and marks are written; the exact numbers are the texts' stand-ins.
@@ -44,9 +45,10 @@ def _standings() -> list[StandingRow]:
     return [
         _row(1, 1, 8, 0, False, "12,5", "1,56", "62,5"),
         _row(2, 3, 6, 2, False, "9", "1,13", "56,3", bye=True),
-        _row(3, 5, 0, 0, False, "—", "—", "—", has_score=False, joins=3),
-        _row(3, 2, 4, 4, True, "-3", "-0,38", "40"),
-        _row(3, 4, 2, 6, True, "<0>", "0", "0", bye=True),
+        # No place: no score in the scope, or withdrawn ("—").
+        _row(None, 5, 0, 0, False, "—", "—", "—", has_score=False, joins=3),
+        _row(None, 2, 4, 4, True, "-3", "-0,38", "40"),
+        _row(None, 4, 2, 6, True, "<0>", "0", "0", bye=True),
     ]
 
 
@@ -114,6 +116,9 @@ def test_the_standings_rows_are_the_templates(language: str, by_average: bool) -
         assert expected.count("ret.") == 2
         assert expected.count("descans") == 1  # a withdrawn pair's bye is not marked
         assert "entra a la ronda 3" in expected
+    # The rows with no place show "—" where the others show their place.
+    places = re.findall(r'data-names="[^"]*"><td class="num">([^<]*)</td>', expected)
+    assert places == ["1", "2", "—", "—", "—"]
     # The number the rows rank by comes first: the average, else the total.
     first = "<strong>1,56</strong>" if by_average else "<strong>12,5</strong>"
     assert first in expected

@@ -52,6 +52,11 @@ def test_the_standings_page_lists_and_marks_every_registered_pair(
     assert html.index('data-col="average"') < html.index('data-col="total"')
     assert rows[rested][2:] == ["—", "—", "—"] and rows[6][2:] == ["—", "—", "—"]
     assert list(rows)[-1] == withdrawn  # listed after every pair in play
+    # No place for a row with no score or a withdrawn pair; the others 1..k.
+    places = {pair: cells[0] for pair, cells in rows.items()}
+    assert places[rested] == places[6] == places[withdrawn] == "—"
+    in_play = sorted(places[p] for p in places if p not in (rested, 6, withdrawn))
+    assert len(in_play) == 3 and in_play[0] == "1" and "—" not in in_play
 
 
 def test_the_api_names_each_rows_mark(client: Client, field: tuple[Championship, int, int],
@@ -67,6 +72,9 @@ def test_the_api_names_each_rows_mark(client: Client, field: tuple[Championship,
     assert by_pair[6]["joined_round"] == 2 and by_pair[rested]["joined_round"] is None
     assert (by_pair[6]["total"], by_pair[6]["average"], by_pair[6]["percentage"]) == (
         None, None, None)
+    assert by_pair[6]["rank"] is by_pair[rested]["rank"] is by_pair[withdrawn]["rank"] is None
+    in_play = sorted(r["rank"] for r in data["standings"] if r["rank"] is not None)
+    assert len(in_play) == 3 and in_play[0] == 1
     # The keys clients already read are all there, numbers where there is a score.
     assert isinstance(by_pair[withdrawn]["total"], int | float)
 
