@@ -80,7 +80,7 @@ class Standing:
     @property
     def placed(self) -> bool:
         """Whether the row has a place in the standings: it has a score in the scope and
-        the pair is not withdrawn in it (docs/decisions.md NN). A pair that sat out or had
+        the pair is not withdrawn in it (docs/decisions.md 77). A pair that sat out or had
         not joined (no score) or that withdrew is listed, but it is not "last": the pages,
         the API and the PDF show no place for it. The pairs placed are ranked 1..k before
         every row not placed, so their ranks are the competition ranks among themselves.

@@ -75,7 +75,7 @@ def public_doc(doc: ChampionshipDoc) -> ChampionshipDoc:
 def without_private_words(doc: ChampionshipDoc) -> ChampionshipDoc:
     """``doc`` as a public download holds it: without the words written for the
     organiser and the referees (a withdrawal's reason, a referee's note on a result),
-    which no public page shows (docs/decisions.md NN). Every number stays."""
+    which no public page shows (docs/decisions.md 73). Every number stays."""
     return dataclasses.replace(
         doc,
         pairs=tuple(dataclasses.replace(p, withdrawal_reason="") for p in doc.pairs),

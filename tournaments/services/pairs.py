@@ -503,7 +503,7 @@ def pairs_import_csv(
         Pair.objects.filter(championship=championship).values_list("number", flat=True)
     )
     if not read.numbered:
-        # Numbered in order after the highest registered (decision NN).
+        # Numbered in order after the highest registered (decision 74).
         after = max(existing, default=0)
         if after + len(lines) > PAIR_NUMBER_MAX:
             raise PairsCsvError([

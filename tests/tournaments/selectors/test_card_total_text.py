@@ -1,6 +1,6 @@
 """A pair's total reads the same on the standings and on its card (page, printed card):
 the card takes the standings' text, its running totals that column's decimals, while a
-board's comparative points keep the export's decimals (docs/decisions.md NN)."""
+board's comparative points keep the export's decimals (docs/decisions.md 77)."""
 
 from __future__ import annotations
 
