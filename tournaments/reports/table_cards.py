@@ -22,7 +22,7 @@ from tournaments.reports import labels
 from tournaments.reports.documents import TableCard, TableCards
 from tournaments.reports.fitting import draw_fitted
 from tournaments.reports.fonts import FONT_BOLD
-from tournaments.reports.pages import GREY, LIGHT, MARGIN, OnPage, new_canvas
+from tournaments.reports.pages import GREY, LIGHT, MARGIN, OnPage, new_canvas, page_counter
 
 WIDTH, HEIGHT = landscape(A4)
 #: Font sizes, in points: the table's number, the pairs' lines, the players' names.
@@ -39,16 +39,7 @@ def render_table_cards(document: TableCards, on_page: OnPage | None = None) -> b
         "championship": document.header.championship, "round": document.round}
     c = new_canvas(buffer, title=title, numbered=False, footer=document.header.footer,
                    pagesize=landscape(A4))
-    total = len(document.cards)
-    done = 0
-
-    def page_done() -> None:
-        nonlocal done
-        done += 1
-        if on_page is not None:
-            on_page(done, total)
-
-    draw_table_cards(c, document, page_done)
+    draw_table_cards(c, document, page_counter(on_page, len(document.cards)))
     c.save()
     return buffer.getvalue()
 

@@ -137,6 +137,21 @@ def _name_problem(name: str, limit: int = PLAYER_NAME_MAX) -> str | None:
     return None
 
 
+def _short_names(short1: str | None, short2: str | None) -> tuple[str, str]:
+    """The two players' short names, stripped (empty: the default short form). Raises
+    :class:`RegistrationError` on field ``short1``/``short2`` for one too long or not
+    text."""
+    shorts = (short1 or "").strip(), (short2 or "").strip()
+    for k, short in enumerate(shorts, start=1):
+        problem = _name_problem(short, SHORT_NAME_MAX) if short else None
+        if problem:
+            raise RegistrationError(
+                _("Nom curt del jugador %(k)s: %(problem)s.") % {"k": k, "problem": problem},
+                field=f"short{k}",
+            )
+    return shorts
+
+
 def _create_pairs(
     championship: Championship, rows: Sequence[PairLine], joined_round: int = 1
 ) -> list[Pair]:
@@ -195,14 +210,7 @@ def pair_register(
                 _("Jugador %(k)s: %(problem)s.") % {"k": k, "problem": problem},
                 field=f"player{k}",
             )
-    shorts = (short1 or "").strip(), (short2 or "").strip()
-    for k, short in enumerate(shorts, start=1):
-        problem = _name_problem(short, SHORT_NAME_MAX) if short else None
-        if problem:
-            raise RegistrationError(
-                _("Nom curt del jugador %(k)s: %(problem)s.") % {"k": k, "problem": problem},
-                field=f"short{k}",
-            )
+    shorts = _short_names(short1, short2)
     if (
         isinstance(number, bool) or not isinstance(number, int)
         or not 1 <= number <= PAIR_NUMBER_MAX
@@ -597,14 +605,7 @@ def pair_short_names_set(
     require(acting_user, championship, Capability.REGISTER_PAIRS)
     check_not_finished(championship)
     pair = Pair.objects.select_related("player1", "player2").get(pk=pair.pk)
-    shorts = (short1 or "").strip(), (short2 or "").strip()
-    for k, short in enumerate(shorts, start=1):
-        problem = _name_problem(short, SHORT_NAME_MAX) if short else None
-        if problem:
-            raise RegistrationError(
-                _("Nom curt del jugador %(k)s: %(problem)s.") % {"k": k, "problem": problem},
-                field=f"short{k}",
-            )
+    shorts = _short_names(short1, short2)
     players = (pair.player1, pair.player2)
     before = {f"short{k}": p.short_name for k, p in enumerate(players, start=1)}
     for player, short in zip(players, shorts, strict=True):

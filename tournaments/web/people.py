@@ -105,6 +105,17 @@ def _made_here_already(championship: Championship, data: dict[str, Any]) -> Any:
     return row.user
 
 
+def _link_or_message(request: HttpRequest, championship: Championship,
+                     row: Membership) -> str | None:
+    """A new sign-in link for ``row``'s account, or ``None`` with the refusal (it has a
+    password, or organises) as the page's message."""
+    try:
+        return _sign_in_url(request, championship, row.user)
+    except ValueError as exc:
+        messages.error(request, str(exc))
+        return None
+
+
 def _membership(championship: Championship, membership: int) -> Membership:
     return get_object_or_404(Membership.objects.select_related("user"),
                              championship=championship, pk=membership)
@@ -193,10 +204,8 @@ def people_link(request: HttpRequest, championship: Championship,
                 membership: int) -> HttpResponse:
     """A new one-time sign-in link for a referee's account made here, shown once."""
     row = _membership(championship, membership)
-    try:
-        link = _sign_in_url(request, championship, row.user)
-    except ValueError as exc:  # the account has a password, or organises
-        messages.error(request, str(exc))
+    link = _link_or_message(request, championship, row)
+    if link is None:
         return redirect("people", championship.slug)
     return _page(request, championship, link_for=row.user.get_username(), link=link)
 
@@ -205,10 +214,8 @@ def people_link(request: HttpRequest, championship: Championship,
 def people_qr(request: HttpRequest, championship: Championship, membership: int) -> HttpResponse:
     """A one-page PDF with a new one-time sign-in link as a QR code, to print."""
     row = _membership(championship, membership)
-    try:
-        link = _sign_in_url(request, championship, row.user)
-    except ValueError as exc:  # the account has a password, or organises
-        messages.error(request, str(exc))
+    link = _link_or_message(request, championship, row)
+    if link is None:
         return redirect("people", championship.slug)
     pdf = render_sign_in_card(SignInCard(
         title=championship.name,
