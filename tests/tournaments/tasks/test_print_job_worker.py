@@ -86,7 +86,7 @@ def test_a_job_whose_worker_is_killed_is_redone_within_30_s_with_nobody_watching
     worker's own periodic check (tasks.StallSweeper, production's stall window and sweep
     period) can send the job again. It is restarted and done within 30 s of the death;
     in between the page would say "Aturat, es reprèn". The file appears whole, once.
-    The figures are printed (pytest -s)."""
+    The figures are printed (pytest -s). Slow by design: it waits out the stall window."""
     from tournaments.reports.views import RESTARTING, status_display
 
     assert settings.PRINT_JOB_STALL_SECONDS + settings.PRINT_JOB_SWEEP_SECONDS < 30
