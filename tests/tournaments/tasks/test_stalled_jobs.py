@@ -1,6 +1,7 @@
-"""A print job whose worker died (its heartbeat stopped) is sent again about a minute
-later instead of after Redis's visibility timeout; the page says the worker does not
-answer and the organiser may retry or cancel. Run in-process (eager): the real worker
+"""A print job whose worker died (its heartbeat stopped for 15 s) is sent again by the
+workers' periodic sweep instead of after Redis's visibility timeout; in between the page
+says "Aturat, es reprèn", later that the worker does not answer, and the organiser may
+retry or cancel. Run in-process (eager): the real worker
 killed with SIGKILL is in test_print_job_worker.py."""
 
 from __future__ import annotations
