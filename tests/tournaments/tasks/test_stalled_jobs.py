@@ -125,10 +125,14 @@ def test_between_the_death_and_the_next_run_the_page_says_stalled_restarting(
     assert (job.status, job.attempts) == (PrintJob.Status.QUEUED, 1)
     status = client.get(reverse("print_job_status", args=[championship.slug, job.pk])).json()
     assert status["status_display"] == "Aturat, es reprèn"
+    answer = client.get(reverse("api_print_job", args=[championship.slug, job.pk])).json()
+    assert answer["restarting"] is True and answer["stalled"] is False
     PrintJob.objects.filter(pk=job.pk).update(
         heartbeat_at=timezone.now() - timedelta(seconds=16))
     status = client.get(reverse("print_job_status", args=[championship.slug, job.pk])).json()
     assert status["status_display"] == "El treballador no respon" and status["stalled"]
+    answer = client.get(reverse("api_print_job", args=[championship.slug, job.pk])).json()
+    assert answer["restarting"] is False and answer["stalled"] is True
     fresh = dead_run(championship, silent=2, kind="travellers")
     assert not jobs.is_restarting(fresh)
 
