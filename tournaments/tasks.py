@@ -158,11 +158,13 @@ class StallSweeper:
         self.stopped.set()
 
     def _loop(self) -> None:
-        try:
-            while not self.stopped.wait(self.every):
+        while not self.stopped.wait(self.every):
+            try:
                 requeue_stalled_once()
-        finally:
-            connection.close()
+            finally:
+                # One short connection a sweep: none kept open in a process whose pool
+                # forks children (a child must not share this thread's socket).
+                connection.close()
 
 
 _sweeper: StallSweeper | None = None

@@ -70,6 +70,9 @@ other = Seating.objects.filter(round__championship=championship).order_by("table
 api_other = reverse("api_result", args=[championship.slug, other.round.number,
                                        other.table.number, board.number])
 get_user_model().objects.create_user("bloquejat-smoke", password=PASSWORD)
+organiser = get_user_model().objects.create_user("organitzador-smoke", password=PASSWORD)
+services.membership_grant(championship=championship, user=organiser,
+                          role=Membership.Role.ORGANISER, acting_user=None)
 print(json.dumps({"slug": championship.slug, "entry": entry, "api_result": api_result,
                   "api_other": api_other, "pk": championship.pk}))
 """.replace("PASSWORD", repr(PASSWORD))
@@ -450,3 +453,58 @@ def test_two_web_processes_share_results_limits_and_the_cache(site: Site) -> Non
     status, answer = api(two, "POST", f"/api/v1/c/{slug}/prints/", body_,
                          {"Accept-Language": language})
     assert status == 429, answer
+
+
+def pool_children(pid: int) -> list[int]:
+    """The processes a Celery worker forked (its prefork pool)."""
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(child) for child in path.read_text().split()]
+
+
+def test_a_pool_process_killed_mid_job_is_redone_within_30_s_with_nobody_watching(
+    site: Site,
+) -> None:
+    """What must show (issue 24) with the production worker (prefork, the compose
+    command): SIGKILL the pool process drawing 400 pages of board sheets. Celery hands
+    its message back at once; that copy finds the job's heartbeat fresh and is dropped;
+    the worker's own sweep sends the job again once the heartbeat is 15 s old. Nobody
+    opens a page (the job is read from the database). Slow by design: it waits out the
+    stall window; the figures are printed (pytest -s)."""
+    import signal
+
+    seed = json.loads(site.env["SMOKE_SEED"])
+    status, token = api(site.base, "POST", "/api/v1/token/",
+                        {"username": "organitzador-smoke", "password": PASSWORD})
+    assert status == 200, token
+    status, job = api(site.base, "POST", f"/api/v1/c/{seed['slug']}/prints/",
+                      {"kind": "board-sheets", "round_number": 1, "copies": 200},
+                      {"Authorization": f"Token {token['token']}"})
+    assert status == 201, job
+    query = ("SELECT status, progress, attempts FROM tournaments_printjob "  # noqa: S608
+             f"WHERE id = {int(str(job['id']))}")
+    deadline = time.monotonic() + 60
+    row: tuple[object, ...] = ()
+    while time.monotonic() < deadline:
+        row = postgres(query, DATABASE)[0]
+        if row[0] == "running" and int(str(row[1])) >= 3:
+            break
+        time.sleep(0.05)
+    assert row[0] == "running" and int(str(row[1])) < 99, row
+    children = pool_children(site.processes["worker"].pid)
+    assert len(children) == 1, children
+    os.kill(children[0], signal.SIGKILL)
+    killed_at = time.monotonic()
+    restarted_after = None
+    while time.monotonic() - killed_at < 60:
+        row = postgres(query, DATABASE)[0]
+        if restarted_after is None and row[2] == 2:
+            restarted_after = time.monotonic() - killed_at
+        if row[0] in ("done", "failed"):
+            break
+        time.sleep(0.2)
+    done_after = time.monotonic() - killed_at
+    print(f"\npool process SIGKILLed: job restarted after {restarted_after} s, "
+          f"{row[0]} after {done_after:.1f} s")
+    assert row[0] == "done", (row, site.log("worker"))
+    assert restarted_after is not None and done_after < 30, (restarted_after, done_after)
+    assert row[2] == 2
