@@ -34,7 +34,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 
-from tournaments.cache import RedisCacheOrNothing
+from tournaments.cache import RedisCacheOrNothing, log_once_a_minute
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ def check_broker() -> str:
                 timeout=TIMEOUT)  # type: ignore[arg-type]  # kombu takes float seconds
 
     except Exception as exc:
-        log.warning("health: broker: %s", exc)
+        log_once_a_minute("health-broker", "health: broker: %s", exc)  # probes come often
         return "error"
     return "ok"
 
@@ -91,7 +91,7 @@ def check_cache() -> str:
         else:
             cache.get("healthz")
     except Exception as exc:
-        log.warning("health: cache: %s", exc)
+        log_once_a_minute("health-cache", "health: cache: %s", exc)  # probes come often
         return "error"
     return "ok"
 
