@@ -380,3 +380,29 @@ def test_a_cache_failure_is_logged_once_a_minute_not_once_a_request(
     assert cache.get("k", "miss") == "miss"
     lines = [r for r in caplog.records if r.getMessage().startswith("cache: Redis")]
     assert len(lines) == 2
+
+
+def test_the_print_limit_fails_open_with_a_log_line_when_the_cache_raises(
+    played: Championship, settings: Any, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A cache backend that raises (Django's own Redis cache, not ours) must not turn a
+    print request into a 500: the limit is not counted, one line says so."""
+    from tournaments import cache as backend
+
+    backend._last_logged.clear()
+    settings.PRINT_JOBS_PER_MINUTE = 1
+    settings.CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": f"redis://127.0.0.1:{closed_port()}/11",
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }}
+    try:
+        statuses = [Client().post(f"/api/v1/c/{played.slug}/prints/",
+                                  {"kind": "standings", "round_number": round_number},
+                                  content_type="application/json").status_code
+                    for round_number in (0, 1)]
+    finally:
+        backend._last_logged.clear()
+    assert statuses == [201, 201]  # two new jobs, over a limit of one: not counted
+    lines = [r for r in caplog.records if r.getMessage().startswith("print-job limit")]
+    assert len(lines) == 1, [r.getMessage() for r in lines]
