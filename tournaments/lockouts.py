@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -24,6 +25,7 @@ from django.views.decorators.http import require_http_methods
 from django_ratelimit.core import get_usage
 
 from tournaments import selectors
+from tournaments.cache import RedisCacheOrNothing, log_once_a_minute
 from tournaments.services import access
 
 #: Where the API lives: a lockout there is answered in JSON, elsewhere with the page.
@@ -71,11 +73,24 @@ def _address_key(group: str, request: HttpRequest) -> str:
 
 
 def _print_usage(request: Any, *, increment: bool) -> dict[str, Any] | None:
+    """The address's print-job count (django-ratelimit), or ``None`` when the cache that
+    holds it does not answer: the limit then fails open (``RATELIMIT_FAIL_OPEN``), with
+    a log line at most once a minute, rather than stopping the printing or a 500."""
     django_request = getattr(request, "_request", request)
-    usage: dict[str, Any] | None = get_usage(
-        django_request, group="print-jobs", key=_address_key,
-        rate=f"{settings.PRINT_JOBS_PER_MINUTE}/m", increment=increment,
-    )
+    try:
+        usage: dict[str, Any] | None = get_usage(
+            django_request, group="print-jobs", key=_address_key,
+            rate=f"{settings.PRINT_JOBS_PER_MINUTE}/m", increment=increment,
+        )
+    except Exception as exc:  # a cache backend that raises instead of missing
+        usage = None
+        log_once_a_minute("ratelimit", "print-job limit not counted, the cache fails "
+                          "(%s): every address may print", exc)
+    cache = caches[getattr(settings, "RATELIMIT_USE_CACHE", "default")]
+    if isinstance(cache, RedisCacheOrNothing) and cache.is_down():
+        log_once_a_minute("ratelimit", "print-job limit not counted, the cache does not "
+                          "answer: every address may print")
+        return None
     return usage
 
 
