@@ -110,7 +110,8 @@ class DeviceCookieMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        found = _read(request)
+        # A password arrives by POST only: other requests skip the signature check.
+        found = _read(request) if request.method == "POST" else None
         if found is not None:
             AxesProxyHandler.update_request(request)
             request.axes_user_agent = DEVICE_PREFIX + found[0]  # type: ignore[attr-defined]  # django-axes' own request attribute
