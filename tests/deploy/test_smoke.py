@@ -465,7 +465,7 @@ def pool_children(pid: int) -> list[int]:
 def test_a_pool_process_killed_mid_job_is_redone_within_30_s_with_nobody_watching(
     site: Site,
 ) -> None:
-    """What must show (issue 24) with the production worker (prefork, the compose
+    """A job whose worker dies is redone unwatched, with the production worker (prefork, the compose
     command): SIGKILL the pool process drawing 400 pages of board sheets. Celery hands
     its message back at once; that copy finds the job's heartbeat fresh and is dropped;
     the worker's own sweep sends the job again once the heartbeat is 15 s old. Nobody

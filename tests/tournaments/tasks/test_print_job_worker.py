@@ -80,7 +80,7 @@ def test_organiser_pages_queue_board_sheets_that_the_worker_prints_from_the_deal
 def test_a_job_whose_worker_is_killed_is_redone_within_30_s_with_nobody_watching(
     celery_worker, settings,  # type: ignore[no-untyped-def]
 ) -> None:
-    """What must show (issue 24): SIGKILL the worker in the middle of 800 pages of
+    """Redone unwatched: SIGKILL the worker in the middle of 800 pages of
     board sheets and restart it at once (as the compose file's restart policy does); no
     page is opened and Redis's visibility timeout is production's 900 s, so only the
     worker's own periodic check (tasks.StallSweeper, production's stall window and sweep

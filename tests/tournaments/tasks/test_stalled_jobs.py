@@ -59,7 +59,7 @@ def test_the_default_stall_time_and_sweep_redo_a_dead_run_within_30_s(settings) 
 def test_the_workers_sweeper_sends_a_dead_run_again_with_no_page_open(
     championship: Championship,
 ) -> None:
-    """The periodic check of issue 24: a worker's own thread, not a page view."""
+    """The periodic check of stalled jobs: a worker's own thread, not a page view."""
     job = dead_run(championship, silent=16)
     sweeper = tasks.StallSweeper(0.05)
     sweeper.start()
