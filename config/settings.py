@@ -215,6 +215,8 @@ if not DEBUG and not ALLOWED_HOSTS:
         "set it to the site's host names, e.g. ALLOWED_HOSTS=botifarra.example.org"
     )
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+# The refusal's page in the site's words and the request's language (Django's is English).
+CSRF_FAILURE_VIEW = "tournaments.web.errors.csrf_failure"
 
 
 def site_url(name: str) -> str:
@@ -400,7 +402,7 @@ REST_FRAMEWORK = {
     # The token first: a request with neither gets 401 with "WWW-Authenticate: Token".
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "tournaments.api.authentication.DeviceTokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "tournaments.api.authentication.PageSessionAuthentication",
     ],
     "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
     # JSON nested too deeply is a 400 like any unreadable body, not a RecursionError.

@@ -16,6 +16,10 @@ from drf_spectacular.views import (
 
 from tournaments import lockouts
 from tournaments.health import healthz
+from tournaments.web.errors import bad_request
+
+#: A refused request (a body over the size limit, too many fields) in our words.
+handler400 = bad_request
 
 
 class FaviconView(RedirectView):
