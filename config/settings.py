@@ -75,6 +75,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import dj_database_url
+from csp import constants as csp_constants
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -281,6 +282,26 @@ INSTALLED_APPS = [
     "tournaments",
 ]
 
+# Content-Security-Policy on every page: scripts, styles, images and fonts from the site
+# itself only, no inline script or style (the pages need none: their scripts are
+# static files, htmx's indicator style is off), no plugin, no framing elsewhere, forms
+# posted only here. The API's own docs (Swagger UI, ReDoc) are exempt: their vendored
+# pages start themselves with an inline script (docs/decisions.md "NN").
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp_constants.SELF],
+        "script-src": [csp_constants.SELF],
+        "style-src": [csp_constants.SELF],
+        "img-src": [csp_constants.SELF, "data:"],
+        "font-src": [csp_constants.SELF],
+        "connect-src": [csp_constants.SELF],
+        "object-src": [csp_constants.NONE],
+        "base-uri": [csp_constants.SELF],
+        "form-action": [csp_constants.SELF],
+        "frame-ancestors": [csp_constants.SELF],
+    },
+}
+
 MIDDLEWARE = [
     # First: /healthz answers before the host check, the https redirect and the session.
     "tournaments.health.HealthCheckMiddleware",
@@ -291,6 +312,11 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Cache-Control: private and Vary: Authorization, Cookie where the answer depends on
+    # who asks.
+    "tournaments.web.who_asks.WhoAsksMiddleware",
+    # Content-Security-Policy (django-csp; Django 5.2 has none of its own).
+    "csp.middleware.CSPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A database that is restarting gives a 503 page, not a 500 with a traceback.
