@@ -9,8 +9,12 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from hypothesis import HealthCheck, given
+from hypothesis import settings as examples
+from hypothesis import strategies as st
 
 from tests.tournaments.conftest import Small
+from tests.tournaments.views.helpers import entry_url
 from tournaments.models import Pair, Seating
 
 WORDS = {
@@ -73,3 +77,29 @@ def test_a_field_over_the_csv_limit_is_said_in_our_words(client: Client,
     error = response.context["csv_form"].errors["text"][0]
     assert "field larger" not in error
     assert "131.072 caràcters" in error
+
+
+RESULT_FIELDS = ["trump", "delegated", "contro", "recontro", "sant_vicenc",
+                 "ns_points_taken", "infraction", "adjusted_ns", "adjusted_ew", "note",
+                 "version"]
+
+
+@examples(max_examples=50, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(values=st.dictionaries(
+    st.sampled_from(RESULT_FIELDS),
+    st.text(st.characters(codec="utf-8"), max_size=12)
+    | st.integers(-10**30, 10**30).map(str) | st.sampled_from(["O", "NS", "on", "", "1"]),
+    max_size=6))
+def test_random_values_in_the_result_form_are_never_a_500(
+        client: Client, web: Small, values: dict[str, str]) -> None:
+    client.force_login(web.referee)
+    seating = Seating.objects.filter(round__championship=web.championship).first()
+    assert seating is not None
+    response = client.post(entry_url(web, seating, web.boards[0]), values,
+                           HTTP_ACCEPT_LANGUAGE="ca")
+    assert response.status_code in (200, 302, 400), (values, response.status_code)
+    if response.status_code == 200 and response.context and "form" in response.context:
+        form = response.context["form"]
+        # Every refusal stands next to a field of the form (or the form as a whole).
+        assert set(form.errors) <= {*form.fields, "__all__"}, form.errors
