@@ -248,7 +248,8 @@ NON_FIELD_ERRORS = api_settings.NON_FIELD_ERRORS_KEY
 
 class TextInput(serializers.CharField):
     """A text of a request, refused in the request's language: DRF's "Not a valid
-    string." and its words on NUL and surrogates have no Catalan (nor Spanish)."""
+    string." and its words on NUL and surrogates have no Catalan (nor Spanish). Only a
+    JSON string is a text: DRF would take ``5`` or ``1.5`` as ``"5"``, ``"1.5"``."""
 
     default_error_messages = {
         "invalid": gettext_lazy("Ha de ser un text entre cometes."),
@@ -258,6 +259,11 @@ class TextInput(serializers.CharField):
             "El text conté un caràcter que no existeix (un substitut UTF-16 sol, com "
             "\\ud800): escriviu-lo de nou."),
     }
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
 
 
 class StrictInput(serializers.Serializer[Any]):

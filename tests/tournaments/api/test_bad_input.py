@@ -86,6 +86,9 @@ def test_a_well_formed_tag_that_cannot_match_is_the_conflict_a_broken_one_400(
 #: (what is sent, the field named, the message in ca, es, en): DRF's own words that its
 #: catalogues lack, and ours.
 ERROR_PATHS = [
+    ('{"trump": "O", "ns_points_taken": 40, "note": 5}', "note",
+     ("Ha de ser un text entre cometes.", "Tiene que ser un texto entre comillas.",
+      "Must be a text in quotes.")),
     ('{"trump": "O", "ns_points_taken": 40, "note": [5]}', "note",
      ("Ha de ser un text entre cometes.", "Tiene que ser un texto entre comillas.",
       "Must be a text in quotes.")),
