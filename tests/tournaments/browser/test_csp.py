@@ -1,7 +1,8 @@
 """The Content-Security-Policy in real Chromium (issue 24): every public, referee and
-organiser page is served with the policy (scripts and styles from the site only, no
-inline script) and loads, htmx and the live polling included, without the browser
-reporting one violation; the prints page's script still fills in a finished job's link."""
+organiser page, and the admin's (a role's add form included), is served with the
+policy (scripts and styles from the site only, no inline script) and loads, htmx and
+the live polling included, without the browser reporting one violation; the prints
+page's script still fills in a finished job's link."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def test_no_page_reports_a_content_security_policy_violation(
 ) -> None:
     championship = build_championship(pairs=8, rounds=2, boards_per_round=3, drawn_rounds=1,
                                       played_rounds=1)
-    organiser = UserFactory(username="org-csp")
+    organiser = UserFactory(username="org-csp", is_staff=True, is_superuser=True)
     organiser.save()
     Membership.objects.create(championship=championship, user=organiser, role="organiser")
     slug = championship.slug
@@ -49,7 +50,9 @@ def test_no_page_reports_a_content_security_policy_violation(
               "/accounts/login/"]
     staff = [f"/c/{slug}/referee/", f"/c/{slug}/referee/rounds/1/tables/1/",
              f"/c/{slug}/referee/rounds/1/tables/1/boards/1/", f"/c/{slug}/prints/",
-             f"/c/{slug}/rounds/1/seating/", f"/c/{slug}/organise/pairs/"]
+             f"/c/{slug}/rounds/1/seating/", f"/c/{slug}/organise/pairs/",
+             "/admin/", "/admin/tournaments/membership/add/",
+             "/admin/tournaments/result/"]
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
                                   locale="ca-ES")
     context.add_init_script(LISTEN)
