@@ -1,4 +1,4 @@
-"""Answers that depend on who asks say so to every cache between (issue 24): a referee's
+"""Answers that depend on who asks say so to every cache between: a referee's
 API answer about a hidden board, a signed-in page, must never be stored by a shared cache
 nor served to someone else.
 

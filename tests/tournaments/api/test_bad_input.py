@@ -1,4 +1,4 @@
-"""Every bad input gets our words (issue 24): a lone surrogate, an invalid choice, a value
+"""Every bad input gets our words: a lone surrogate, an invalid choice, a value
 of the wrong type, an unknown field, a missing body and a broken or foreign ``If-Match``
 answer 400 (or the 409 of a stale tag) in the request's language, naming the field; never
 a 500, and nothing stored."""

@@ -1,4 +1,4 @@
-"""Answers that depend on who asks say so to caches (issue 24): every API answer varies on
+"""Answers that depend on who asks say so to caches: every API answer varies on
 Authorization and Cookie, an answer to a signed-in user (token or session) is private,
 and pages carry the Content-Security-Policy."""
 

@@ -1,4 +1,4 @@
-"""The Content-Security-Policy in real Chromium (issue 24): every public, referee and
+"""The Content-Security-Policy in real Chromium: every public, referee and
 organiser page, and the admin's (a role's add form included), is served with the
 policy (scripts and styles from the site only, no inline script) and loads, htmx and
 the live polling included, without the browser reporting one violation; the prints

@@ -1,6 +1,7 @@
-"""Refusals that Django answers itself, in our words and the request's language (issue
-24): a paste over the upload limit (400 saying the limit), a form without its CSRF token
-(403, our page), and the csv module's "field larger than field limit" in a pasted list."""
+"""Refusals that Django answers itself, in our words and the request's language: a
+paste over the upload limit (400 saying the limit), a form without its CSRF token (403,
+our page), the csv module's "field larger than field limit" in a pasted list; and random
+values in the result form."""
 
 from __future__ import annotations
 
