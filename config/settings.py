@@ -43,7 +43,8 @@ Variables:
     STATIC_ROOT           where collectstatic puts the static files (default var/static),
                           served by whitenoise
     LOG_LEVEL             root log level (default INFO)
-    AXES_FAILURE_LIMIT    failed logins that lock a user name at one address (default 5)
+    AXES_FAILURE_LIMIT    failed logins that lock a user name for the clients without its
+                          device cookie, or one device with it (default 5)
     AXES_COOLOFF_MINUTES  how long a lockout lasts unless the organiser unlocks (15)
     PRINT_JOBS_PER_MINUTE print jobs one address may start per minute (default 10)
 
@@ -321,22 +322,28 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A database that is restarting gives a 503 page, not a 500 with a traceback.
     "tournaments.health.DatabaseUnavailableMiddleware",
+    # Reads the device cookie for django-axes and sets it after a sign-in (just before
+    # AxesMiddleware: its answer to a lockout carries no cookie).
+    "tournaments.devices.DeviceCookieMiddleware",
     # Last: turns a refused login of a locked-out user or address into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
 
 # Login attempts (the login page, the admin's, the API's token request) are counted by
-# django-axes first: AXES_FAILURE_LIMIT failures lock that user name at that address (the
-# pair, not either alone) for AXES_COOLOFF_MINUTES, or until the organiser unlocks it
-# (accounts/lockouts/). Not the user name alone: anyone could then lock a referee out in
-# the middle of a round by typing wrong passwords for their name; not the address alone:
-# a hall's devices share one public address (docs/decisions.md 46).
+# django-axes first, with device cookies (OWASP's remedy for lockout denial of service,
+# tournaments/devices.py): AXES_FAILURE_LIMIT failures lock a user name, wherever they
+# come from, for every client that never signed in as that user; a client that did (it
+# carries that user's signed device cookie) is counted apart, per (user name, device). So
+# strangers in the hall typing wrong passwords for a referee never lock the referee's own
+# phone out; a stranger tries at most AXES_FAILURE_LIMIT passwords per cool-off for a
+# user, and refused attempts do not restart the cool-off (docs/decisions.md 46, NN).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = "tournaments.devices.lockout_parameters"
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "tournaments.lockouts.lockout_response"
 AXES_VERBOSE = False

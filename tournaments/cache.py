@@ -3,12 +3,14 @@ answer is a cache that holds nothing. The cache only spares work (the live pages
 fragments, the print-job limit): with Redis down the pages are built for each request,
 never a 500. After a failure each thread (Django keeps a cache per thread) leaves
 Redis alone for :data:`RETRY_SECONDS`, so that a Redis that times out costs one wait
-(``socket_timeout``) now and then, not one per read. The health check
+(``socket_timeout``) now and then, not one per read; the failure is logged at most once
+a minute per process (:func:`log_once_a_minute`), not once a request. The health check
 (``tournaments/health.py``) still sees it down (:meth:`RedisCacheOrNothing.ping`)."""
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -20,8 +22,28 @@ log = logging.getLogger(__name__)
 
 #: Seconds a process leaves a failed Redis alone before trying it again.
 RETRY_SECONDS = 10.0
+#: Seconds between two log lines about one kind of failure (per process).
+LOG_EVERY_SECONDS = 60.0
+
+_last_logged: dict[str, float] = {}
+_log_lock = threading.Lock()
 
 T = TypeVar("T")
+
+
+def log_once_a_minute(kind: str, message: str, *args: Any) -> bool:
+    """Log ``message % args`` as a warning unless a line of this ``kind`` was logged in
+    the last :data:`LOG_EVERY_SECONDS` by this process (any thread). Returns whether it
+    logged. A part that is down fails every request: one line a minute says so without
+    flooding the log."""
+    now = time.monotonic()
+    with _log_lock:
+        last = _last_logged.get(kind)
+        if last is not None and now - last < LOG_EVERY_SECONDS:
+            return False
+        _last_logged[kind] = now
+    log.warning(message, *args)
+    return True
 
 
 class RedisCacheOrNothing(RedisCache):
@@ -46,8 +68,12 @@ class RedisCacheOrNothing(RedisCache):
 
     def _failed(self, exc: RedisError) -> None:
         self._down_until = time.monotonic() + RETRY_SECONDS
-        log.warning("cache: Redis does not answer (%s); pages built without it for %s s",
-                    exc, RETRY_SECONDS)
+        log_once_a_minute("cache", "cache: Redis does not answer (%s); pages are built "
+                          "without it, retried every %s s", exc, RETRY_SECONDS)
+
+    def is_down(self) -> bool:
+        """Whether this process saw Redis fail in the last :data:`RETRY_SECONDS`."""
+        return time.monotonic() < self._down_until
 
     def ping(self) -> None:
         """Raise ``RedisError`` when Redis does not answer (for the health check)."""

@@ -1,10 +1,16 @@
 """Health check and database-outage handling for a deployed site.
 
-``/healthz`` answers ``{"database": "ok"|"error", "broker": "ok"|"error"|"none",
-"cache": "ok"|"error"|"none"}``: 200 when every configured part answers, 503 otherwise
-(``"none"``: not configured, e.g. no broker means tasks run in-process). It is cheap
-(one ``SELECT 1``, one broker connection, one cache read, each bounded to about a
-second) and needs no login and no session: :class:`HealthCheckMiddleware` answers it
+``/healthz`` answers ``{"status": "ok"|"degraded"|"down", "database": "ok"|"error",
+"page": "ok"|"error", "broker": "ok"|"error"|"none", "cache": "ok"|"error"|"none"}``,
+each part apart (``"none"``: not configured, e.g. no broker means tasks run
+in-process). What serves a page is the database and a page rendered with its static
+files (the layout every page extends, whose ``{% static %}`` names must be in the
+collected manifest when ``DEBUG`` is off): either failing is ``"down"``, 503. The
+cache and the broker only spare work or run prints: the pages are served without them,
+so either failing is ``"degraded"``, still 200 (a load balancer keeps the process), and
+the part itself says ``"error"``. It is cheap (one ``SELECT 1``, one template render,
+one broker connection, one cache read, each bounded to about a second) and needs no
+login and no session: :class:`HealthCheckMiddleware` answers it
 before the host check, the https redirect and the session middleware, so a container or
 load balancer can ask it over plain http by IP address.
 
@@ -20,6 +26,7 @@ import logging
 from collections.abc import Callable
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
 from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -27,7 +34,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 
-from tournaments.cache import RedisCacheOrNothing
+from tournaments.cache import RedisCacheOrNothing, log_once_a_minute
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +73,7 @@ def check_broker() -> str:
                 timeout=TIMEOUT)  # type: ignore[arg-type]  # kombu takes float seconds
 
     except Exception as exc:
-        log.warning("health: broker: %s", exc)
+        log_once_a_minute("health-broker", "health: broker: %s", exc)  # probes come often
         return "error"
     return "ok"
 
@@ -84,17 +91,42 @@ def check_cache() -> str:
         else:
             cache.get("healthz")
     except Exception as exc:
-        log.warning("health: cache: %s", exc)
+        log_once_a_minute("health-cache", "health: cache: %s", exc)  # probes come often
+        return "error"
+    return "ok"
+
+
+#: The layout every HTML page extends: rendering it proves the templates load and its
+#: static files resolve (``Missing staticfiles manifest entry`` otherwise).
+PAGE_TEMPLATE = "base.html"
+#: Parts without which no page is served (``"down"``, 503); the others degrade it.
+VITAL = ("database", "page")
+
+
+def check_page() -> str:
+    """``"ok"`` when :data:`PAGE_TEMPLATE` renders, static file URLs included, else
+    ``"error"`` (e.g. ``DEBUG`` off and ``collectstatic`` not run: every page would be a
+    500)."""
+    try:
+        render_to_string(PAGE_TEMPLATE, {"user": AnonymousUser()})
+    except Exception as exc:
+        log.warning("health: page: %s", exc)
         return "error"
     return "ok"
 
 
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    """The health document (module docstring); 200 when no part is ``"error"``."""
-    parts = {"database": check_database(), "broker": check_broker(), "cache": check_cache()}
-    status = 503 if "error" in parts.values() else 200
-    return JsonResponse(parts, status=status)
+    """The health document (module docstring): 503 when a vital part fails, else 200."""
+    parts = {"database": check_database(), "page": check_page(),
+             "broker": check_broker(), "cache": check_cache()}
+    if any(parts[name] == "error" for name in VITAL):
+        overall = "down"
+    elif "error" in parts.values():
+        overall = "degraded"
+    else:
+        overall = "ok"
+    return JsonResponse({"status": overall, **parts}, status=503 if overall == "down" else 200)
 
 
 class HealthCheckMiddleware:

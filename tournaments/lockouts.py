@@ -1,11 +1,12 @@
 """Doors: the client's address, the login lockout (django-axes) and its unlocking, and the
 print-job limit per address (django-ratelimit).
 
-A user name with ``AXES_FAILURE_LIMIT`` failed logins from one address (the login page,
-the admin's, the API's token request) is locked out at that address for
-``AXES_COOLOFF_TIME`` (the pair is locked, not the name everywhere nor the whole address:
-docs/decisions.md 46); the lockout page says so in the user's language, and the
-organiser can unlock it sooner from ``accounts/lockouts/`` (docs/decisions.md "Doors").
+A user name with ``AXES_FAILURE_LIMIT`` failed logins (the login page, the admin's, the
+API's token request) is locked out for ``AXES_COOLOFF_TIME`` for every client without
+that user's device cookie, and a device with it only by its own failures
+(``tournaments.devices``, docs/decisions.md NN); the lockout page says so in the user's
+language, and the organiser sees who is being tried and can unlock sooner from
+``accounts/lockouts/`` (docs/decisions.md "Doors").
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -24,6 +26,7 @@ from django.views.decorators.http import require_http_methods
 from django_ratelimit.core import get_usage
 
 from tournaments import selectors
+from tournaments.cache import RedisCacheOrNothing, log_once_a_minute
 from tournaments.services import access
 
 #: Where the API lives: a lockout there is answered in JSON, elsewhere with the page.
@@ -45,12 +48,12 @@ def client_address(request: HttpRequest) -> str:
 def lockout_message() -> str:
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     return ngettext(
-        "Massa intents d'entrada fallits amb aquest nom d'usuari des d'aquesta adreça. "
-        "Torneu-ho a provar d'aquí a %(minutes)s minut, o demaneu a l'organitzador que "
-        "us desbloquegi.",
-        "Massa intents d'entrada fallits amb aquest nom d'usuari des d'aquesta adreça. "
-        "Torneu-ho a provar d'aquí a %(minutes)s minuts, o demaneu a l'organitzador que "
-        "us desbloquegi.",
+        "Massa intents d'entrada fallits amb aquest nom d'usuari. Entreu des d'un "
+        "dispositiu on ja hàgiu entrat abans, torneu-ho a provar d'aquí a %(minutes)s "
+        "minut o demaneu a l'organitzador que us desbloquegi.",
+        "Massa intents d'entrada fallits amb aquest nom d'usuari. Entreu des d'un "
+        "dispositiu on ja hàgiu entrat abans, torneu-ho a provar d'aquí a %(minutes)s "
+        "minuts o demaneu a l'organitzador que us desbloquegi.",
         minutes,
     ) % {"minutes": minutes}
 
@@ -71,11 +74,24 @@ def _address_key(group: str, request: HttpRequest) -> str:
 
 
 def _print_usage(request: Any, *, increment: bool) -> dict[str, Any] | None:
+    """The address's print-job count (django-ratelimit), or ``None`` when the cache that
+    holds it does not answer: the limit then fails open (``RATELIMIT_FAIL_OPEN``), with
+    a log line at most once a minute, rather than stopping the printing or a 500."""
     django_request = getattr(request, "_request", request)
-    usage: dict[str, Any] | None = get_usage(
-        django_request, group="print-jobs", key=_address_key,
-        rate=f"{settings.PRINT_JOBS_PER_MINUTE}/m", increment=increment,
-    )
+    try:
+        usage: dict[str, Any] | None = get_usage(
+            django_request, group="print-jobs", key=_address_key,
+            rate=f"{settings.PRINT_JOBS_PER_MINUTE}/m", increment=increment,
+        )
+    except Exception as exc:  # a cache backend that raises instead of missing
+        usage = None
+        log_once_a_minute("ratelimit", "print-job limit not counted, the cache fails "
+                          "(%s): every address may print", exc)
+    cache = caches[getattr(settings, "RATELIMIT_USE_CACHE", "default")]
+    if isinstance(cache, RedisCacheOrNothing) and cache.is_down():
+        log_once_a_minute("ratelimit", "print-job limit not counted, the cache does not "
+                          "answer: every address may print")
+        return None
     return usage
 
 
@@ -98,8 +114,9 @@ def print_job_started(request: Any) -> None:
 @login_required
 @require_http_methods(["GET", "POST"])
 def lockouts(request: HttpRequest) -> HttpResponse:
-    """The lockouts this user may lift (:func:`access.lockouts_for`), each with an
-    "unlock" button; POST ``username`` or ``ip_address`` unlocks it."""
+    """The user names being tried that this user may unlock (:func:`access.lockouts_for`:
+    addresses, counts, last time, locked or not), each with an "unlock" button; POST
+    ``username`` or ``ip_address`` unlocks it."""
     if not access.may_unlock_any(request.user):
         raise PermissionDenied(_("Només un organitzador pot desbloquejar usuaris."))
     if request.method == "POST":

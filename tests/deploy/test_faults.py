@@ -89,8 +89,8 @@ def test_a_print_request_while_the_broker_is_down_says_no_job_can_start(
     organiser = logged_in(played, "org-nobroker", Membership.Role.ORGANISER)
     response = organiser.post(reverse("print_jobs", args=[played.slug]),
                               {"kind": "standings", "round_number": 0, "copies": 1,
-                               "per_page": 1}, follow=True)
-    assert response.status_code == 200
+                               "per_page": 1})
+    assert response.status_code == 503
     page = unescape(response.content.decode())
     assert "Ara no es pot començar cap treball: No s'ha pogut posar a la cua de treballs" in page
     job = PrintJob.objects.get(championship=played)
@@ -100,18 +100,57 @@ def test_a_print_request_while_the_broker_is_down_says_no_job_can_start(
     assert organiser.get(reverse("healthz")).json()["broker"] == "error"
 
 
+def test_an_api_print_request_while_the_broker_is_down_is_503_in_its_language(
+    played: Championship, broker_down: str,
+) -> None:
+    response = Client().post(f"/api/v1/c/{played.slug}/prints/",
+                             {"kind": "standings", "round_number": 0},
+                             content_type="application/json", HTTP_ACCEPT_LANGUAGE="es")
+    assert response.status_code == 503
+    detail = response.json()["detail"]
+    assert detail.startswith("Ahora no se puede empezar ningún trabajo"), detail
+    assert PrintJob.objects.get(championship=played).status == PrintJob.Status.FAILED
+
+
 def test_healthz_says_ok_for_each_configured_part(played: Championship) -> None:
     response = Client().get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"database": "ok", "broker": "none", "cache": "none"}
+    assert response.json() == {"status": "ok", "database": "ok", "page": "ok",
+                               "broker": "none", "cache": "none"}
     assert "Set-Cookie" not in response.headers and not response.cookies
     assert "no-cache" in response["Cache-Control"]
 
 
-def test_healthz_is_503_when_the_broker_is_down(played: Championship, broker_down: str) -> None:
+def test_healthz_is_degraded_not_down_when_the_broker_is_down(
+    played: Championship, broker_down: str,
+) -> None:
     response = Client().get("/healthz")
-    assert response.status_code == 503
-    assert response.json() == {"database": "ok", "broker": "error", "cache": "none"}
+    assert response.status_code == 200  # the pages are still served
+    assert response.json() == {"status": "degraded", "database": "ok", "page": "ok",
+                               "broker": "error", "cache": "none"}
+
+
+def test_healthz_is_503_when_no_page_renders_for_want_of_static_files(
+    played: Championship, settings: Any, tmp_path: Path,
+) -> None:
+    """DEBUG off and collectstatic not run: every HTML page would be a 500 ("Missing
+    staticfiles manifest entry"); the health check must say so, not 200."""
+    from django.contrib.staticfiles.storage import staticfiles_storage
+
+    settings.STATIC_ROOT = tmp_path / "static-not-collected"
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {
+            "BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    }
+    staticfiles_storage._wrapped = None  # type: ignore[attr-defined]  # rebuilt lazily
+    try:
+        response = Client().get("/healthz")
+        assert response.status_code == 503
+        assert response.json()["page"] == "error"
+        assert response.json()["status"] == "down"
+    finally:
+        staticfiles_storage._wrapped = None  # type: ignore[attr-defined]  # as above
 
 
 def test_healthz_is_503_when_the_database_does_not_answer(
@@ -148,7 +187,8 @@ def test_healthz_checks_a_shared_redis_cache(played: Championship, settings: Any
     assert Client().get("/healthz").json()["cache"] == "ok"
     settings.CACHES = caches_from_env({"REDIS_URL": f"redis://127.0.0.1:{closed_port()}/11"})
     response = Client().get("/healthz")
-    assert (response.status_code, response.json()["cache"]) == (503, "error")
+    assert (response.status_code, response.json()["cache"]) == (200, "error")
+    assert response.json()["status"] == "degraded"
 
 
 def test_the_public_pages_work_with_the_cache_redis_down(
@@ -259,3 +299,110 @@ def test_a_guessed_media_url_serves_no_file(played: Championship, settings: Any)
     # The only way in is the download view, which checks who asks.
     download = reverse("print_job_download", args=[played.slug, job.pk])
     assert client.get(download).status_code == 403
+
+
+@pytest.fixture
+def cache_down(settings: Any) -> Iterator[str]:
+    """The site's shared cache (and so its rate counters) on a port where nothing
+    listens; the once-a-minute log memory cleared before and after."""
+    from config.settings import caches_from_env
+    from tournaments import cache as backend
+
+    url = f"redis://127.0.0.1:{closed_port()}/11"
+    backend._last_logged.clear()
+    settings.CACHES = caches_from_env({"REDIS_URL": url})
+    yield url
+    backend._last_logged.clear()
+
+
+def test_every_public_page_prints_and_saves_work_with_cache_and_broker_dead(
+    played: Championship, cache_down: str, broker_down: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Redis stopped (cache, rate counters and broker on it): the public pages, the API's
+    reads, the prints page and a referee's save answer as usual; a print request says
+    why it cannot start with 503, never 500; /healthz says degraded, not down; the cache
+    failure is logged once, not once a request."""
+    slug = played.slug
+    client = Client()
+    public = [
+        "/", f"/c/{slug}/", f"/c/{slug}/standings/", f"/c/{slug}/boards/1/",
+        f"/c/{slug}/pairs/1/", f"/c/{slug}/hall/", f"/c/{slug}/live/version/",
+        f"/c/{slug}/live/standings/", f"/c/{slug}/live/boards/1/",
+        f"/c/{slug}/live/pairs/1/", f"/c/{slug}/live/hall/",
+        f"/c/{slug}/rounds/1/seating/", f"/c/{slug}/prints/",
+        f"/api/v1/c/{slug}/standings/", f"/api/v1/c/{slug}/prints/",
+    ]
+    for url in public:
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+    assert "Campionat 4 parelles" in client.get(f"/c/{slug}/standings/").content.decode()
+    # A print request: 503 with the reason, on the page (Catalan) and in the API.
+    response = client.post(f"/c/{slug}/prints/", {"kind": "standings", "round_number": 0,
+                                                  "copies": 1, "per_page": 1})
+    assert response.status_code == 503
+    assert "Ara no es pot començar cap treball" in unescape(response.content.decode())
+    response = client.post(f"/api/v1/c/{slug}/prints/", {"kind": "standings"},
+                           content_type="application/json", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 503
+    assert response.json()["detail"].startswith("No job can start now"), response.json()
+    # A referee's save.
+    referee = logged_in(played, "ref-redisdown", Membership.Role.REFEREE)
+    assert referee.post(entry_url(played), form_data()).status_code == 302
+    assert Result.objects.filter(board__championship=played).count() == 1
+    health = client.get("/healthz")
+    assert health.status_code == 200
+    assert health.json() == {"status": "degraded", "database": "ok", "page": "ok",
+                             "broker": "error", "cache": "error"}
+    cache_lines = [r for r in caplog.records if r.getMessage().startswith("cache: Redis")]
+    assert len(cache_lines) == 1, [r.getMessage() for r in cache_lines]
+    assert any(r.getMessage().startswith("print-job limit not counted")
+               for r in caplog.records)
+
+
+def test_a_cache_failure_is_logged_once_a_minute_not_once_a_request(
+    played: Championship, cache_down: str, caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from django.core.cache import cache
+
+    from tournaments import cache as backend
+
+    monkeypatch.setattr(backend, "RETRY_SECONDS", 0.0)  # every read tries Redis again
+    clock = [1000.0]
+    monkeypatch.setattr(backend.time, "monotonic", lambda: clock[0])
+    for _ in range(5):
+        assert cache.get("k", "miss") == "miss"
+        clock[0] += 1
+    lines = [r for r in caplog.records if r.getMessage().startswith("cache: Redis")]
+    assert len(lines) == 1
+    clock[0] += backend.LOG_EVERY_SECONDS
+    assert cache.get("k", "miss") == "miss"
+    lines = [r for r in caplog.records if r.getMessage().startswith("cache: Redis")]
+    assert len(lines) == 2
+
+
+def test_the_print_limit_fails_open_with_a_log_line_when_the_cache_raises(
+    played: Championship, settings: Any, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A cache backend that raises (Django's own Redis cache, not ours) must not turn a
+    print request into a 500: the limit is not counted, one line says so."""
+    from tournaments import cache as backend
+
+    backend._last_logged.clear()
+    settings.PRINT_JOBS_PER_MINUTE = 1
+    settings.CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": f"redis://127.0.0.1:{closed_port()}/11",
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }}
+    try:
+        statuses = [Client().post(f"/api/v1/c/{played.slug}/prints/",
+                                  {"kind": "standings", "round_number": round_number},
+                                  content_type="application/json").status_code
+                    for round_number in (0, 1)]
+    finally:
+        backend._last_logged.clear()
+    assert statuses == [201, 201]  # two new jobs, over a limit of one: not counted
+    lines = [r for r in caplog.records if r.getMessage().startswith("print-job limit")]
+    assert len(lines) == 1, [r.getMessage() for r in lines]

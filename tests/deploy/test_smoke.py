@@ -261,7 +261,8 @@ def test_a_referee_enters_a_result_and_a_worker_prints_the_standings(site: Site)
     assert status == 200 and pdf.startswith(b"%PDF")
     assert "succeeded" in site.log("worker")
 
-    assert healthz(site.base) == (200, {"database": "ok", "broker": "ok", "cache": "ok"})
+    assert healthz(site.base) == (200, {"status": "ok", "database": "ok", "page": "ok",
+                                        "broker": "ok", "cache": "ok"})
 
 
 def chunked(base: str, method: str, path: str, body: bytes,

@@ -4,7 +4,8 @@ user (a referee's token enters results as that referee).
 
 The password is checked by ``django.contrib.auth.authenticate`` with the request, so the
 attempts count towards django-axes' lockout like the login page's (429 once locked out,
-``tournaments.lockouts``).
+``tournaments.lockouts``); a right password sets the device cookie like the login page
+(``tournaments.devices``), for a client that keeps cookies.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import lockouts
+from tournaments import devices, lockouts
 from tournaments.api.serializers import TokenRequestSerializer, TokenSerializer
 from tournaments.services import access
 
@@ -44,4 +45,5 @@ class TokenApi(APIView):
             raise exceptions.ValidationError(
                 {"non_field_errors": [_("Nom d'usuari o contrasenya incorrectes.")]}
             )
+        devices.remember(django_request, user.get_username())
         return Response(TokenSerializer({"token": access.token_for(user=user)}).data)

@@ -118,10 +118,21 @@ class PrintJobListApi(APIView):
         if created:
             lockouts.print_job_started(request)
         job.refresh_from_db()  # an eager run has finished already
+        if created and services.never_queued(job):
+            # The broker does not answer: 503 with the reason, in the request's language.
+            raise QueueUnavailable(_("Ara no es pot començar cap treball: %(error)s")
+                                   % {"error": job.error})
         return Response(
             PrintJobSerializer(job_data(job)).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
+
+
+class QueueUnavailable(exceptions.APIException):
+    """A new print job whose task could not be sent (the broker does not answer)."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_code = "queue_unavailable"
 
 
 class PrintJobApi(APIView):

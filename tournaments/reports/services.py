@@ -345,6 +345,13 @@ def print_job_request(
     return job, True
 
 
+def never_queued(job: PrintJob) -> bool:
+    """Whether ``job`` failed before any worker took it: its task could not be sent (the
+    broker does not answer, :func:`_enqueue`). A run that started and failed has
+    ``attempts`` > 0. The page and the API answer such a new job with 503."""
+    return job.status == PrintJob.Status.FAILED and job.attempts == 0
+
+
 def _enqueue(job_id: int) -> None:
     """Send the task; a broker that cannot be reached fails the job with the reason
     instead of failing the page that asked for it."""

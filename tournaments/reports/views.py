@@ -201,6 +201,7 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
     kinds = _allowed_kinds(request.user, championship)
     defaults = services.request_defaults(championship)
     form = PrintRequestForm(request.POST or None, kinds=kinds, defaults=defaults)
+    status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -232,7 +233,13 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
             if created:
                 lockouts.print_job_started(request)
             job.refresh_from_db()  # the task was sent on commit: it may have failed at once
-            if created and job.status == PrintJob.Status.FAILED:
+            if created and services.never_queued(job):
+                # The broker does not answer: say why on this page, with 503 (not a 500,
+                # not a redirect that would read as success).
+                form.add_error(None, _("Ara no es pot començar cap treball: %(error)s")
+                               % {"error": job.error})
+                status = 503
+            elif created and job.status == PrintJob.Status.FAILED:
                 messages.error(request, _("Ara no es pot començar cap treball: %(error)s")
                                % {"error": job.error})
             elif created:
@@ -242,7 +249,8 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
                                          "d'ara: el podeu descarregar."))
             else:
                 messages.info(request, _("Ja s'està fent el mateix document: el reaprofitem."))
-            return redirect("print_jobs", slug=championship.slug)
+            if status != 503:
+                return redirect("print_jobs", slug=championship.slug)
     roles = roles_of(request.user, championship)
     job_list = services.jobs_for(championship, request.user)
     if any(job.status == PrintJob.Status.RUNNING and services.is_stalled(job)
@@ -267,6 +275,7 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
             "show_requesters": services.sees_everything(request.user, championship),
             "can_manage": allows(roles, Capability.MANAGE_PRINT_JOBS),
         },
+        status=status,
     )
 
 

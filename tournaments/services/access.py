@@ -27,6 +27,10 @@ from tournaments.services.errors import NotAllowedError, TournamentError
 
 log = logging.getLogger(__name__)
 
+#: An attempt's ``user_agent`` for a client with a device cookie: this and the device id
+#: (``tournaments.devices``).
+DEVICE_PREFIX = "device:"
+
 
 class UnlockError(TournamentError):
     """A lockout that this user may not lift, or no user name nor address given."""
@@ -69,40 +73,65 @@ def _usernames_of_organiser(user: Any) -> set[str]:
 
 
 @dataclass(frozen=True, slots=True)
-class Lockout:
-    """A user name (``kind="username"``) or an address (``kind="ip_address"``) with
-    ``failures`` failed logins since its lockout window began, the last at ``last``."""
+class Tries:
+    """Failed logins at one ``address`` (``device``: by a client that carries the user's
+    device cookie) since the cool-off window began, the last at ``last``."""
 
-    kind: str
-    value: str
+    address: str
+    device: bool
     failures: int
     last: datetime
 
 
+@dataclass(frozen=True, slots=True)
+class Lockout:
+    """A user name being tried: ``failures`` in all since its cool-off window began
+    (the count that locks the clients without its device cookie), the last at ``last``,
+    ``locked`` when that count reached ``AXES_FAILURE_LIMIT``, and where they came from
+    (``tries``, the most recent first)."""
+
+    username: str
+    failures: int
+    last: datetime
+    locked: bool
+    tries: tuple[Tries, ...]
+
+
 def lockouts_for(user: Any) -> list[Lockout]:
-    """The current lockouts ``user`` may lift (two queries, plus one for an organiser):
-    a user name locked at one address or more (``AXES_LOCKOUT_PARAMETERS`` locks the pair,
-    docs/decisions.md 46), once, with its failures at the addresses where it is locked.
-    Unlocking a user name forgets its attempts at every address."""
+    """The user names being tried (failed logins in the cool-off window) whose lockout
+    ``user`` may lift, the locked first, then the most recent (two queries, plus one for
+    an organiser). Unlocking a user name forgets its attempts at every address and
+    device (docs/decisions.md NN)."""
     since = timezone.now() - settings.AXES_COOLOFF_TIME
-    attempts = AccessAttempt.objects.filter(attempt_time__gte=since)
     limit = settings.AXES_FAILURE_LIMIT
     allowed = None if _is_site_admin(user) else _usernames_of_organiser(user)
     rows = (
-        attempts.exclude(username=None).exclude(username="")
-        .values("username", "ip_address")
+        AccessAttempt.objects.filter(attempt_time__gte=since)
+        .exclude(username=None).exclude(username="")
+        .values("username", "ip_address", "user_agent")
         .annotate(n=Sum("failures_since_start"), last=Max("attempt_time"))
-        .filter(n__gte=limit).order_by("username", "ip_address")
+        .order_by("username", "-last")
     )
-    locked: dict[str, Lockout] = {}
+    tries: dict[str, list[Tries]] = {}
     for row in rows:
         name = row["username"]
         if allowed is not None and name not in allowed:
             continue
-        seen = locked.get(name)
-        locked[name] = Lockout("username", name, row["n"], row["last"]) if seen is None \
-            else Lockout("username", name, seen.failures + row["n"], max(seen.last, row["last"]))
-    return list(locked.values())
+        device = str(row["user_agent"] or "").startswith(DEVICE_PREFIX)
+        tries.setdefault(name, []).append(
+            Tries(str(row["ip_address"] or ""), device, row["n"], row["last"]))
+    found = [
+        Lockout(
+            name, sum(t.failures for t in ts), max(t.last for t in ts),
+            sum(t.failures for t in ts) >= limit
+            or any(t.device and t.failures >= limit for t in ts),
+            tuple(ts),
+        )
+        for name, ts in tries.items()
+    ]
+    found.sort(key=lambda lock: lock.last, reverse=True)
+    found.sort(key=lambda lock: not lock.locked)
+    return found
 
 
 def lockout_reset(
