@@ -51,7 +51,7 @@ def test_no_page_reports_a_content_security_policy_violation(
     staff = [f"/c/{slug}/referee/", f"/c/{slug}/referee/rounds/1/tables/1/",
              f"/c/{slug}/referee/rounds/1/tables/1/boards/1/", f"/c/{slug}/prints/",
              f"/c/{slug}/rounds/1/seating/", f"/c/{slug}/organise/pairs/",
-             "/admin/", "/admin/tournaments/membership/add/",
+             "/accounts/lockouts/", "/admin/", "/admin/tournaments/membership/add/",
              "/admin/tournaments/result/"]
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
                                   locale="ca-ES")
