@@ -8,5 +8,5 @@ from __future__ import annotations
 from drf_spectacular.authentication import SessionScheme
 
 
-class PageSessionScheme(SessionScheme):
+class PageSessionScheme(SessionScheme):  # type: ignore[no-untyped-call]  # registry untyped
     target_class = "tournaments.api.authentication.PageSessionAuthentication"
