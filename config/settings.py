@@ -32,7 +32,9 @@ Variables:
     CELERY_WORKER_CONCURRENCY  processes per Celery worker (default: one per CPU)
     CELERY_TASK_DEFAULT_QUEUE  queue the tasks go to and the workers read (default celery)
     PRINT_JOB_STALL_SECONDS  a running print job whose heartbeat is older than this is
-                          stalled (its worker died) and is run again (default 60)
+                          stalled (its worker died) and is run again (default 15)
+    PRINT_JOB_SWEEP_SECONDS  how often each worker looks for stalled jobs (default 5;
+                          0: only on page views and worker start)
     BOARD_ANALYSIS_ON_CLOSE  closing a round computes its boards' double-dummy tables:
                           on a worker, or without a broker on the web process's one
                           background thread (default on; 0 turns it off)
@@ -494,8 +496,12 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 # A running print job writes a heartbeat at least every PRINT_JOB_HEARTBEAT_SECONDS;
 # one silent for PRINT_JOB_STALL_SECONDS lost its worker and is run again
 # (tournaments.reports.services.print_jobs_requeue_stalled).
-PRINT_JOB_HEARTBEAT_SECONDS = 10
-PRINT_JOB_STALL_SECONDS = envint("PRINT_JOB_STALL_SECONDS", 60)
+# Every worker looks for such jobs every PRINT_JOB_SWEEP_SECONDS (tournaments.tasks.
+# StallSweeper), so a job whose worker died is redone within about STALL + SWEEP seconds
+# with no page open.
+PRINT_JOB_HEARTBEAT_SECONDS = 3
+PRINT_JOB_STALL_SECONDS = envint("PRINT_JOB_STALL_SECONDS", 15)
+PRINT_JOB_SWEEP_SECONDS = envint("PRINT_JOB_SWEEP_SECONDS", 5)
 # Closing a round computes the double-dummy tables of its boards (tournaments.services.
 # analysis): with a broker one task per board on a worker; without one on the web
 # process's single background thread (tournaments.enqueue.in_background), never inside

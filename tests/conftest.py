@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
 from tests.services import IN_CI, require
@@ -52,6 +53,15 @@ def _fast_password_hashing(settings):
     takes about half a second a hash on the CI machine, on nearly every test. Passwords
     still check (login, token, lockout tests); only their storage is weaker."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _site_language_after_each_test():
+    """A request leaves its language active on the thread (``LocaleMiddleware``
+    activates it and nothing deactivates it): each test starts in the site's language,
+    so a test that renders without a request does not inherit the previous test's."""
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 #: A test that runs longer than this says in its docstring why it must be slow.

@@ -3,14 +3,16 @@
 ``print_job_task`` runs one print job (``reports.services.print_job_run``). It is
 acknowledged late and rejected when its worker is lost (settings ``CELERY_TASK_ACKS_LATE``,
 ``CELERY_TASK_REJECT_ON_WORKER_LOST``), so a message is never lost. A worker that dies
-mid-way leaves its job running with a heartbeat that stops: about a minute later the job
-is sent again (``reports.services.print_jobs_requeue_stalled``: on the prints page, on a
-status poll, on asking again, and when a worker starts, :func:`requeue_stalled_jobs`)
-and restarts from page one; Redis's own redelivery of the old message, after the
-visibility timeout, then finds the job done and does nothing. Transient faults (database or
-broker connection, timeouts) are retried with exponential backoff; after the last retry,
-or on the soft time limit, the job is marked failed with the reason (in the active
-language, Catalan msgids: the page shows it as it is).
+mid-way leaves its job running with a heartbeat that stops: once it is
+``PRINT_JOB_STALL_SECONDS`` old the job is sent again (``reports.services.
+print_jobs_requeue_stalled``) by every live worker's :class:`StallSweeper` (every
+``PRINT_JOB_SWEEP_SECONDS``, no page needed), and also on the prints page, on a status
+poll, on asking again and when a worker starts, and restarts from page one; Redis's own
+redelivery of the old message, after the visibility timeout, then finds the job done and
+does nothing. Transient faults (database or broker connection, timeouts) are retried
+with exponential backoff; after the last retry, or on the soft time limit, the job is
+marked failed with the reason (in the active language, Catalan msgids: the page shows
+it as it is).
 
 ``board_analysis_task`` computes one board's double-dummy table
 (``services.board_analyse``); closing a round queues one per board.
@@ -23,12 +25,14 @@ print_job_task``), so a renamed task must be renamed there too (a test compares 
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
-from celery.signals import worker_ready
-from django.db import InterfaceError, OperationalError
+from celery.signals import worker_ready, worker_shutdown
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django.utils.translation import gettext as _
 
 from tournaments.reports import services
@@ -118,14 +122,68 @@ def board_analysis_task(self: Any, board_id: int) -> str:
     return "skipped" if analysis is None else "done"
 
 
+def requeue_stalled_once() -> list[int]:
+    """One sweep: send again the jobs whose worker died (``services.
+    print_jobs_requeue_stalled``); a database that does not answer is logged, not raised
+    (the sweeper and the worker go on)."""
+    try:
+        sent = services.print_jobs_requeue_stalled()
+    except Exception:  # the worker must live on while the database is away
+        log.exception("could not look for stalled print jobs")
+        return []
+    finally:
+        close_old_connections()
+    if sent:
+        log.warning("stalled print jobs sent again: %s", sent)
+    return sent
+
+
+class StallSweeper:
+    """The worker's own periodic check (no celery beat to run): a daemon thread that
+    every ``PRINT_JOB_SWEEP_SECONDS`` sends again the jobs silent for
+    ``PRINT_JOB_STALL_SECONDS``, so a job whose worker died is redone with no page open,
+    by this worker, within about the sum of the two. Every worker runs one; two sweeps
+    never send one dead run twice (``services._requeue`` is conditional)."""
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._loop, name="print-job-sweeper",
+                                       daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+    def _loop(self) -> None:
+        while not self.stopped.wait(self.every):
+            try:
+                requeue_stalled_once()
+            finally:
+                # One short connection a sweep: none kept open in a process whose pool
+                # forks children (a child must not share this thread's socket).
+                connection.close()
+
+
+_sweeper: StallSweeper | None = None
+
+
 @worker_ready.connect
 def requeue_stalled_jobs(**_kwargs: Any) -> None:
     """A worker that starts (often: the one restarted after a crash) sends again the
-    jobs whose worker died, without waiting for a page to look at them."""
-    try:
-        sent = services.print_jobs_requeue_stalled()
-    except Exception:  # the worker must start even if the database is not there yet
-        log.exception("could not look for stalled print jobs")
-        return
-    if sent:
-        log.warning("stalled print jobs sent again: %s", sent)
+    jobs whose worker died at once, then starts its :class:`StallSweeper`."""
+    global _sweeper
+    requeue_stalled_once()
+    if _sweeper is None and settings.PRINT_JOB_SWEEP_SECONDS > 0:
+        _sweeper = StallSweeper(settings.PRINT_JOB_SWEEP_SECONDS)
+        _sweeper.start()
+
+
+@worker_shutdown.connect
+def stop_sweeper(**_kwargs: Any) -> None:
+    global _sweeper
+    if _sweeper is not None:
+        _sweeper.stop()
+        _sweeper = None

@@ -46,6 +46,7 @@ def job_data(job: PrintJob) -> dict[str, Any]:
         "per_page": job.per_page,
         "status": job.status,
         "stalled": services.is_stalled(job),
+        "restarting": services.is_restarting(job),
         "progress": job.progress,
         "error": job.error,
         "requested_at": job.requested_at,

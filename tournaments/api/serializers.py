@@ -387,6 +387,9 @@ class PrintJobSerializer(serializers.Serializer[Any]):
     per_page = serializers.IntegerField()
     status = serializers.CharField()
     stalled = serializers.BooleanField()
+    restarting = serializers.BooleanField(
+        help_text="Between a worker's death and the job's next run (the prints page says "
+                  "'Aturat, es reprèn')")
     progress = serializers.IntegerField(help_text="0..100")
     error = serializers.CharField()
     requested_at = serializers.DateTimeField()

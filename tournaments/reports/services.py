@@ -11,14 +11,19 @@ guessed), and only then is the row marked ``done`` with an UPDATE conditional on
 same run still owning the job.
 
 A dead worker: the running job writes ``heartbeat_at`` with its progress, at least every
-``PRINT_JOB_HEARTBEAT_SECONDS``. A running job whose heartbeat is older than
-``PRINT_JOB_STALL_SECONDS`` (60) is *stalled*: its worker died (killed, out of memory,
+``PRINT_JOB_HEARTBEAT_SECONDS`` (3). A running job whose heartbeat is older than
+``PRINT_JOB_STALL_SECONDS`` (15) is *stalled*: its worker died (killed, out of memory,
 host lost). :func:`print_jobs_requeue_stalled` sends it again (at most
-:data:`MAX_ATTEMPTS` runs, then it fails with the reason); it runs when the prints page
-or a job's status is read, when the same document is asked again, and when a worker
-starts. So the job is redone about a minute after its worker died, not after Redis's
-visibility timeout (900 s) when the lost message would be delivered again; that late
-delivery finds the job done and does nothing. The organiser may also retry or cancel a
+:data:`MAX_ATTEMPTS` runs, then it fails with the reason); every worker runs it every
+``PRINT_JOB_SWEEP_SECONDS`` (5; ``tasks.StallSweeper``) and when it starts, and it also
+runs when the prints page or a job's status is read and when the same document is asked
+again. So the job is redone within about 20 s of its worker's death with no page open,
+not after Redis's visibility timeout (900 s) when the lost message would be delivered
+again; that late delivery finds the job done and does nothing. A message redelivered at
+once (a pool child killed: Celery rejects its message back to the queue) finds the
+heartbeat fresh and is dropped; one that finds it older than the window takes the job
+over at once (:func:`print_job_start`). In between the page says "Aturat, es reprèn"
+(:func:`is_restarting`). The organiser may also retry or cancel a
 stalled job from the page (:func:`print_job_retry`, :func:`print_job_cancel`, audited in
 the championship's log, ``AuditEntry``).
 
@@ -97,6 +102,17 @@ def is_stalled(job: PrintJob, now: Any = None) -> bool:
     if job.status == PrintJob.Status.QUEUED and job.attempts:
         return job.heartbeat_at is not None and job.heartbeat_at < cutoff
     return False
+
+
+def is_restarting(job: PrintJob, now: Any = None) -> bool:
+    """Between a worker's death and the job's next run: running but silent for the stall
+    window (the next sweep sends it again), or sent again after a stall and waiting for
+    a worker (not yet for as long: then it is :func:`is_stalled` and needs a person).
+    The prints page says "Aturat, es reprèn"."""
+    if job.status == PrintJob.Status.RUNNING:
+        return is_stalled(job, now)
+    return (job.status == PrintJob.Status.QUEUED and job.attempts > 0
+            and not is_stalled(job, now))
 
 
 def _dead_run_q(now: Any) -> Q:

@@ -165,6 +165,18 @@ def _allowed_kinds(user: object, championship: Championship) -> list[str]:
 
 
 STALLED = _("El treballador no respon")
+RESTARTING = _("Aturat, es reprèn")
+
+
+def status_display(job: PrintJob) -> str:
+    """What the page says of a job: "Aturat, es reprèn" between a worker's death and the
+    next run (``services.is_restarting``), "El treballador no respon" when no worker took
+    it again, else its status."""
+    if services.is_restarting(job):
+        return str(RESTARTING)
+    if services.is_stalled(job):
+        return str(STALLED)
+    return str(job.get_status_display())
 
 
 def _job_json(
@@ -177,7 +189,7 @@ def _job_json(
         "id": job.pk,
         "status": job.status,
         "stalled": stalled,
-        "status_display": str(STALLED if stalled else job.get_status_display()),
+        "status_display": status_display(job),
         "progress": job.progress,
         "error": job.error,
         "download": (
@@ -261,6 +273,7 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
     current_state = services.results_state(championship)
     for job in job_list:
         job.stalled = services.is_stalled(job)  # type: ignore[attr-defined]  # for the template
+        job.status_display = status_display(job)  # type: ignore[attr-defined]  # as above
         job.out_of_date = services.is_out_of_date(job, current_state)  # type: ignore[attr-defined]  # as above
     return render(
         request,

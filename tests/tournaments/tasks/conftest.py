@@ -130,6 +130,8 @@ def celery_worker(
     env = dict(os.environ)
     env.update(
         CELERY_BROKER_URL=url,
+        # A job the worker sends again (its stall sweep) goes to the queue it reads.
+        CELERY_TASK_DEFAULT_QUEUE=queue,
         DATABASE_URL=_database_url(),
         MEDIA_ROOT=str(media),
         CELERY_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT),

@@ -77,67 +77,50 @@ def test_organiser_pages_queue_board_sheets_that_the_worker_prints_from_the_deal
                     assert ranks in text
 
 
-#: The stall time of the test below, a third of production's minute (its default is
-#: checked in test_stalled_jobs.py): still twice the heartbeat (10 s), so a healthy run
-#: that is slow to draw a page is not taken for a dead one.
-STALL_SECONDS = 20
-
-
-def test_a_job_whose_worker_dies_midway_is_redone_after_the_stall_time_never_half_written(
+def test_a_job_whose_worker_is_killed_is_redone_within_30_s_with_nobody_watching(
     celery_worker, settings,  # type: ignore[no-untyped-def]
 ) -> None:
-    """SIGKILL the worker in the middle of 2,000 pages of board sheets: the job's
-    heartbeat stops, and about PRINT_JOB_STALL_SECONDS later (production's 60 s, 20 s
-    here to keep the suite short) the organiser's waiting page, polling the status,
-    sends it again; the restarted worker redoes it from page one. Redis's visibility
-    timeout is production's 900 s here, so the retry cannot be Redis's own redelivery.
-    The file appears whole, once. Slow by design: it waits out the stall time."""
-    settings.PRINT_JOB_STALL_SECONDS = STALL_SECONDS
-    assert settings.PRINT_JOB_HEARTBEAT_SECONDS * 2 <= STALL_SECONDS
+    """What must show (issue 24): SIGKILL the worker in the middle of 800 pages of
+    board sheets and restart it at once (as the compose file's restart policy does); no
+    page is opened and Redis's visibility timeout is production's 900 s, so only the
+    worker's own periodic check (tasks.StallSweeper, production's stall window and sweep
+    period) can send the job again. It is restarted and done within 30 s of the death;
+    in between the page would say "Aturat, es reprèn". The file appears whole, once.
+    The figures are printed (pytest -s). Slow by design: it waits out the stall window."""
+    from tournaments.reports.views import RESTARTING, status_display
+
+    assert settings.PRINT_JOB_STALL_SECONDS + settings.PRINT_JOB_SWEEP_SECONDS < 30
     championship = build_championship(pairs=4, rounds=1, boards_per_round=4, drawn_rounds=1)
-    organiser = UserFactory(username="org-kill")
-    organiser.save()
-    services.membership_grant(championship=championship, user=organiser,
-                              role=Membership.Role.ORGANISER, acting_user=None)
-    client = Client()
-    client.force_login(organiser)
     job, _ = jobs.print_job_request(championship=championship, kind="board-sheets",
-                                    round_number=1, copies=500, acting_user=None)
+                                    round_number=1, copies=200, acting_user=None)
     job = _wait(job, lambda j: j.status == "running" and j.progress >= 5)
     assert job.progress < 99
     celery_worker.kill()
     killed_at = time.monotonic()
-
     job.refresh_from_db()
-    assert job.status == PrintJob.Status.RUNNING and not job.file
-    # Not sent again before its heartbeat is STALL_SECONDS old.
-    status_url = reverse("print_job_status", args=[championship.slug, job.pk])
-    assert client.get(status_url).json()["status"] == "running"
-    job.refresh_from_db()
-    assert job.attempts == 1
-    celery_worker.env["PRINT_JOB_STALL_SECONDS"] = str(STALL_SECONDS)
+    assert job.status == PrintJob.Status.RUNNING and not job.file and job.attempts == 1
     celery_worker.start()
     seen: set[str] = set()
     restarted_after = None
-    deadline = killed_at + 180
+    deadline = killed_at + 60
     while time.monotonic() < deadline:
-        status = client.get(status_url).json()
-        seen.add(status["status_display"])
         job.refresh_from_db()
+        seen.add(str(status_display(job)))
         if restarted_after is None and job.attempts == 2:
             restarted_after = time.monotonic() - killed_at
-        if status["status"] in ("done", "failed"):
+        if job.status in ("done", "failed"):
             break
-        time.sleep(0.5)
-    assert status["status"] == "done", (status, job.error)
-    # Sent again once its heartbeat (the last before the kill) is STALL_SECONDS old.
-    assert restarted_after is not None and restarted_after < STALL_SECONDS + 30, \
-        restarted_after
-    assert time.monotonic() - killed_at < 150
+        time.sleep(0.2)
+    done_after = time.monotonic() - killed_at
+    print(f"\nSIGKILL -> sent again and restarted after {restarted_after} s, "
+          f"done after {done_after:.1f} s; the page said {sorted(seen)}")
+    assert job.status == PrintJob.Status.DONE, job.error
+    assert restarted_after is not None and restarted_after < 30
+    assert done_after < 30
+    assert str(RESTARTING) in seen
     assert job.attempts == 2
     data = (Path(settings.MEDIA_ROOT) / job.file.name).read_bytes()
-    assert len(reader(data).pages) == 4 * 500
-    leftovers = list((Path(settings.MEDIA_ROOT) / "reports").glob(".part-*"))
-    assert leftovers == []
+    assert len(reader(data).pages) == 4 * 200
+    assert list((Path(settings.MEDIA_ROOT) / "reports").glob(".part-*")) == []
     files = list((Path(settings.MEDIA_ROOT) / "reports").glob(f"*-r1-{job.pk}-*.pdf"))
     assert [f.name for f in files] == [Path(job.file.name).name]

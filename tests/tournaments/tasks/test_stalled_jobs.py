@@ -1,6 +1,7 @@
-"""A print job whose worker died (its heartbeat stopped) is sent again about a minute
-later instead of after Redis's visibility timeout; the page says the worker does not
-answer and the organiser may retry or cancel. Run in-process (eager): the real worker
+"""A print job whose worker died (its heartbeat stopped for 15 s) is sent again by the
+workers' periodic sweep instead of after Redis's visibility timeout; in between the page
+says "Aturat, es reprèn", later that the worker does not answer, and the organiser may
+retry or cancel. Run in-process (eager): the real worker
 killed with SIGKILL is in test_print_job_worker.py."""
 
 from __future__ import annotations
@@ -49,17 +50,99 @@ def member(championship: Championship, username: str, role: str) -> object:
     return user
 
 
-def test_the_default_stall_time_is_a_minute(settings) -> None:  # type: ignore[no-untyped-def]
-    assert jobs.stall_after() == timedelta(seconds=60)
+def test_the_default_stall_time_and_sweep_redo_a_dead_run_within_30_s(settings) -> None:  # type: ignore[no-untyped-def]
+    assert jobs.stall_after() == timedelta(seconds=15)
     assert settings.PRINT_JOB_HEARTBEAT_SECONDS * 3 <= settings.PRINT_JOB_STALL_SECONDS
+    assert settings.PRINT_JOB_STALL_SECONDS + settings.PRINT_JOB_SWEEP_SECONDS <= 20
 
 
-def test_a_running_job_is_stalled_only_once_its_heartbeat_is_a_minute_old(
+def test_the_workers_sweeper_sends_a_dead_run_again_with_no_page_open(
     championship: Championship,
 ) -> None:
-    assert not jobs.is_stalled(dead_run(championship, silent=50))
+    """The periodic check of issue 24: a worker's own thread, not a page view."""
+    job = dead_run(championship, silent=16)
+    sweeper = tasks.StallSweeper(0.05)
+    sweeper.start()
+    try:
+        deadline = timezone.now() + timedelta(seconds=20)
+        while timezone.now() < deadline:
+            job.refresh_from_db()
+            if job.status == PrintJob.Status.DONE:
+                break
+    finally:
+        sweeper.stop()
+        sweeper.thread.join(timeout=30)
+    assert not sweeper.thread.is_alive()
+    assert (job.status, job.attempts) == (PrintJob.Status.DONE, 2)
+
+
+def test_a_worker_that_starts_sweeps_at_once_then_keeps_a_sweeper(
+    championship: Championship, settings,  # type: ignore[no-untyped-def]
+) -> None:
+    settings.PRINT_JOB_SWEEP_SECONDS = 3600
+    job = dead_run(championship, silent=16)
+    tasks.requeue_stalled_jobs()
+    try:
+        job.refresh_from_db()
+        assert (job.status, job.attempts) == (PrintJob.Status.DONE, 2)
+        sweeper = tasks._sweeper
+        assert sweeper is not None and sweeper.thread.is_alive()
+    finally:
+        tasks.stop_sweeper()
+    sweeper.thread.join(timeout=10)
+    assert tasks._sweeper is None and not sweeper.thread.is_alive()
+
+
+def test_a_sweep_with_the_database_away_is_logged_not_raised(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    from django.db import OperationalError
+
+    def down(**_kwargs: object) -> list[int]:
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(jobs, "print_jobs_requeue_stalled", down)
+    assert tasks.requeue_stalled_once() == []
+    assert "could not look for stalled print jobs" in caplog.text
+
+
+def test_between_the_death_and_the_next_run_the_page_says_stalled_restarting(
+    championship: Championship, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No worker takes the job yet (its task is not run): running but silent, then sent
+    again and waiting, the page and the status say "Aturat, es reprèn"; sent again and
+    untaken for the whole window, "El treballador no respon"."""
+    monkeypatch.setattr(jobs, "_enqueue", lambda job_id: None)
+    organiser = member(championship, "org-restart", Membership.Role.ORGANISER)
+    client = Client()
+    client.force_login(organiser)  # type: ignore[arg-type]
+    job = dead_run(championship, silent=16)
+    assert jobs.is_restarting(job)
+    page = unescape(client.get(reverse("print_jobs", args=[championship.slug])).content
+                    .decode())
+    assert "Aturat, es reprèn" in page and "El treballador no respon" not in page
+    job.refresh_from_db()
+    assert (job.status, job.attempts) == (PrintJob.Status.QUEUED, 1)
+    status = client.get(reverse("print_job_status", args=[championship.slug, job.pk])).json()
+    assert status["status_display"] == "Aturat, es reprèn"
+    answer = client.get(reverse("api_print_job", args=[championship.slug, job.pk])).json()
+    assert answer["restarting"] is True and answer["stalled"] is False
+    PrintJob.objects.filter(pk=job.pk).update(
+        heartbeat_at=timezone.now() - timedelta(seconds=16))
+    status = client.get(reverse("print_job_status", args=[championship.slug, job.pk])).json()
+    assert status["status_display"] == "El treballador no respon" and status["stalled"]
+    answer = client.get(reverse("api_print_job", args=[championship.slug, job.pk])).json()
+    assert answer["restarting"] is False and answer["stalled"] is True
+    fresh = dead_run(championship, silent=2, kind="travellers")
+    assert not jobs.is_restarting(fresh)
+
+
+def test_a_running_job_is_stalled_only_once_its_heartbeat_is_15_s_old(
+    championship: Championship,
+) -> None:
+    assert not jobs.is_stalled(dead_run(championship, silent=10))
     PrintJob.objects.all().delete()
-    assert jobs.is_stalled(dead_run(championship, silent=61))
+    assert jobs.is_stalled(dead_run(championship, silent=16))
 
 
 def test_a_run_writes_its_heartbeat_with_its_progress(
