@@ -78,6 +78,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import dj_database_url
+from csp import constants as csp_constants
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -218,6 +219,8 @@ if not DEBUG and not ALLOWED_HOSTS:
         "set it to the site's host names, e.g. ALLOWED_HOSTS=botifarra.example.org"
     )
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+# The refusal's page in the site's words and the request's language (Django's is English).
+CSRF_FAILURE_VIEW = "tournaments.web.errors.csrf_failure"
 
 
 def site_url(name: str) -> str:
@@ -282,6 +285,26 @@ INSTALLED_APPS = [
     "tournaments",
 ]
 
+# Content-Security-Policy on every page: scripts, styles, images and fonts from the site
+# itself only, no inline script or style (the pages need none: their scripts are
+# static files, htmx's indicator style is off), no plugin, no framing elsewhere, forms
+# posted only here. The API's own docs (Swagger UI, ReDoc) are exempt: their vendored
+# pages start themselves with an inline script (docs/decisions.md "NN").
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp_constants.SELF],
+        "script-src": [csp_constants.SELF],
+        "style-src": [csp_constants.SELF],
+        "img-src": [csp_constants.SELF, "data:"],
+        "font-src": [csp_constants.SELF],
+        "connect-src": [csp_constants.SELF],
+        "object-src": [csp_constants.NONE],
+        "base-uri": [csp_constants.SELF],
+        "form-action": [csp_constants.SELF],
+        "frame-ancestors": [csp_constants.SELF],
+    },
+}
+
 MIDDLEWARE = [
     # First: /healthz answers before the host check, the https redirect and the session.
     "tournaments.health.HealthCheckMiddleware",
@@ -292,6 +315,11 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Cache-Control: private and Vary: Authorization, Cookie where the answer depends on
+    # who asks.
+    "tournaments.web.who_asks.WhoAsksMiddleware",
+    # Content-Security-Policy (django-csp; Django 5.2 has none of its own).
+    "csp.middleware.CSPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A database that is restarting gives a 503 page, not a 500 with a traceback.
@@ -409,7 +437,7 @@ REST_FRAMEWORK = {
     # The token first: a request with neither gets 401 with "WWW-Authenticate: Token".
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "tournaments.api.authentication.DeviceTokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "tournaments.api.authentication.PageSessionAuthentication",
     ],
     "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
     # JSON nested too deeply is a 400 like any unreadable body, not a RecursionError.

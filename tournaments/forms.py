@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 from django.core import signing
 from django.db import models
+from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext_lazy as _
 
 from engine import Suit, sant_vicenc_default
@@ -178,7 +179,9 @@ class PairsCsvForm(forms.Form):
         if upload is not None:
             raw = upload.read(CSV_MAX_BYTES + 1)
             if len(raw) > CSV_MAX_BYTES:
-                self.add_error("file", _("El fitxer és massa gran."))
+                self.add_error("file", _(
+                    "El fitxer és massa gran: se n'accepten fins a %(size)s."
+                ) % {"size": filesizeformat(CSV_MAX_BYTES)})
                 return data
             try:
                 text = raw.decode("utf-8-sig")

@@ -12,7 +12,7 @@ from typing import Any
 from django.db import connection
 from django.utils.translation import gettext as _
 from rest_framework import exceptions
-from rest_framework.authentication import TokenAuthentication
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.authtoken.models import Token
 
 from tournaments.db.tokens import token_with_user
@@ -34,3 +34,18 @@ class DeviceTokenAuthentication(TokenAuthentication):
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         return user, token
+
+
+class PageSessionAuthentication(SessionAuthentication):
+    """DRF's session authentication (the pages' session, with its CSRF check), refusing
+    a request without a valid CSRF token in the request's language: DRF's "CSRF Failed:
+    ..." has no Catalan or Spanish."""
+
+    def enforce_csrf(self, request: Any) -> None:
+        try:
+            super().enforce_csrf(request)
+        except exceptions.PermissionDenied:
+            raise exceptions.PermissionDenied(_(
+                "Falta el testimoni CSRF de la sessió, o ha caducat: torneu a carregar la "
+                "pàgina i repetiu-ho (o envieu-hi un testimoni d'API)."
+            )) from None

@@ -50,8 +50,21 @@ def _flatten(detail: Any, path: str = "") -> list[dict[str, Any]]:
     return [{"field": path or None, "message": str(detail)}]
 
 
+def _utf8(value: Any) -> Any:
+    """``value`` with every string UTF-8 can carry: a lone surrogate that a message
+    echoes from the input is written ``\\ud800`` (else the JSON renderer fails: a 500)."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {key: _utf8(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_utf8(item) for item in value]
+    return value
+
+
 def _body(detail: str, code: str, **extra: Any) -> dict[str, Any]:
-    return {"detail": str(detail), "code": code, **extra}
+    body: dict[str, Any] = _utf8({"detail": str(detail), "code": code, **extra})
+    return body
 
 
 def _conflict_body(exc: services.ResultConflict, context: dict[str, Any]) -> dict[str, Any]:

@@ -8,7 +8,8 @@
 - PUT: enter (201) or replace (200) it through ``services.result_record_at``: the
   form's service and checks, the table and board located in the same locked read.
   Replacing needs ``If-Match`` with the current ETag: a stale one
-  gets 409 with the current result, none gets 428, one that is no ETag of ours 400.
+  (or any well-formed tag not ours) gets 409 with the current result, none gets 428, a
+  broken header 400.
   The same values as stored are a success that changes nothing (200, same version),
   whatever ``If-Match`` says. A 409's current result and an unchanged answer show the
   values to whoever GET shows them to.
@@ -54,6 +55,15 @@ from tournaments.permissions import Capability
 #: ``etag_of`` writes them (no leading zero): a strong comparison, character for character.
 _ETAG = re.compile(r'^(?:"(0|[1-9][0-9]{0,17})\.(0|[1-9][0-9]{0,8})"'
                    r'|(0|[1-9][0-9]{0,17})\.(0|[1-9][0-9]{0,8}))$')
+
+
+#: Any one entity tag by RFC 9110 (8.8.3): ``"..."`` or weak ``W/"..."``, of visible
+#: characters but the quote. One that is not ours cannot match (If-Match compares strong,
+#: so a weak tag never does): a failed precondition, answered as a stale tag is.
+_ANY_ETAG = re.compile(r'^(?:W/)?"[\x21\x23-\x7e\x80-\xff]*"$')
+
+#: The ``(id, version)`` a well-formed tag that is not ours stands for: no result has id 0.
+FOREIGN_ETAG = (0, 0)
 
 
 def etag_of(pk: int, version: int) -> str:
@@ -191,12 +201,16 @@ def _locate(slug: str, round: int, table: int, board: int) -> tuple[Seating, Boa
 
 
 def _if_match(request: Request) -> tuple[int, int] | None:
-    """The ``(id, version)`` ``If-Match`` names; ``None`` when absent. Anything but an
-    ETag of ours is refused (400, naming the header)."""
+    """The ``(id, version)`` ``If-Match`` names; ``None`` when absent. A well-formed
+    entity tag that is not ours is ``FOREIGN_ETAG`` (it matches nothing: the 409 of a
+    stale tag); anything else, ``*`` and lists included (a change names one version), is
+    refused (400, naming the header)."""
     header = request.headers.get("If-Match")
     if header is None:
         return None
     parsed = parse_etag(header)
+    if parsed is None and _ANY_ETAG.match(header.strip()):
+        return FOREIGN_ETAG
     if parsed is None:
         raise ValidationError({"If-Match": [_(
             "La capçalera If-Match ha de ser l'ETag d'un resultat tal com el dona "

@@ -6,12 +6,14 @@ gives the same values as ``python -m scoring`` on the exported file.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.settings import api_settings
 
 from tournaments.fields import ONE_LINE
 
@@ -241,6 +243,67 @@ class ConflictSerializer(serializers.Serializer[Any]):
     current = ResultSerializer(allow_null=True)
 
 
+NON_FIELD_ERRORS = api_settings.NON_FIELD_ERRORS_KEY
+
+
+class TextInput(serializers.CharField):
+    """A text of a request, refused in the request's language: DRF's "Not a valid
+    string." and its words on NUL and surrogates have no Catalan (nor Spanish). Only a
+    JSON string is a text: DRF would take ``5`` or ``1.5`` as ``"5"``, ``"1.5"``."""
+
+    default_error_messages = {
+        "invalid": gettext_lazy("Ha de ser un text entre cometes."),
+        "null_characters_not_allowed": gettext_lazy("El text no pot contenir el caràcter "
+                                                    "nul (\\u0000)."),
+        "surrogate_characters_not_allowed": gettext_lazy(
+            "El text conté un caràcter que no existeix (un substitut UTF-16 sol, com "
+            "\\ud800): escriviu-lo de nou."),
+    }
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class StrictInput(serializers.Serializer[Any]):
+    """A request body's serializer that refuses a field it does not know (400 naming
+    it) instead of dropping it: ``"barraca": true`` is a typo or a client of another
+    version, and a 201 would tell its sender it was stored. Its own refusals are in the
+    request's language (DRF's "No data provided" has no Catalan or Spanish)."""
+
+    default_error_messages = {
+        "unknown": gettext_lazy("Camp desconegut: aquesta petició no l'accepta."),
+        "null": gettext_lazy("No s'ha enviat cap dada: envieu-hi un objecte JSON."),
+        "invalid": gettext_lazy("S'esperava un objecte JSON i s'ha rebut "
+                                "{datatype}."),
+    }
+
+    @property
+    def errors(self) -> Any:
+        found = super().errors
+        # DRF answers a missing body (``null``) with its own English "No data provided".
+        codes = [getattr(e, "code", None) for e in found.get(NON_FIELD_ERRORS, [])]
+        if codes == ["null"]:
+            found[NON_FIELD_ERRORS] = [serializers.ErrorDetail(
+                str(self.error_messages["null"]), code="null")]
+        return found
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            unknown = sorted(str(key) for key in data
+                             if key not in self.fields and key != "csrfmiddlewaretoken")
+            if unknown:
+                raise serializers.ValidationError(
+                    {name: [self.error_messages["unknown"]] for name in unknown})
+        return super().to_internal_value(data)
+
+
+class AdjustedInput(StrictInput):
+    NS = TextInput()
+    EW = TextInput()
+
+
 class BooleanInput(serializers.BooleanField):
     """A boolean of a request, refused with a message in the request's language (DRF's
     Catalan catalogue lacks its own)."""
@@ -250,7 +313,7 @@ class BooleanInput(serializers.BooleanField):
     }
 
 
-class ResultInputSerializer(serializers.Serializer[Any]):
+class ResultInputSerializer(StrictInput):
     """A result as a referee enters it (docs/file-format.md "A result"); the rules are
     checked by the service, every problem with its field."""
 
@@ -268,14 +331,14 @@ class ResultInputSerializer(serializers.Serializer[Any]):
     sant_vicenc = BooleanInput(default=False)
     infraction = serializers.ChoiceField(choices=["NS", "EW", "EO"], allow_null=True,
                                          required=False)
-    adjusted = AdjustedSerializer(allow_null=True, required=False,
+    adjusted = AdjustedInput(allow_null=True, required=False,
                                   help_text="organiser or head referee only")
-    note = serializers.CharField(allow_blank=True, required=False, max_length=500,
+    note = TextInput(allow_blank=True, required=False, max_length=500,
                                  default="", validators=[ONE_LINE])
 
 
-class DeleteInputSerializer(serializers.Serializer[Any]):
-    reason = serializers.CharField(max_length=500, help_text="why it is voided",
+class DeleteInputSerializer(StrictInput):
+    reason = TextInput(max_length=500, help_text="why it is voided",
                                    validators=[ONE_LINE])
 
 
@@ -334,7 +397,7 @@ class PrintJobSerializer(serializers.Serializer[Any]):
     download = serializers.CharField(allow_null=True)
 
 
-class PrintRequestSerializer(serializers.Serializer[Any]):
+class PrintRequestSerializer(StrictInput):
     kind = serializers.ChoiceField(
         choices=["board-sheets", "entry-forms", "table-cards", "round-pack", "standings",
                  "travellers", "score-cards", "guide-cards"]
@@ -346,9 +409,9 @@ class PrintRequestSerializer(serializers.Serializer[Any]):
     per_page = serializers.ChoiceField(choices=[1, 4], default=1)
 
 
-class TokenRequestSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+class TokenRequestSerializer(StrictInput):
+    username = TextInput(max_length=150)
+    password = TextInput(max_length=4096, trim_whitespace=False)
 
 
 class TokenSerializer(serializers.Serializer[Any]):

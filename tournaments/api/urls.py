@@ -3,7 +3,9 @@ terms; a result lives at its natural key (round, table, board)."""
 
 from django.urls import path
 
-from tournaments.api import auth, prints, results, root, views
+from tournaments.api import auth, prints, results, root, schema_auth, views
+
+__all__ = ["schema_auth", "urlpatterns"]  # schema_auth: registered on import
 
 C = "c/<slug:slug>/"
 

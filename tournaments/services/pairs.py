@@ -284,6 +284,19 @@ def _csv_reader(text: str, delimiter: str) -> Any:
     return csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
 
 
+def _csv_problem(exc: csv.Error) -> str:
+    """The csv module's refusal in the reader's words (its own are English only)."""
+    text = str(exc)
+    if "field larger than field limit" in text:
+        return _("un camp de més de %(n)s caràcters: és el límit d'un camp") % {
+            "n": f"{csv.field_size_limit():,}".replace(",", ".")}
+    if "NUL" in text:
+        return _("conté un caràcter nul")
+    if "unexpected end of data" in text or "quote" in text or "EOF" in text:
+        return _("unes cometes que s'obren i no es tanquen")
+    return _("el format no és el d'una llista separada per «;», tabuladors o «,»")
+
+
 def _is_unnumbered_pair(fields: Sequence[str]) -> bool:
     """Two names and no number: one line of a list without numbers."""
     return len(fields) == 2 and all(f.strip() for f in fields) \
@@ -368,7 +381,8 @@ def read_pairs_csv(text: str) -> PairsCsv:
             break
         except csv.Error as exc:  # an unclosed quote, a NUL, a huge field
             problems.append(
-                _("línia %(n)s: no es pot llegir (%(error)s)") % {"n": line_no, "error": exc}
+                _("línia %(n)s: no es pot llegir (%(error)s)")
+                % {"n": line_no, "error": _csv_problem(exc)}
             )
             break
         where = _("línia %(n)s") % {"n": line_no}

@@ -194,7 +194,8 @@ def _cached(championship: Championship, name: str, build: Callable[[], tuple[str
 
 def _live(response: HttpResponse, *, private: bool) -> HttpResponse:
     """Browsers must ask again every time (they then get a 304 when nothing changed)."""
-    patch_cache_control(response, no_cache=True, private=private or None)
+    # Only ``private`` when it is: ``private=None`` would write "private=None".
+    patch_cache_control(response, no_cache=True, **({"private": True} if private else {}))
     patch_vary_headers(response, ["Cookie", "Accept-Language"])
     return response
 
