@@ -289,7 +289,7 @@ INSTALLED_APPS = [
 # itself only, no inline script or style (the pages need none: their scripts are
 # static files, htmx's indicator style is off), no plugin, no framing elsewhere, forms
 # posted only here. The API's own docs (Swagger UI, ReDoc) are exempt: their vendored
-# pages start themselves with an inline script (docs/decisions.md "NN").
+# pages start themselves with an inline script (docs/decisions.md 81).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [csp_constants.SELF],
@@ -338,7 +338,7 @@ MIDDLEWARE = [
 # carries that user's signed device cookie) is counted apart, per (user name, device). So
 # strangers in the hall typing wrong passwords for a referee never lock the referee's own
 # phone out; a stranger tries at most AXES_FAILURE_LIMIT passwords per cool-off for a
-# user, and refused attempts do not restart the cool-off (docs/decisions.md 46, NN).
+# user, and refused attempts do not restart the cool-off (docs/decisions.md 46, 79).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",

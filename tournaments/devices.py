@@ -1,4 +1,4 @@
-"""Device cookies (OWASP's remedy for lockout denial of service, docs/decisions.md NN):
+"""Device cookies (OWASP's remedy for lockout denial of service, docs/decisions.md 79):
 a browser or device that has signed in as a user carries a signed cookie naming it (a
 random device id) and the users who signed in on it. django-axes then counts failed
 logins:

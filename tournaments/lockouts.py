@@ -4,7 +4,7 @@ print-job limit per address (django-ratelimit).
 A user name with ``AXES_FAILURE_LIMIT`` failed logins (the login page, the admin's, the
 API's token request) is locked out for ``AXES_COOLOFF_TIME`` for every client without
 that user's device cookie, and a device with it only by its own failures
-(``tournaments.devices``, docs/decisions.md NN); the lockout page says so in the user's
+(``tournaments.devices``, docs/decisions.md 79); the lockout page says so in the user's
 language, and the organiser sees who is being tried and can unlock sooner from
 ``accounts/lockouts/`` (docs/decisions.md "Doors").
 """

@@ -101,7 +101,7 @@ def lockouts_for(user: Any) -> list[Lockout]:
     """The user names being tried (failed logins in the cool-off window) whose lockout
     ``user`` may lift, the locked first, then the most recent (two queries, plus one for
     an organiser). Unlocking a user name forgets its attempts at every address and
-    device (docs/decisions.md NN)."""
+    device (docs/decisions.md 79)."""
     since = timezone.now() - settings.AXES_COOLOFF_TIME
     limit = settings.AXES_FAILURE_LIMIT
     allowed = None if _is_site_admin(user) else _usernames_of_organiser(user)
