@@ -28,6 +28,7 @@ from tournaments.models.jobs import (
     PrintJob,
 )
 from tournaments.models.results import (
+    Game,
     PairBoard,
     Result,
 )
@@ -47,6 +48,7 @@ __all__ = [
     "BoardAnalysis",
     "Bye",
     "Championship",
+    "Game",
     "Membership",
     "Pair",
     "PairBoard",

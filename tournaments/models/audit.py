@@ -45,6 +45,9 @@ class AuditEntry(models.Model):
         RESULT_CREATE = "result.create", _("Resultat entrat")
         RESULT_UPDATE = "result.update", _("Resultat corregit")
         RESULT_DELETE = "result.delete", _("Resultat esborrat")
+        GAME_CREATE = "game.create", _("Partida entrada")
+        GAME_UPDATE = "game.update", _("Partida corregida")
+        GAME_DELETE = "game.delete", _("Partida esborrada")
         PRINT_RETRY = "print.retry", _("Treball d'impressió repetit")
         PRINT_CANCEL = "print.cancel", _("Treball d'impressió cancel·lat")
 
@@ -56,9 +59,11 @@ class AuditEntry(models.Model):
         "round": _("Rondes"),
         "boards": _("Taulers"),
         "result": _("Resultats"),
+        "game": _("Partides"),
         "print": _("Impressió"),
     }
     RESULT_ACTIONS = (Action.RESULT_CREATE, Action.RESULT_UPDATE, Action.RESULT_DELETE)
+    GAME_ACTIONS = (Action.GAME_CREATE, Action.GAME_UPDATE, Action.GAME_DELETE)
 
     championship = models.ForeignKey(
         Championship, on_delete=models.CASCADE, related_name="audit_entries",
@@ -104,6 +109,11 @@ class AuditEntry(models.Model):
             return _gettext("ronda %(round)s, taula %(table)s, tauler %(board)s") % {
                 "round": self.round_number, "table": self.table_number,
                 "board": self.board_number,
+            }
+        if (self.action in self.GAME_ACTIONS and self.round_number is not None
+                and self.table_number is not None):
+            return _gettext("ronda %(round)s, taula %(table)s") % {
+                "round": self.round_number, "table": self.table_number,
             }
         return self.target
 

@@ -12,8 +12,15 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from scoring import classic
 from scoring.model import Doubling, Method, MissedBoards, Rounding, ScoringRules
 from tournaments.fields import NFCCharField
+
+
+def default_tiebreaks() -> list[str]:
+    """The ranking of a classic championship when none is chosen: games won, then the
+    points difference, then the points for."""
+    return [t.value for t in classic.DEFAULT_TIEBREAKS]
 
 
 class Championship(models.Model):
@@ -60,6 +67,27 @@ class Championship(models.Model):
         PER_BOARD = "per_board", _("Mitjana per tauler jugat")
         AVERAGE = "average", _("Mitjana (A) als taulers no jugats")
 
+    class Format(models.TextChoices):
+        DUPLICATE = "duplicate", _("Predonats (duplicat)")
+        CLASSIC = "classic", _("Clàssic (partides a 101)")
+
+    class LevelGame(models.TextChoices):
+        HALF = "half", _("Mitja victòria per a cada parella")
+        EXTRA_DEALS = "extra_deals", _("Es juguen mans de més")
+        NOT_BROKEN = "not_broken", _("No es desfà (cap victòria)")
+
+    class Tiebreak(models.TextChoices):
+        WINS = "wins", _("Partides guanyades")
+        DIFFERENCE = "difference", _("Diferència de punts")
+        POINTS_FOR = "points_for", _("Punts a favor")
+        HEAD_TO_HEAD = "head_to_head", _("Enfrontament directe")
+        BUCHHOLZ = "buchholz", _("Buchholz (victòries dels rivals)")
+
+    # Chosen at creation: boards dealt in advance (duplicate) or one game per round
+    # (classic, scoring.classic); never changed once the championship has a round drawn.
+    format = models.CharField(
+        _("format"), max_length=10, choices=Format.choices, default=Format.DUPLICATE
+    )
     name = NFCCharField(_("nom"), max_length=200)
     slug = models.SlugField(_("identificador"), max_length=100, unique=True)
     date = models.DateField(_("data"), null=True, blank=True)
@@ -105,6 +133,33 @@ class Championship(models.Model):
         _("Sant Vicenç en botifarra"), default=False
     )
     barraca = models.BooleanField(_("barraca"), default=False)
+
+    # Classic games (scoring.classic.ClassicRules; docs/rules.md "Classic championships").
+    game_target = models.PositiveSmallIntegerField(_("punts per guanyar la partida"), default=101)
+    max_deals = models.PositiveSmallIntegerField(
+        _("mans com a màxim"), null=True, blank=True, default=12
+    )
+    time_limit_minutes = models.PositiveSmallIntegerField(
+        _("temps límit (minuts)"), null=True, blank=True, default=55
+    )
+    score_cap = models.PositiveSmallIntegerField(
+        _("punts comptats com a màxim"), null=True, blank=True, default=121
+    )
+    level_game = models.CharField(
+        _("partida empatada"), max_length=12, choices=LevelGame.choices,
+        default=LevelGame.HALF,
+    )
+    extra_deals = models.PositiveSmallIntegerField(_("mans de desempat"), default=2)
+    tiebreaks = models.JSONField(_("ordre de la classificació"), default=default_tiebreaks)
+    bye_wins = models.DecimalField(
+        _("victòries per descans"), max_digits=3, decimal_places=1, default=1
+    )
+    bye_points_for = models.PositiveSmallIntegerField(_("punts a favor per descans"), default=0)
+    bye_points_against = models.PositiveSmallIntegerField(
+        _("punts en contra per descans"), default=0
+    )
+    contro_allowed = models.BooleanField(_("contro permès"), default=True)
+    recontro_allowed = models.BooleanField(_("recontro permès"), default=True)
 
     boards_per_round = models.PositiveSmallIntegerField(_("taulers per ronda"), default=0)
     # How the next round is drawn (each round keeps the method it was drawn by), and how
@@ -163,6 +218,20 @@ class Championship(models.Model):
         return _scoring_rules(self.doubling, self.method, self.scale_bottom, self.scale_top,
                               self.rounding, self.infraction_score, self.missed_boards)
 
+    @property
+    def is_classic(self) -> bool:
+        return self.format == self.Format.CLASSIC
+
+    def classic_rules(self) -> classic.ClassicRules:
+        """The rules of a classic championship's games as ``scoring.classic`` takes them."""
+        return _classic_rules(
+            self.game_target, self.max_deals, self.time_limit_minutes, self.score_cap,
+            self.level_game, self.extra_deals, tuple(self.tiebreaks or default_tiebreaks()),
+            str(self.bye_wins), self.bye_points_for, self.bye_points_against,
+            self.contro_allowed, self.recontro_allowed, self.sant_vicenc,
+            self.sant_vicenc_on_botifarra,
+        )
+
     def engine_rules(self) -> engine.Rules:
         """The play settings as ``engine.Rules``."""
         return engine.Rules(
@@ -172,7 +241,24 @@ class Championship(models.Model):
             sant_vicenc=self.sant_vicenc,
             sant_vicenc_on_botifarra=self.sant_vicenc_on_botifarra,
             barraca=self.barraca,
+            game_target=self.game_target or 101,
         )
+
+
+@functools.lru_cache(maxsize=256)
+def _classic_rules(target: int, max_deals: int | None, minutes: int | None, cap: int | None,
+                   level: str, extra: int, tiebreaks: tuple[str, ...], bye_wins: str,
+                   bye_for: int, bye_against: int, contro: bool, recontro: bool,
+                   sant_vicenc: bool, on_botifarra: bool) -> classic.ClassicRules:
+    """:meth:`Championship.classic_rules` of these field values, made once (frozen)."""
+    return classic.ClassicRules(
+        game_target=target, max_deals=max_deals, time_limit_minutes=minutes,
+        score_cap=cap, level_game=classic.LevelGame(level), extra_deals=extra,
+        tiebreaks=tuple(classic.Tiebreak(t) for t in tiebreaks),
+        bye_wins=Fraction(bye_wins), bye_points_for=bye_for,
+        bye_points_against=bye_against, contro=contro, recontro=recontro,
+        sant_vicenc=sant_vicenc, sant_vicenc_on_botifarra=on_botifarra,
+    )
 
 
 @functools.lru_cache(maxsize=256)

@@ -171,3 +171,54 @@ class PairBoard(models.Model):
 
     def __str__(self) -> str:
         return f"P{self.pair_id} B{self.board_id}"
+
+
+class Game(models.Model):
+    """One table's game of a classic championship's round (docs/file-format.md "A
+    game"): the final points of the pairs seated NS and EW (as entered; the standings
+    count them up to the cap), the deals played, how the game ended, and the score
+    sheet's deals (``hands``, ``scoring.classic.Hand.as_json`` each) when it was entered
+    deal by deal. ``version`` as a board's :class:`Result`."""
+
+    class EndedBy(models.TextChoices):
+        TARGET = "target", _("Punts assolits")
+        DEALS = "deals", _("Mans esgotades")
+        TIME = "time", _("Temps esgotat")
+        ADJUSTED = "adjusted", _("Decisió arbitral")
+
+    seating = models.OneToOneField(
+        Seating, on_delete=models.PROTECT, related_name="game",
+        verbose_name=_("assignació de taula"),
+    )
+    ns_points = models.PositiveIntegerField(_("punts NS"))
+    ew_points = models.PositiveIntegerField(_("punts EO"))
+    deals = models.PositiveSmallIntegerField(_("mans jugades"))
+    ended_by = models.CharField(_("final"), max_length=10, choices=EndedBy.choices)
+    hands = models.JSONField(_("mans"), null=True, blank=True)
+    note = NFCCharField(_("nota"), max_length=500, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+", verbose_name=_("entrat per"),
+    )
+    entered_at = models.DateTimeField(_("entrat el"), default=timezone.now)
+    updated_at = models.DateTimeField(_("modificat el"), default=timezone.now)
+    version = models.PositiveIntegerField(_("versió"), default=1)
+
+    class Meta:
+        ordering = ["seating__round__number", "seating__table__number"]
+        verbose_name = _("partida")
+        verbose_name_plural = _("partides")
+        constraints = [
+            models.CheckConstraint(condition=Q(version__gte=1), name="game_version_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seating}: {self.ns_points}-{self.ew_points}"
+
+    def snapshot(self) -> dict[str, Any]:
+        """The game's recorded fields as JSON (for the audit log)."""
+        return {
+            "ns_points": self.ns_points, "ew_points": self.ew_points, "deals": self.deals,
+            "ended_by": self.ended_by, "hands": self.hands, "note": self.note,
+            "version": self.version,
+        }

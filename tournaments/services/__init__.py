@@ -51,12 +51,19 @@ from tournaments.services.errors import (
     BoardsError,
     ChampionshipStateError,
     DrawError,
+    GameConflict,
     NotAllowedError,
     PairsCsvError,
     RegistrationError,
     ResultConflict,
     ResultError,
     TournamentError,
+)
+from tournaments.services.games import (
+    GameSaved,
+    game_delete,
+    game_record,
+    game_record_at,
 )
 from tournaments.services.interchange import Imported, championship_export, championship_import
 from tournaments.services.movements import RematchError, SeatingCheck, round_check
@@ -111,6 +118,8 @@ __all__ = [
     "ChampionshipStateError",
     "DeletionSummary",
     "DrawError",
+    "GameConflict",
+    "GameSaved",
     "Imported",
     "NotAllowedError",
     "PairLine",
@@ -137,6 +146,9 @@ __all__ = [
     "championship_import",
     "championship_update_rules",
     "deal_secret_publish",
+    "game_delete",
+    "game_record",
+    "game_record_at",
     "late_entry_round",
     "membership_grant",
     "membership_revoke",

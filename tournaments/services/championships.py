@@ -18,6 +18,7 @@ from engine import sant_vicenc_default
 from tournaments.models import (
     AuditEntry,
     Championship,
+    Game,
     Membership,
     Result,
     Round,
@@ -26,17 +27,28 @@ from tournaments.permissions import Role
 from tournaments.services.common import Capability, User, audit, lock_championship, require
 from tournaments.services.errors import ChampionshipStateError, NotAllowedError, RegistrationError
 
+#: The rules of a classic championship's games (scoring.classic.ClassicRules).
+CLASSIC_FIELDS = (
+    "game_target", "max_deals", "time_limit_minutes", "score_cap", "level_game",
+    "extra_deals", "tiebreaks", "bye_wins", "bye_points_for", "bye_points_against",
+    "contro_allowed", "recontro_allowed",
+)
 RULE_FIELDS = (
     "variant", "doubling", "method", "scale_bottom", "scale_top", "rounding",
     "infraction_score", "carregar", "carregar_scope", "sant_vicenc",
     "sant_vicenc_on_botifarra", "barraca", "movement", "missed_boards",
+    *CLASSIC_FIELDS,
 )
+#: Those that may be left empty ("none": no deal limit, no time limit, no cap).
+_OPTIONAL_NUMBERS = ("max_deals", "time_limit_minutes", "score_cap")
+_NUMBERS = ("game_target", "extra_deals", "bye_points_for", "bye_points_against")
+_NUMBER_MAX = 9999
 
 
 def _settings_of(championship: Championship, names: Any = None) -> dict[str, Any]:
     """The championship's name, dates, venue and rules (or only ``names``) as JSON-able
     values, for the audit row."""
-    names = names or ("name", "slug", "date", "end_date", "venue", *RULE_FIELDS)
+    names = names or ("name", "slug", "date", "end_date", "venue", "format", *RULE_FIELDS)
     return {name: getattr(championship, name) for name in names}
 
 
@@ -69,9 +81,22 @@ def _clean_rules(rules: Mapping[str, Any]) -> dict[str, Any]:
         "carregar_scope": Championship.CarregarScope,
         "movement": Championship.Movement,
         "missed_boards": Championship.MissedBoards,
+        "level_game": Championship.LevelGame,
     }
     for name, value in rules.items():
-        if name in choice_fields:
+        if name in _OPTIONAL_NUMBERS or name in _NUMBERS:
+            clean[name] = _whole_number(name, value, optional=name in _OPTIONAL_NUMBERS)
+        elif name == "tiebreaks":
+            clean[name] = _tiebreaks(value)
+        elif name == "bye_wins":
+            text = str(value).replace(",", ".").replace("½", "0.5")
+            if text not in ("0", "0.5", "1", "0.0", "1.0"):
+                raise RegistrationError(
+                    _("Victòries per descans: «%(value)s» ha de ser 1, 0,5 o 0.")
+                    % {"value": value}, field=name,
+                )
+            clean[name] = Decimal(text)
+        elif name in choice_fields:
             text = getattr(value, "value", value)
             if text not in choice_fields[name].values:
                 raise RegistrationError(
@@ -93,6 +118,58 @@ def _clean_rules(rules: Mapping[str, Any]) -> dict[str, Any]:
         else:
             clean[name] = bool(value)
     return clean
+
+
+def _whole_number(name: str, value: Any, *, optional: bool) -> int | None:
+    """A rule's whole number (``None`` for an empty optional one: no limit)."""
+    if value is None or value == "":
+        if optional:
+            return None
+        raise RegistrationError(_("%(field)s: cal un nombre.") % {"field": name}, field=name)
+    if isinstance(value, bool):
+        value = "x"
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        number = -1
+    low = 1 if name in ("game_target", *_OPTIONAL_NUMBERS) else 0
+    if not low <= number <= _NUMBER_MAX:
+        raise RegistrationError(
+            _("%(field)s: «%(value)s» ha de ser un enter de %(low)s a %(high)s.")
+            % {"field": name, "value": value, "low": low, "high": _NUMBER_MAX},
+            field=name,
+        )
+    return number
+
+
+def _tiebreaks(value: Any) -> list[str]:
+    """The ranking order: a list (or a comma-separated text) of criteria, each once,
+    games won first or not at all."""
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list | tuple):
+        items = [items]
+    found = [str(getattr(i, "value", i)).strip() for i in items if str(i).strip()]
+    choices = Championship.Tiebreak.values
+    wrong = [t for t in found if t not in choices]
+    if wrong or not found or len(set(found)) != len(found):
+        raise RegistrationError(
+            _("Ordre de la classificació: «%(value)s» ha de ser una llista de %(choices)s, "
+              "cadascun com a molt una vegada.")
+            % {"value": ", ".join(found), "choices": ", ".join(choices)},
+            field="tiebreaks",
+        )
+    return found
+
+
+def _check_classic(values: Mapping[str, Any]) -> None:
+    """Whether the classic rules hold together (a cap below the target...)."""
+    cap, target = values.get("score_cap"), values.get("game_target")
+    if cap is not None and target is not None and cap < target:
+        raise RegistrationError(
+            _("Els punts comptats com a màxim (%(cap)s) no poden ser menys que els punts "
+              "per guanyar (%(target)s).") % {"cap": cap, "target": target},
+            field="score_cap",
+        )
 
 
 #: The Django permission a person needs to create a championship (superusers have it;
@@ -123,6 +200,7 @@ def championship_create(
     slug: str | None = None,
     end_date: date_type | None = None,
     acting_user: User | None = None,
+    format: str = "duplicate",
     **rules: Any,
 ) -> Championship:
     """Create a championship in ``draft`` with the given rules (``RULE_FIELDS``; every one
@@ -137,6 +215,11 @@ def championship_create(
     again with the next suffix when another championship takes it at the same moment);
     an explicit slug that is taken, even by a championship created at the same moment, is
     refused. Raises :class:`RegistrationError` (field set), :class:`NotAllowedError`.
+
+    ``format``: ``duplicate`` (boards dealt in advance) or ``classic`` (one game a round,
+    ``scoring.classic``), chosen now for good. A classic championship's defaults are
+    those most Catalan events play: lliure, contro and recontro allowed, no Sant
+    Vicenç, Swiss rounds, classic doubling.
     """
     if (
         acting_user is not None
@@ -159,7 +242,22 @@ def championship_create(
                 field="slug",
             )
         _check_length(slug, Championship, "slug", _("Identificador"))
+    format = getattr(format, "value", format)
+    if format not in Championship.Format.values:
+        raise RegistrationError(
+            _("Format «%(value)s» desconegut: ha de ser un de %(choices)s.")
+            % {"value": format, "choices": ", ".join(Championship.Format.values)},
+            field="format",
+        )
     clean = _clean_rules(rules)
+    if format == Championship.Format.CLASSIC:
+        for name, default in (("variant", Championship.Variant.LLIURE),
+                              ("sant_vicenc", False),
+                              ("doubling", Championship.Doubling.CLASSIC),
+                              ("movement", Championship.Movement.SWISS)):
+            clean.setdefault(name, default)
+        _check_classic({"score_cap": clean.get("score_cap", 121),
+                        "game_target": clean.get("game_target", 101)})
     if "sant_vicenc" not in clean:
         clean["sant_vicenc"] = sant_vicenc_default(
             clean.get("doubling", Championship.Doubling.DUPLICATE)
@@ -184,7 +282,7 @@ def championship_create(
             with transaction.atomic():
                 championship = Championship.objects.create(
                     name=name, slug=candidate, date=date, end_date=end_date, venue=venue,
-                    **clean,
+                    format=format, **clean,
                 )
         except IntegrityError:
             if not Championship.objects.filter(slug=candidate).exists():
@@ -217,7 +315,8 @@ def rules_edit_refusal(championship: Championship) -> ChampionshipStateError | N
     rules now, whoever asks, as the error it raises; ``None`` while they can change (no
     result yet: results are scored under the rules they were entered with). The
     organiser's page shows the form read-only with this message. One query."""
-    if Result.objects.filter(board__championship=championship).exists():
+    if Result.objects.filter(board__championship=championship).exists() or \
+            Game.objects.filter(seating__round__championship=championship).exists():
         return ChampionshipStateError(
             _("Ja hi ha resultats: les regles ja no es poden canviar.")
         )
@@ -245,6 +344,9 @@ def championship_update_rules(
             % {"bottom": championship.scale_bottom, "top": championship.scale_top},
             field="scale_top",
         )
+    if championship.is_classic:
+        _check_classic({"score_cap": championship.score_cap,
+                        "game_target": championship.game_target})
     after = _settings_of(championship, clean)
     changed = [name for name in clean if before[name] != after[name]]
     if not changed:

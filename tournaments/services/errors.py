@@ -12,11 +12,13 @@ from django.utils.translation import ngettext
 
 from tournaments.errors import NotAllowedError, TournamentError
 from tournaments.models import (
+    Game,
     Result,
 )
 
 __all__ = [
     "AccountError", "AddressError", "BoardsError", "ChampionshipStateError", "DrawError",
+    "GameConflict",
     "NotAllowedError", "PairsCsvError", "RegistrationError", "ResultConflict", "ResultError",
     "TournamentError",
 ]
@@ -87,6 +89,19 @@ class ResultConflict(TournamentError):
 
     def __init__(
         self, message: str, *, current: Result | None, by_same_user: bool = False
+    ) -> None:
+        super().__init__(message, field=None)
+        self.current = current
+        self.current_version = current.version if current is not None else 0
+        self.by_same_user = by_same_user
+
+
+class GameConflict(TournamentError):
+    """Someone else saved this table's game (classic championship) since the form was
+    loaded: as :class:`ResultConflict`, with ``current`` the stored game."""
+
+    def __init__(
+        self, message: str, *, current: Game | None, by_same_user: bool = False
     ) -> None:
         super().__init__(message, field=None)
         self.current = current

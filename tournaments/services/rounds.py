@@ -20,6 +20,7 @@ from tournaments.models import (
     Board,
     Bye,
     Championship,
+    Game,
     Pair,
     Result,
     Round,
@@ -27,6 +28,7 @@ from tournaments.models import (
     Seating,
     Table,
 )
+from tournaments.selectors import classic as classic_selectors
 from tournaments.services.analysis import round_analysis_enqueue
 from tournaments.services.common import (
     Capability,
@@ -46,8 +48,9 @@ from tournaments.services.movements import (
 
 
 def has_results(championship: Championship) -> bool:
-    """Whether any result of ``championship`` is stored (one query)."""
-    return Result.objects.filter(board__championship=championship).exists()
+    """Whether any result (or, classic, any game) of ``championship`` is stored."""
+    return (Result.objects.filter(board__championship=championship).exists()
+            or Game.objects.filter(seating__round__championship=championship).exists())
 
 
 def rounds_setup_refusal(championship: Championship) -> ChampionshipStateError | DrawError | None:
@@ -79,7 +82,8 @@ def rounds_setup(
     """Create rounds 1..``rounds``, each with ``boards_per_round`` boards numbered on
     (round r holds boards (r-1)*b+1 .. r*b), as on butinet where every table of a round
     plays the same boards. Replaces an earlier setup while no table is drawn; boards must
-    then be generated again.
+    then be generated again. A classic championship has no boards: each table plays one
+    game a round, so ``boards_per_round`` is taken as 0 whatever is given.
 
     Raises :class:`DrawError` (fields ``rounds`` / ``boards_per_round``),
     :class:`NotAllowedError`, :class:`ChampionshipStateError`.
@@ -89,7 +93,12 @@ def rounds_setup(
     refusal = rounds_setup_refusal(championship)
     if refusal is not None:
         raise refusal
-    for value, name in ((rounds, "rounds"), (boards_per_round, "boards_per_round")):
+    if championship.is_classic:
+        boards_per_round = 0
+    checked = [(rounds, "rounds")]
+    if not championship.is_classic:
+        checked.append((boards_per_round, "boards_per_round"))
+    for value, name in checked:
         if isinstance(value, bool) or not isinstance(value, int) \
                 or not 1 <= value <= ROUNDS_SETUP_MAX:
             raise DrawError(
@@ -111,7 +120,8 @@ def rounds_setup(
         [
             Board(championship=championship, round=rnd, number=number)
             for rnd in created
-            for number in movement.round_boards(rnd.number, boards_per_round)
+            for number in (movement.round_boards(rnd.number, boards_per_round)
+                           if boards_per_round else ())
         ]
     )
     championship.boards_per_round = boards_per_round
@@ -120,8 +130,9 @@ def rounds_setup(
     championship.save(update_fields=["boards_per_round", "deal_secret", "deal_commitment"])
     audit(
         championship, AuditEntry.Action.ROUNDS_SETUP, acting_user,
-        target=_("%(rounds)s rondes de %(boards)s taulers")
-        % {"rounds": rounds, "boards": boards_per_round},
+        target=(_("%(rounds)s rondes") % {"rounds": rounds} if championship.is_classic
+                else _("%(rounds)s rondes de %(boards)s taulers")
+                % {"rounds": rounds, "boards": boards_per_round}),
         before=before if before["rounds"] else None,
         after={"rounds": rounds, "boards_per_round": boards_per_round,
                "deal_commitment": ""},
@@ -171,7 +182,8 @@ def round_draw(
     check_not_finished(championship)
     if round.is_closed:
         raise DrawError(_("La ronda %(n)s ja està tancada.") % {"n": round.number})
-    if Result.objects.filter(seating__round=round).exists():
+    if (Result.objects.filter(seating__round=round).exists()
+            or Game.objects.filter(seating__round=round).exists()):
         raise DrawError(
             _("La ronda %(n)s ja té resultats: no es pot tornar a sortejar.")
             % {"n": round.number}
@@ -277,6 +289,8 @@ def _ranks_before(championship: Championship, round_number: int) -> dict[int, in
     result, the championship's missed-board rule); empty before any result."""
     if round_number <= 1:
         return {}
+    if championship.is_classic:
+        return classic_selectors.ranks_before(championship, round_number)
     scored = selectors.scored_championship(championship, public_only=False)
     # A pair with no score yet (a bye, a late entry) ranks below every ranked pair, as
     # draw_swiss ranks a pair missing from the ranks.
@@ -386,7 +400,16 @@ def round_close(
     if round.is_closed:
         raise ChampionshipStateError(_("La ronda %(n)s ja està tancada.") % {"n": round.number})
     missing = missing_results(round)
-    if missing:
+    if missing and championship.is_classic:
+        message = ngettext(
+            "Falta %(count)s partida a la ronda %(n)s (taula: %(list)s).",
+            "Falten %(count)s partides a la ronda %(n)s (taula: %(list)s).",
+            len(missing),
+        ) % {"count": len(missing), "n": round.number, "list": ", ".join(missing[:10])}
+        if not allow_missing:
+            raise ChampionshipStateError(message)
+        require(acting_user, championship, Capability.CLOSE_ROUND_WITH_MISSING)
+    elif missing:
         message = ngettext(
             "Falta %(count)s resultat a la ronda %(n)s (taula/tauler: %(list)s).",
             "Falten %(count)s resultats a la ronda %(n)s (taula/tauler: %(list)s).",
@@ -404,7 +427,7 @@ def round_close(
         after={"closed_at": round.closed_at, "missing": missing},
         at=round.closed_at,
     )
-    if analyse and settings.BOARD_ANALYSIS_ON_CLOSE:
+    if analyse and settings.BOARD_ANALYSIS_ON_CLOSE and not championship.is_classic:
         # After the commit, so a worker reads the closed round; robust: a task or broker
         # that fails never turns the close into an error (services.analysis).
         transaction.on_commit(
@@ -415,7 +438,14 @@ def round_close(
 
 def missing_results(round: Round) -> list[str]:
     """The results a round still lacks, as ``"table/board"`` in table then board order:
-    every seated table is due a result on every board of the round (three queries)."""
+    every seated table is due a result on every board of the round (three queries). In a
+    classic championship, the tables (``"table"``) whose game is not in."""
+    if round.championship.is_classic:
+        played = set(Game.objects.filter(seating__round=round).values_list(
+            "seating__table__number", flat=True))
+        return [str(t) for t in Seating.objects.filter(round=round)
+                .order_by("table__number").values_list("table__number", flat=True)
+                if t not in played]
     boards = list(
         Board.objects.filter(round=round).order_by("number").values_list("number", flat=True)
     )

@@ -1,0 +1,100 @@
+"""Entering a classic championship's games through the services: the checks, the
+concurrency guarantees, the audit, and the Swiss draw by wins."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tournaments.classic.conftest import Classic
+from tournaments import services
+from tournaments.models import AuditEntry, Bye, Game, Seating
+from tournaments.selectors import classic as selectors
+from tournaments.services.results import SaveKind
+
+
+def seatings(round) -> list[Seating]:  # noqa: ANN001
+    return list(Seating.objects.filter(round=round).select_related("table", "round")
+                .order_by("table__number"))
+
+
+def test_a_classic_championship_has_its_defaults(classic_championship: Classic) -> None:
+    c = classic_championship.championship
+    assert c.is_classic and c.variant == "lliure" and not c.sant_vicenc
+    rules = c.classic_rules()
+    assert (rules.game_target, rules.max_deals, rules.time_limit_minutes,
+            rules.score_cap) == (101, 12, 55, 121)
+    assert not c.boards.exists()
+
+
+def test_a_game_is_entered_checked_and_audited(classic_championship: Classic) -> None:
+    c = classic_championship
+    services.round_draw(round=c.rounds[0], seed=7, acting_user=c.organiser)
+    table = seatings(c.rounds[0])[0]
+    with pytest.raises(services.ResultError) as error:
+        services.game_record(seating=table, ns_points=90, ew_points=40, deals=8,
+                             ended_by="target", expected_version=None,
+                             acting_user=c.referee)
+    assert error.value.field == "ns_points"
+    assert "101" in str(error.value)
+    saved = services.game_record(seating=table, ns_points=101, ew_points=40, deals=8,
+                                 ended_by="target", expected_version=None,
+                                 acting_user=c.referee)
+    assert saved.kind is SaveKind.CREATED and saved.game.version == 1
+    again = services.game_record(seating=table, ns_points=101, ew_points=40, deals=8,
+                                 ended_by="target", expected_version=None,
+                                 acting_user=c.referee)
+    assert again.kind is SaveKind.UNCHANGED
+    with pytest.raises(services.GameConflict):
+        services.game_record(seating=table, ns_points=101, ew_points=50, deals=8,
+                             ended_by="target", expected_version=None,
+                             acting_user=c.referee)
+    updated = services.game_record(seating=table, ns_points=101, ew_points=50, deals=8,
+                                   ended_by="target", expected_version=1,
+                                   acting_user=c.referee)
+    assert updated.kind is SaveKind.UPDATED and updated.game.version == 2
+    actions = list(AuditEntry.objects.filter(championship=c.championship,
+                                             action__startswith="game.")
+                   .values_list("action", flat=True))
+    assert actions == ["game.create", "game.update"]
+
+
+def test_a_deal_by_deal_sheet_stores_the_deals_and_the_final(
+        classic_championship: Classic) -> None:
+    c = classic_championship
+    services.round_draw(round=c.rounds[0], seed=7, acting_user=c.organiser)
+    table = seatings(c.rounds[0])[0]
+    hands = [
+        {"chooser": "EW", "trump": "botifarra", "contro": True, "points": 45},  # EW 36
+        {"chooser": "NS", "trump": "O", "contro": True, "recontro": True,
+         "points": 56},  # NS 20 x 4 = 80
+        {"chooser": "EW", "trump": "E", "points": 20},  # NS 16 -> 96
+        {"chooser": "NS", "trump": "C", "points": 41},  # NS 5 -> 101
+    ]
+    saved = services.game_record(seating=table, hands=hands, expected_version=None,
+                                 acting_user=c.referee)
+    game = Game.objects.get(pk=saved.game.pk)
+    assert (game.ns_points, game.ew_points, game.deals, game.ended_by) == (
+        101, 36, 4, "target")
+    assert len(game.hands) == 4
+
+
+def test_the_swiss_draw_meets_pairs_by_wins_and_rotates_the_bye(
+        classic_championship: Classic) -> None:
+    c = classic_championship
+    byes: list[int] = []
+    for rnd in c.rounds:
+        services.round_draw(round=rnd, seed=11, acting_user=c.organiser)
+        byes += list(Bye.objects.filter(round=rnd).values_list("pair__number", flat=True))
+        for k, seating in enumerate(seatings(rnd)):
+            services.game_record(seating=seating, ns_points=101, ew_points=30 + k,
+                                 deals=9, ended_by="target", expected_version=None,
+                                 acting_user=c.referee)
+    assert len(byes) == 3 and len(set(byes)) == 3
+    met = [frozenset((s.ns_pair_id, s.ew_pair_id))
+           for s in Seating.objects.filter(round__championship=c.championship)]
+    assert len(met) == len(set(met))
+    table = selectors.classic_standings(c.championship)
+    assert [r.rank for r in table.rows] == sorted(r.rank for r in table.rows)
+    assert table.progress.results_in == table.progress.results_expected == 6
+    wins = [r.wins for r in table.rows]
+    assert wins == sorted(wins, reverse=True)

@@ -1,0 +1,254 @@
+"""Games of a classic championship: validate, record (optimistic concurrency), delete;
+every change audited, as a board's result (:mod:`tournaments.services.results`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring import classic
+from scoring.text import normalise
+from tournaments.game_messages import game_problems
+from tournaments.models import AuditEntry, Championship, Game, Seating
+from tournaments.services.common import Capability, User, audit, require
+from tournaments.services.common import acting_person as _person
+from tournaments.services.errors import (
+    AddressError,
+    ChampionshipStateError,
+    GameConflict,
+    ResultError,
+)
+from tournaments.services.results import SaveKind
+
+NOTE_MAX = 500
+
+
+@dataclass(frozen=True, slots=True)
+class GameSaved:
+    """The outcome of :func:`game_record`: ``kind`` (created, updated, unchanged) and the
+    stored ``game`` as it is now."""
+
+    kind: SaveKind
+    game: Game
+
+
+def validate_game(
+    championship: Championship, raw: dict[str, Any]
+) -> classic.Game:
+    """The game ``raw`` describes (``ns_points``, ``ew_points``, ``deals``, ``ended_by``,
+    optional ``hands``), checked by ``scoring.classic.validate_game`` against the
+    championship's rules. Raises :class:`ResultError` naming every problem, each at its
+    field, in the reader's language."""
+    if not championship.is_classic:
+        raise ResultError(
+            _("Aquest campionat és de predonats: els resultats s'entren per tauler."),
+            field="ended_by",
+        )
+    game, problems = classic.validate_game(raw, championship.classic_rules())
+    if game is None:
+        found = game_problems(problems, championship)
+        raise ResultError(found[0][1], field=found[0][0], problems=found)
+    return game
+
+
+def _where(seating: Seating) -> str:
+    return _("ronda %(round)s, taula %(table)s") % {
+        "round": seating.round.number, "table": seating.table.number,
+    }
+
+
+def _locked_seating(slug: str, round_number: int, table_number: int) -> Seating:
+    seating = (
+        Seating.objects.select_for_update(of=("self",))
+        .select_related("round__championship", "table", "ns_pair", "ew_pair")
+        .filter(round__championship__slug=slug, round__number=round_number,
+                table__number=table_number)
+        .first()
+    )
+    if seating is None:
+        raise AddressError(_("No hi ha aquesta taula en aquesta ronda del campionat."))
+    return seating
+
+
+@transaction.atomic
+def game_record_at(
+    *, slug: str, round_number: int, table_number: int, **values: Any
+) -> GameSaved:
+    """:func:`game_record` on the table named by the championship's slug, the round and
+    the table number (the API's address). Raises :class:`AddressError` when there is no
+    such table in that round."""
+    return _record(_locked_seating(slug, round_number, table_number), **values)
+
+
+@transaction.atomic
+def game_record(*, seating: Seating, **values: Any) -> GameSaved:
+    """Enter (``expected_version=None``) or correct (``expected_version`` = the version
+    the form was loaded with) the game at ``seating``'s table. Keywords:
+    ``ns_points``, ``ew_points``, ``deals``, ``ended_by``, ``hands`` (the score sheet,
+    optional: the final is then computed from it), ``note``, ``expected_version``,
+    ``expected_id``, ``acting_user``.
+
+    The same guarantees as a board's result: the seating row is locked, so two saves
+    run one after the other and the second, based on an older version, gets
+    :class:`GameConflict` (with the stored game); values identical to the stored game
+    are a success that writes nothing; every write is audited with before and after.
+    An adjusted game (``ended_by="adjusted"``), put or replaced, and any change in a
+    closed round need the head referee or the organiser.
+
+    Raises :class:`NotAllowedError`, :class:`ChampionshipStateError` (finished),
+    :class:`ResultError` (every problem at its field), :class:`GameConflict`.
+    """
+    locked = Seating.objects.select_for_update(of=("self",)).select_related(
+        "round__championship", "table", "ns_pair", "ew_pair"
+    ).filter(pk=seating.pk).first()
+    if locked is None:
+        raise GameConflict(
+            _("La taula %(table)s s'ha tornat a sortejar: torneu a carregar la pàgina.")
+            % {"table": seating.table.number},
+            current=None,
+        )
+    return _record(locked, **values)
+
+
+def _record(
+    seating: Seating,
+    *,
+    ns_points: Any = None,
+    ew_points: Any = None,
+    deals: Any = None,
+    ended_by: Any = None,
+    hands: Any = None,
+    note: str = "",
+    expected_version: int | None,
+    expected_id: int | None = None,
+    acting_user: User | None,
+) -> GameSaved:
+    round = seating.round
+    championship = round.championship
+    require(acting_user, championship, Capability.ENTER_RESULT)
+    if championship.status == Championship.Status.FINISHED:
+        raise ChampionshipStateError(
+            _("El campionat ja s'ha acabat: els resultats no es poden canviar.")
+        )
+    raw: dict[str, Any] = {"ended_by": ended_by}
+    if hands:
+        raw["hands"] = hands
+        # A final typed with the sheet must agree with it; left out, it is the sheet's.
+        raw.update({k: v for k, v in (("ns_points", ns_points), ("ew_points", ew_points),
+                                       ("deals", deals)) if v is not None})
+    else:
+        raw.update(ns_points=ns_points, ew_points=ew_points, deals=deals)
+    data = validate_game(championship, raw)
+    note = normalise(note or "").strip()
+    if len(note) > NOTE_MAX:
+        raise ResultError(
+            _("La nota pot tenir com a màxim %(n)s caràcters.") % {"n": NOTE_MAX},
+            field="note",
+        )
+    fields: dict[str, Any] = {
+        "ns_points": data.ns_points, "ew_points": data.ew_points, "deals": data.deals,
+        "ended_by": data.ended_by.value,
+        "hands": [h.as_json() for h in data.hands] if data.hands else None,
+        "note": note,
+    }
+    current = Game.objects.filter(seating=seating).first()
+    if current is not None and all(
+        getattr(current, name) == value for name, value in fields.items()
+    ):
+        current.seating = seating
+        return GameSaved(SaveKind.UNCHANGED, current)
+    if round.is_closed:
+        require(acting_user, championship, Capability.CHANGE_CLOSED_ROUND)
+    adjusted = classic.EndedBy.ADJUSTED.value
+    if fields["ended_by"] == adjusted or (current is not None and current.ended_by == adjusted):
+        require(acting_user, championship, Capability.ADJUST_SCORE)
+    if current is None and expected_version is not None:
+        raise GameConflict(
+            _("%(where)s: la partida que corregíeu ja no existeix.")
+            % {"where": _where(seating)},
+            current=None,
+        )
+    if current is not None and (
+        expected_version != current.version
+        or (expected_id is not None and expected_id != current.pk)
+    ):
+        person = _person(acting_user)
+        same = person is not None and current.entered_by_id == person.pk
+        message = (
+            _("%(where)s: ja ho havíeu desat en una altra pestanya (versió %(v)s). "
+              "Reviseu-la abans de tornar a desar.") if same else
+            _("%(where)s: un altre àrbitre ja ha desat aquesta partida (versió %(v)s). "
+              "Reviseu-la abans de tornar a desar.")
+        )
+        current.seating = seating
+        raise GameConflict(
+            message % {"where": _where(seating), "v": current.version},
+            current=current, by_same_user=same,
+        )
+    now = timezone.now()
+    target = _where(seating)
+    if current is None:
+        game = Game(seating=seating, entered_by=_person(acting_user), entered_at=now,
+                    updated_at=now, version=1, **fields)
+        try:
+            with transaction.atomic():
+                game.save()
+        except IntegrityError:
+            raise GameConflict(
+                _("%(where)s: un altre àrbitre ja ha desat aquesta partida.")
+                % {"where": target},
+                current=None,
+            ) from None
+        audit(championship, AuditEntry.Action.GAME_CREATE, acting_user, target=target,
+              round_number=round.number, table_number=seating.table.number,
+              before=None, after=game.snapshot(), at=now)
+        return GameSaved(SaveKind.CREATED, game)
+    before = current.snapshot()
+    for name, value in fields.items():
+        setattr(current, name, value)
+    current.version += 1
+    current.updated_at = now
+    current.entered_by = _person(acting_user) or current.entered_by
+    current.save()
+    current.seating = seating
+    audit(championship, AuditEntry.Action.GAME_UPDATE, acting_user, target=target,
+          round_number=round.number, table_number=seating.table.number,
+          before=before, after=current.snapshot(), at=now)
+    return GameSaved(SaveKind.UPDATED, current)
+
+
+@transaction.atomic
+def game_delete(
+    *, game: Game, expected_version: int, acting_user: User | None, reason: str = ""
+) -> None:
+    """Delete a table's game (the version the referee saw; audited). Same capabilities
+    as a correction. Raises :class:`GameConflict` when it changed meanwhile."""
+    seating = Seating.objects.select_for_update(of=("self",)).select_related(
+        "round__championship", "table"
+    ).get(pk=game.seating_id)
+    championship = seating.round.championship
+    require(acting_user, championship, Capability.ENTER_RESULT)
+    if championship.status == Championship.Status.FINISHED:
+        raise ChampionshipStateError(
+            _("El campionat ja s'ha acabat: els resultats no es poden canviar.")
+        )
+    if seating.round.is_closed:
+        require(acting_user, championship, Capability.CHANGE_CLOSED_ROUND)
+    current = Game.objects.filter(pk=game.pk).first()
+    if current is None or current.version != expected_version:
+        raise GameConflict(
+            _("%(where)s: la partida ha canviat des que l'heu obert.")
+            % {"where": _where(seating)},
+            current=current,
+        )
+    if current.ended_by == classic.EndedBy.ADJUSTED.value:
+        require(acting_user, championship, Capability.ADJUST_SCORE)
+    before = current.snapshot()
+    current.delete()
+    audit(championship, AuditEntry.Action.GAME_DELETE, acting_user,
+          target=_where(seating), round_number=seating.round.number,
+          table_number=seating.table.number, before=before, after=None, reason=reason)
