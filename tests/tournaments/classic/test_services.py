@@ -12,7 +12,7 @@ from tournaments.selectors import classic as selectors
 from tournaments.services.results import SaveKind
 
 
-def seatings(round) -> list[Seating]:  # noqa: ANN001
+def seatings(round) -> list[Seating]:
     return list(Seating.objects.filter(round=round).select_related("table", "round")
                 .order_by("table__number"))
 
