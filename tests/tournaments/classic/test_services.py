@@ -98,3 +98,8 @@ def test_the_swiss_draw_meets_pairs_by_wins_and_rotates_the_bye(
     assert table.progress.results_in == table.progress.results_expected == 6
     wins = [r.wins for r in table.rows]
     assert wins == sorted(wins, reverse=True)
+
+
+def test_a_classic_championship_keeps_its_name(classic_championship: Classic) -> None:
+    """The classic defaults are set without touching the name given."""
+    assert classic_championship.championship.name == "Campionat clàssic"
