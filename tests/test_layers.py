@@ -81,6 +81,8 @@ RENDERERS = (
     "documents.py", "pdf.py", "render.py", "board_sheets.py", "entry_forms.py",
     "standings.py", "travellers.py", "score_cards.py", "fonts.py", "fitting.py",
     "pages.py", "tables.py", "formats.py", "labels.py", "guide_cards.py", "sign_in_card.py",
+    "table_cards.py", "round_pack.py", "pairings.py", "score_sheets.py",
+    "classic_standings.py", "pair_cards.py",
 )
 UPPER = (
     "tournaments.views", "tournaments.web", "tournaments.api", "tournaments.forms",

@@ -400,7 +400,7 @@ class PrintJobSerializer(serializers.Serializer[Any]):
 class PrintRequestSerializer(StrictInput):
     kind = serializers.ChoiceField(
         choices=["board-sheets", "entry-forms", "table-cards", "round-pack", "standings",
-                 "travellers", "score-cards", "guide-cards"]
+                 "travellers", "score-cards", "guide-cards", "pairings", "score-sheets"]
     )
     round_number = serializers.IntegerField(min_value=0, max_value=32767, default=0)
     #: Board sheets and the round pack; absent or null: one per table of the round.

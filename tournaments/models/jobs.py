@@ -33,6 +33,8 @@ class PrintJob(models.Model):
         TRAVELLERS = "travellers", _("Fulls de recorregut")
         SCORE_CARDS = "score-cards", _("Fulls de puntuació")
         GUIDE_CARDS = "guide-cards", _("Cartells de taula i de parella")
+        PAIRINGS = "pairings", _("Aparellaments de la ronda")
+        SCORE_SHEETS = "score-sheets", _("Fulls d'anotació de la partida")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("En cua")

@@ -37,16 +37,28 @@ from tournaments.reports import labels
 from tournaments.reports.documents import (
     BoardSheet,
     BoardSheets,
+    ByePair,
+    ClassicRoundPack,
+    ClassicStandingRow,
+    ClassicStandings,
+    ClassicStandingsTable,
     DoubleDummyTable,
     EntryForm,
     EntryFormBoard,
     EntryForms,
+    GameRules,
     Header,
     Kind,
+    PairCard,
+    PairCardLine,
+    PairCards,
+    Pairing,
+    Pairings,
     RoundPack,
     ScoreCard,
     ScoreCardRow,
     ScoreCards,
+    ScoreSheets,
     StandingRow,
     Standings,
     StandingsTable,
@@ -57,10 +69,12 @@ from tournaments.reports.documents import (
     Travellers,
 )
 from tournaments.reports.guide_cards import GuideCard, GuideCards, GuideCardSet
+from tournaments.selectors import classic as classic_reads
 from tournaments.selectors.seating import Guide, guide, round_seating
 
 Printable = (BoardSheets | EntryForms | TableCards | RoundPack | Standings | Travellers
-             | ScoreCards | GuideCardSet)
+             | ScoreCards | GuideCardSet | Pairings | ScoreSheets | ClassicStandings
+             | PairCards | ClassicRoundPack)
 """What :func:`build` returns: one of the documents."""
 
 
@@ -92,19 +106,47 @@ def round_states(championship: Championship) -> dict[int, RoundState]:
             for number, tables, boards, dealt in rows}
 
 
-def not_ready(kind: Kind, round_number: int | None, states: dict[int, RoundState]
-              ) -> str | None:
+def format_refusal(kind: Kind, *, classic: bool) -> str | None:
+    """Why ``kind`` is never printed for a championship of that format (``classic``
+    or duplicate), in the active language, or ``None`` when it is
+    (:meth:`Kind.serves`)."""
+    if kind.serves(classic=classic):
+        return None
+    if not classic:
+        return _("Només es fa en un campionat clàssic (partides a 101): en un de "
+                 "predonats, imprimiu els rètols de taula i les actes de taula.")
+    return {
+        Kind.BOARD_SHEETS: _("Un campionat clàssic no té taulers predonats: no hi ha "
+                             "mans per preparar."),
+        Kind.ENTRY_FORMS: _("Un campionat clàssic no s'anota per taulers: imprimiu els "
+                            "fulls d'anotació de la partida."),
+        Kind.TRAVELLERS: _("Un campionat clàssic no té taulers predonats: no hi ha fulls "
+                           "de recorregut. Imprimiu la classificació o els fulls de "
+                           "puntuació."),
+        Kind.GUIDE_CARDS: _("En un campionat clàssic cada ronda s'aparella després de "
+                            "l'anterior: imprimiu els aparellaments de la ronda."),
+    }[kind]
+
+
+def not_ready(kind: Kind, round_number: int | None, states: dict[int, RoundState],
+              *, classic: bool = False) -> str | None:
     """Why ``kind`` cannot be printed yet, in the active language, or ``None`` when it
     can: a document that shows the seating (entry forms, table cards, guide cards, the
     round pack) needs its round drawn, one that shows the deals (board sheets, the
     round pack) its boards generated. ``round_number`` ``None``: for any round (the
     prints page, before a round is chosen); 0: every round. ``states``:
     :func:`round_states`. Standings, travellers and score cards are always ready (they
-    print what is public, saying what is missing)."""
+    print what is public, saying what is missing). ``classic``: the championship plays
+    classic games: a kind it does not print is refused (:func:`format_refusal`), and
+    nothing of it needs boards (its pairings, table cards, score sheets and round pack
+    need the round drawn)."""
+    refusal = format_refusal(kind, classic=classic)
+    if refusal is not None:
+        return refusal
     needs_draw = kind in (Kind.ENTRY_FORMS, Kind.TABLE_CARDS, Kind.ROUND_PACK,
-                          Kind.GUIDE_CARDS)
-    needs_deals = kind in (Kind.BOARD_SHEETS, Kind.ROUND_PACK)
-    needs_boards = needs_deals or kind is Kind.ENTRY_FORMS
+                          Kind.GUIDE_CARDS, Kind.PAIRINGS, Kind.SCORE_SHEETS)
+    needs_deals = not classic and kind in (Kind.BOARD_SHEETS, Kind.ROUND_PACK)
+    needs_boards = needs_deals or (not classic and kind is Kind.ENTRY_FORMS)
     if not (needs_draw or needs_boards):
         return None
     if round_number is None or (round_number == 0 and not kind.needs_round):
@@ -163,6 +205,10 @@ def header(championship: Championship, *, missing: str = "") -> Header:
             championship.get_rounding_display(),
         ]
     )
+    if championship.is_classic:
+        # A classic championship's line: the variant, the target and the deal limit.
+        words = game_rules(championship).lines
+        summary = " · ".join([championship.get_variant_display(), *words[:2]])
     return Header(
         championship=championship.name,
         date=_date(championship, language),
@@ -600,6 +646,12 @@ def _build(
 ) -> Printable:
     if kind.needs_round and round_number < 1:
         raise ReportError(_("%(kind)s: cal dir quina ronda.") % {"kind": kind.label})
+    refusal = format_refusal(kind, classic=championship.is_classic)
+    if refusal is not None:
+        raise ReportError(_("%(kind)s: %(reason)s") % {"kind": kind.label,
+                                                        "reason": refusal})
+    if championship.is_classic:
+        return _build_classic(championship, kind, round_number=round_number)
     if kind is Kind.BOARD_SHEETS:
         if copies is None:
             copies = max(1, Seating.objects.filter(
@@ -683,3 +735,245 @@ def build_guide_card_set(
     pairs = build_guide_cards(championship, by="pair", round_number=round_number,
                               header=tables.header, seen=seen)
     return GuideCardSet(header=tables.header, tables=tables, pairs=pairs)
+
+
+# ---------------------------------------------------------------- classic championships
+
+
+def game_rules(championship: Championship) -> GameRules:
+    """A classic championship's game rules as the table cards and score sheets print
+    them (``Championship.classic_rules``), worded in the active language: the target,
+    the deal limit and the extra deals of a level game, the time limit, the cap, the
+    doubles allowed and the variant. No query."""
+    rules = championship.classic_rules()
+    most = rules.most_deals
+    extra = 0 if most is None or rules.max_deals is None else most - rules.max_deals
+    lines = [ngettext("Partida a %(n)s punt", "Partida a %(n)s punts",
+                      rules.game_target) % {"n": rules.game_target}]
+    if rules.max_deals is None:
+        lines.append(_("Sense límit de mans"))
+    else:
+        lines.append(ngettext("Com a màxim %(n)s mà", "Com a màxim %(n)s mans",
+                              rules.max_deals) % {"n": rules.max_deals})
+    if extra:
+        lines.append(ngettext("%(n)s mà més si la partida va empatada",
+                              "%(n)s mans més si la partida va empatada", extra)
+                     % {"n": extra})
+    minutes = rules.time_limit_minutes
+    lines.append(_("Sense límit de temps") if minutes is None else ngettext(
+        "Temps límit: %(n)s minut", "Temps límit: %(n)s minuts", minutes) % {"n": minutes})
+    lines.append(_("Es compten tots els punts") if rules.score_cap is None else
+                 _("Es compten fins a %(n)s punts") % {"n": rules.score_cap})
+    doubles = [name for name, allowed in (("contro", rules.contro),
+                                          ("recontro", rules.recontro)) if allowed]
+    if rules.sant_vicenc:
+        doubles.append(_("Sant Vicenç (també en botifarra)")
+                       if rules.sant_vicenc_on_botifarra else "Sant Vicenç")
+    lines.append(_("Doblatges: %(doubles)s") % {"doubles": ", ".join(doubles)} if doubles
+                 else _("Sense doblatges"))
+    lines.append(_("Variant: %(variant)s") % {
+        "variant": championship.get_variant_display()})
+    return GameRules(
+        target=rules.game_target, max_deals=rules.max_deals, extra_deals=extra,
+        time_limit_minutes=minutes, score_cap=rules.score_cap, contro=rules.contro,
+        recontro=rules.recontro, sant_vicenc=rules.sant_vicenc, lines=tuple(lines),
+        deal_lines=most if most is not None else NO_LIMIT_DEAL_LINES,
+    )
+
+
+#: The lines of a score sheet when the championship sets no deal limit.
+NO_LIMIT_DEAL_LINES = 16
+
+
+def _round_games(championship: Championship, round_number: int) -> classic_reads.RoundGames:
+    """The round's tables and byes (``selectors.classic.round_games``, three queries).
+    Raises :class:`ReportError` when the round does not exist or is not drawn yet."""
+    rnd = Round.objects.filter(championship=championship, number=round_number).first()
+    seen = None if rnd is None else classic_reads.round_games(championship, rnd)
+    if seen is None or not seen.tables:
+        raise ReportError(
+            _("%(championship)s: la ronda %(round)s encara no té les taules sortejades.")
+            % {"championship": championship.slug, "round": round_number}
+        )
+    return seen
+
+
+def _pairings(seen: classic_reads.RoundGames) -> tuple[Pairing, ...]:
+    return tuple(Pairing(table=t.table, ns_pair=t.ns.number, ns_players=t.ns.names,
+                         ew_pair=t.ew.number, ew_players=t.ew.names) for t in seen.tables)
+
+
+def pairings(championship: Championship, *, round_number: int,
+             seen: classic_reads.RoundGames | None = None) -> Pairings:
+    """A classic round's pairings for the wall: table, NS pair, EW pair, and the pairs
+    that sit out (``selectors.classic.round_games``). Raises :class:`ReportError` when
+    the round is not drawn."""
+    seen = seen or _round_games(championship, round_number)
+    return Pairings(
+        header=header(championship), round=round_number, tables=_pairings(seen),
+        byes=tuple(ByePair(pair=p.number, players=p.names) for p in seen.byes),
+    )
+
+
+def classic_table_cards(championship: Championship, *, round_number: int,
+                        seen: classic_reads.RoundGames | None = None) -> TableCards:
+    """A classic round's table cards: the table, its two pairs and the game's rules
+    (:func:`game_rules`). Raises :class:`ReportError` when the round is not drawn."""
+    seen = seen or _round_games(championship, round_number)
+    return TableCards(
+        header=header(championship), round=round_number,
+        cards=tuple(TableCard(table=p.table, ns_pair=p.ns_pair, ns_players=p.ns_players,
+                              ew_pair=p.ew_pair, ew_players=p.ew_players, boards="")
+                    for p in _pairings(seen)),
+        rules=game_rules(championship),
+    )
+
+
+def score_sheets(championship: Championship, *, round_number: int,
+                 seen: classic_reads.RoundGames | None = None) -> ScoreSheets:
+    """A classic round's score sheets, one per table, with the game's rules and a line
+    per deal the game can last (:attr:`GameRules.deal_lines`). Raises
+    :class:`ReportError` when the round is not drawn."""
+    seen = seen or _round_games(championship, round_number)
+    return ScoreSheets(header=header(championship), round=round_number,
+                       rules=game_rules(championship), sheets=_pairings(seen))
+
+
+def classic_round_pack(championship: Championship, *, round_number: int
+                       ) -> ClassicRoundPack:
+    """Everything a classic round needs, one read of the round: its pairings, its table
+    cards and its score sheets. Raises :class:`ReportError` when it is not drawn."""
+    seen = _round_games(championship, round_number)
+    wall = pairings(championship, round_number=round_number, seen=seen)
+    return ClassicRoundPack(
+        header=wall.header, round=round_number, pairings=wall,
+        table_cards=classic_table_cards(championship, round_number=round_number, seen=seen),
+        score_sheets=score_sheets(championship, round_number=round_number, seen=seen),
+    )
+
+
+#: The tiebreak columns a classic standings table may add after the difference.
+TIEBREAK_COLUMNS = ("buchholz", "head_to_head")
+
+
+def _classic_rows(rows: Iterable[classic_reads.ClassicRow], columns: tuple[str, ...]
+                  ) -> tuple[ClassicStandingRow, ...]:
+    """The read model's rows as the document's: its texts, nothing computed here."""
+    return tuple(
+        ClassicStandingRow(
+            rank=row.rank, pair=row.number, players=row.pair.names, wins=row.wins_text,
+            played=row.played, points_for=row.points_for,
+            points_against=row.points_against, difference=row.difference_text,
+            buchholz=row.buchholz_text if "buchholz" in columns else "",
+            head_to_head=(classic_reads.wins_text(row.head_to_head)
+                          if "head_to_head" in columns and row.head_to_head is not None
+                          else ""),
+            status=row.status, joins=row.joins,
+        )
+        for row in rows
+    )
+
+
+def missing_games(view: classic_reads.ClassicStandings) -> str:
+    """Which games a classic standings document does not count yet, in the active
+    language: "Falten 3 partides per entrar (ronda 2: 1, ronda 3: 2)", or ``""``.
+    Rounds in the view's scope (rounds 1..N after round N) only. No query."""
+    short = [(p.number, p.results_expected - p.results_in) for p in view.round_progress
+             if (view.through_round is None or p.number <= view.through_round)
+             and p.results_in < p.results_expected]
+    if not short:
+        return ""
+    count = sum(n for _r, n in short)
+    where = ", ".join(_("ronda %(round)s: %(n)s") % {"round": r, "n": n} for r, n in short)
+    return ngettext("Falta %(n)s partida per entrar (%(where)s)",
+                    "Falten %(n)s partides per entrar (%(where)s)", count) % {
+        "n": count, "where": where}
+
+
+def classic_standings(championship: Championship, *, through_round: int = 0
+                      ) -> ClassicStandings:
+    """A classic championship's standings (``selectors.classic.classic_standings``, the
+    one read model; games read once): overall, then after each round, or only after
+    ``through_round``; the ranking order in words, the tiebreak columns in use, the
+    games in out of the games due and which are still missing."""
+    data = classic_reads.championship_games(championship)
+    view = classic_reads.classic_standings(championship, through_round=through_round or None,
+                                           data=data)
+    columns = tuple(c for c in TIEBREAK_COLUMNS if c in view.tiebreaks)
+    tables = [ClassicStandingsTable(through_round or None, _classic_rows(view.rows, columns))]
+    if not through_round and len(view.rounds) > 1:
+        tables += [
+            ClassicStandingsTable(n, _classic_rows(classic_reads.classic_standings(
+                championship, through_round=n, data=data).rows, columns))
+            for n in view.rounds
+        ]
+    order = "; ".join(f"{i}. {Championship.Tiebreak(t).label}"
+                      for i, t in enumerate(view.tiebreaks, start=1))
+    return ClassicStandings(
+        header=header(championship, missing=missing_games(view)),
+        tables=tuple(tables),
+        order=_("Ordre de la classificació: %(order)s") % {"order": order},
+        columns=columns,
+        progress=_progress(view.progress),
+    )
+
+
+def _card_line(line: classic_reads.CardLine) -> PairCardLine:
+    """A pair card's round in words (the read model's numbers, as they are)."""
+    score = ""
+    if line.points is not None and line.opponent_points is not None:
+        mine = str(line.points)
+        if line.counted is not None and line.counted != line.points:
+            mine += f" ({line.counted})"
+        theirs = str(line.opponent_points)
+        if line.opponent_counted is not None and line.opponent_counted != line.opponent_points:
+            theirs += f" ({line.opponent_counted})"
+        score = f"{mine}–{theirs}"
+    result = {
+        "won": _("Guanyada"), "lost": _("Perduda"), "level": _("Empatada"),
+        "bye": _("Descansa"), "playing": _("En joc"),
+    }.get(line.result, line.result)
+    return PairCardLine(
+        round=line.round, table=line.table,
+        opponent=None if line.opponent is None else line.opponent.number,
+        opponent_players="" if line.opponent is None else line.opponent.names,
+        score=score, result=result, wins_after=line.wins_after_text,
+        rank_after="—" if line.rank_after is None else str(line.rank_after),
+    )
+
+
+def pair_cards(championship: Championship, *, pair_number: int = 0,
+               through_round: int = 0) -> PairCards:
+    """Classic pair cards of every pair (or of pair ``pair_number``): each round's
+    opponent, score, result, running wins and rank after it
+    (``selectors.classic.pair_card``); with ``through_round`` rounds 1..N only. Raises
+    :class:`ReportError` for a pair that does not exist."""
+    names = selectors.pair_names(championship)
+    numbers = sorted(names) if not pair_number else [pair_number]
+    if pair_number and pair_number not in names:
+        raise ReportError(_("%(championship)s: no hi ha cap parella %(pair)s.")
+                          % {"championship": championship.slug, "pair": pair_number})
+    cards = tuple(
+        PairCard(pair=n, players=names[n].names, lines=tuple(
+            _card_line(line) for line in classic_reads.pair_card(championship, n)
+            if not through_round or line.round <= through_round))
+        for n in numbers
+    )
+    return PairCards(header=header(championship), cards=cards, through_round=through_round)
+
+
+def _build_classic(championship: Championship, kind: Kind, *, round_number: int
+                   ) -> Printable:
+    """The document of ``kind`` for a classic championship (a kind it prints,
+    :func:`format_refusal`)."""
+    if kind is Kind.PAIRINGS:
+        return pairings(championship, round_number=round_number)
+    if kind is Kind.TABLE_CARDS:
+        return classic_table_cards(championship, round_number=round_number)
+    if kind is Kind.SCORE_SHEETS:
+        return score_sheets(championship, round_number=round_number)
+    if kind is Kind.ROUND_PACK:
+        return classic_round_pack(championship, round_number=round_number)
+    if kind is Kind.STANDINGS:
+        return classic_standings(championship, through_round=round_number)
+    return pair_cards(championship, through_round=round_number)

@@ -35,19 +35,23 @@ class Kind(enum.Enum):
     TRAVELLERS = "travellers"
     SCORE_CARDS = "score-cards"
     GUIDE_CARDS = "guide-cards"
+    PAIRINGS = "pairings"
+    SCORE_SHEETS = "score-sheets"
 
     @property
     def reveals_deals(self) -> bool:
         """Board sheets, entry forms and the round pack (which holds both) are for the
-        organiser and head referee only."""
+        organiser and head referee only. A classic round pack shows no deals, but stays
+        theirs: it is the organiser's to print, like the duplicate one."""
         return self in (Kind.BOARD_SHEETS, Kind.ENTRY_FORMS, Kind.ROUND_PACK)
 
     @property
     def needs_round(self) -> bool:
-        """Board sheets, entry forms, table cards and the round pack are printed for one
-        round (the others take a round too, optionally: 0 means every round)."""
+        """Board sheets, entry forms, table cards, the round pack, pairings and score
+        sheets are printed for one round (the others take a round too, optionally: 0
+        means every round)."""
         return self in (Kind.BOARD_SHEETS, Kind.ENTRY_FORMS, Kind.TABLE_CARDS,
-                        Kind.ROUND_PACK)
+                        Kind.ROUND_PACK, Kind.PAIRINGS, Kind.SCORE_SHEETS)
 
     @property
     def takes_copies(self) -> bool:
@@ -62,6 +66,15 @@ class Kind(enum.Enum):
         admin), and board sheets and entry forms the deals: built anew each time."""
         return self in (Kind.STANDINGS, Kind.TRAVELLERS, Kind.SCORE_CARDS)
 
+    def serves(self, *, classic: bool) -> bool:
+        """Whether the kind is printed for a championship of that format. A classic
+        championship has no boards dealt in advance and a draw per round: no board
+        sheets, entry forms by board, travellers or guide cards; its own pairings and
+        score sheets instead. The other kinds serve both."""
+        if classic:
+            return self not in DUPLICATE_ONLY
+        return self not in CLASSIC_ONLY
+
     @property
     def label(self) -> str:
         """The kind's name in the active language (the msgids of ``PrintJob.Kind``)."""
@@ -74,7 +87,16 @@ class Kind(enum.Enum):
             Kind.TRAVELLERS: _("Fulls de recorregut"),
             Kind.SCORE_CARDS: _("Fulls de puntuació"),
             Kind.GUIDE_CARDS: _("Cartells de taula i de parella"),
+            Kind.PAIRINGS: _("Aparellaments de la ronda"),
+            Kind.SCORE_SHEETS: _("Fulls d'anotació de la partida"),
         }[self]
+
+
+#: The kinds a classic championship does not print (:meth:`Kind.serves`).
+DUPLICATE_ONLY = frozenset({Kind.BOARD_SHEETS, Kind.ENTRY_FORMS, Kind.TRAVELLERS,
+                            Kind.GUIDE_CARDS})
+#: The kinds only a classic championship prints.
+CLASSIC_ONLY = frozenset({Kind.PAIRINGS, Kind.SCORE_SHEETS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +235,9 @@ class TableCards:
     header: Header
     round: int
     cards: tuple[TableCard, ...]
+    #: A classic championship's game rules, printed on every card (``None``: duplicate,
+    #: whose cards name the boards instead).
+    rules: GameRules | None = None
 
 
 # The round pack ------------------------------------------------------------------
@@ -391,8 +416,165 @@ class ScoreCards:
     through_round: int = 0
 
 
+# Classic championships ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameRules:
+    """A classic championship's game as a table plays it (``scoring.classic.
+    ClassicRules``): ``target`` points, ``max_deals`` (``None``: no limit) and the
+    ``extra_deals`` a level game plays after it (0: none), ``time_limit_minutes`` and
+    ``score_cap`` (``None``: none), the doubles the score sheet takes. ``lines``: the
+    same in words, one rule a line, in the document's language, with the variant
+    (obligada or lliure). ``deal_lines``: a score sheet's lines, the most deals a game
+    can last (16 without a deal limit)."""
+
+    target: int
+    max_deals: int | None
+    extra_deals: int
+    time_limit_minutes: int | None
+    score_cap: int | None
+    contro: bool
+    recontro: bool
+    sant_vicenc: bool
+    lines: tuple[str, ...]
+    deal_lines: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """One table of a classic round: the pairs seated NS and EW with their players."""
+
+    table: int
+    ns_pair: int
+    ns_players: str
+    ew_pair: int
+    ew_players: str
+
+
+@dataclass(frozen=True, slots=True)
+class ByePair:
+    """A pair that sits the round out."""
+
+    pair: int
+    players: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pairings:
+    """A classic round's pairings for the wall: every table, then the byes."""
+
+    header: Header
+    round: int
+    tables: tuple[Pairing, ...]
+    byes: tuple[ByePair, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheets:
+    """The score sheets of a classic round, one per table: the paper the table keeps its
+    game on, deal by deal, under the game's ``rules``."""
+
+    header: Header
+    round: int
+    rules: GameRules
+    sheets: tuple[Pairing, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicStandingRow:
+    """One line of a classic championship's standings, the read model's texts
+    (``selectors.classic.ClassicRow``): ``wins`` ``2½``, ``difference`` ``+12`` or
+    ``−7``, ``buchholz`` and ``head_to_head`` when those tiebreaks are in use (else
+    empty). ``rank`` ``None``: no place (printed "—"); ``status`` and ``joins`` as a
+    duplicate row's."""
+
+    rank: int | None
+    pair: int
+    players: str
+    wins: str
+    played: int
+    points_for: int
+    points_against: int
+    difference: str
+    buchholz: str = ""
+    head_to_head: str = ""
+    status: str = "playing"
+    joins: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicStandingsTable:
+    """``through_round`` ``None``: the overall standings."""
+
+    through_round: int | None
+    rows: tuple[ClassicStandingRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicStandings:
+    """A classic championship's standings: overall, then after each round (or after one
+    round only). ``order``: the ranking order in words; ``columns``: the tiebreak
+    columns printed after the difference (``buchholz``, ``head_to_head``, those in use);
+    ``progress``: games in / games due (tables seated) of the rounds it covers, e.g.
+    ``5/8``."""
+
+    header: Header
+    tables: tuple[ClassicStandingsTable, ...]
+    order: str = ""
+    columns: tuple[str, ...] = ()
+    progress: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PairCardLine:
+    """One round on a classic pair card (``selectors.classic.CardLine``), in words:
+    ``table`` and ``opponent`` ``None`` for a bye; ``score`` the pair's points then the
+    opponent's (``101–64``; the counted points in brackets when the cap cut them),
+    empty while the game is played or for a bye; ``result`` worded; ``wins_after`` the
+    running wins (``2½``); ``rank_after`` the rank after the round (``—``: none)."""
+
+    round: int
+    table: int | None
+    opponent: int | None
+    opponent_players: str
+    score: str
+    result: str
+    wins_after: str
+    rank_after: str
+
+
+@dataclass(frozen=True, slots=True)
+class PairCard:
+    pair: int
+    players: str
+    lines: tuple[PairCardLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PairCards:
+    """Classic pair cards; ``through_round`` 0: every round, N: rounds 1..N."""
+
+    header: Header
+    cards: tuple[PairCard, ...]
+    through_round: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicRoundPack:
+    """Everything a classic round needs, one PDF: the pairings for the wall, the table
+    cards and the score sheets (one per table)."""
+
+    header: Header
+    round: int
+    pairings: Pairings
+    table_cards: TableCards
+    score_sheets: ScoreSheets
+
+
 Document = (BoardSheets | EntryForms | TableCards | RoundPack | Standings | Travellers
-            | ScoreCards)
+            | ScoreCards | Pairings | ScoreSheets | ClassicStandings | PairCards
+            | ClassicRoundPack)
 
 KIND_OF: dict[type, Kind] = {
     BoardSheets: Kind.BOARD_SHEETS,
@@ -402,4 +584,9 @@ KIND_OF: dict[type, Kind] = {
     Standings: Kind.STANDINGS,
     Travellers: Kind.TRAVELLERS,
     ScoreCards: Kind.SCORE_CARDS,
+    Pairings: Kind.PAIRINGS,
+    ScoreSheets: Kind.SCORE_SHEETS,
+    ClassicStandings: Kind.STANDINGS,
+    PairCards: Kind.SCORE_CARDS,
+    ClassicRoundPack: Kind.ROUND_PACK,
 }

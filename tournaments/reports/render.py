@@ -15,12 +15,18 @@ from typing import Any
 from django.utils import translation
 
 from tournaments.reports.board_sheets import render_board_sheets
+from tournaments.reports.classic_standings import render_classic_standings
 from tournaments.reports.documents import (
     BoardSheets,
+    ClassicRoundPack,
+    ClassicStandings,
     Document,
     EntryForms,
+    PairCards,
+    Pairings,
     RoundPack,
     ScoreCards,
+    ScoreSheets,
     Standings,
     TableCards,
     Travellers,
@@ -28,8 +34,11 @@ from tournaments.reports.documents import (
 from tournaments.reports.entry_forms import render_entry_forms
 from tournaments.reports.guide_cards import GuideCardSet, render_guide_card_set
 from tournaments.reports.pages import OnPage
-from tournaments.reports.round_pack import render_round_pack
+from tournaments.reports.pair_cards import render_pair_cards
+from tournaments.reports.pairings import render_pairings
+from tournaments.reports.round_pack import render_classic_round_pack, render_round_pack
 from tournaments.reports.score_cards import render_score_cards
+from tournaments.reports.score_sheets import render_score_sheets
 from tournaments.reports.standings import render_standings
 from tournaments.reports.table_cards import render_table_cards
 from tournaments.reports.travellers import render_travellers
@@ -43,6 +52,11 @@ RENDERERS: dict[type, Callable[[Any, OnPage | None], bytes]] = {
     Travellers: render_travellers,
     ScoreCards: render_score_cards,
     GuideCardSet: render_guide_card_set,
+    Pairings: render_pairings,
+    ScoreSheets: render_score_sheets,
+    ClassicStandings: render_classic_standings,
+    PairCards: render_pair_cards,
+    ClassicRoundPack: render_classic_round_pack,
 }
 
 

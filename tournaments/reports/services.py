@@ -189,7 +189,8 @@ def _validate(
             % {"championship": championship.name, "n": round_number},
             field="round_number",
         )
-    reason = build.not_ready(kind, round_number, build.round_states(championship))
+    reason = build.not_ready(kind, round_number, build.round_states(championship),
+                             classic=championship.is_classic)
     if reason is not None:
         # Refused here, with the reason, rather than printed as an empty document.
         raise BadPrintRequest(
@@ -227,10 +228,12 @@ def round_states(championship: Championship) -> dict[int, build.RoundState]:
     return build.round_states(championship)
 
 
-def not_ready(kind: Kind, states: dict[int, build.RoundState]) -> str | None:
-    """Why ``kind`` cannot be printed for any round yet (``build.not_ready``), or
-    ``None``: what the prints page says in place of the document's form."""
-    return build.not_ready(kind, None, states)
+def not_ready(kind: Kind, states: dict[int, build.RoundState], *, classic: bool = False
+              ) -> str | None:
+    """Why ``kind`` cannot be printed for any round yet (``build.not_ready``; for a
+    ``classic`` championship also a kind it never prints), or ``None``: what the prints
+    page says in place of the document's form."""
+    return build.not_ready(kind, None, states, classic=classic)
 
 
 def tables_of_round(championship: Championship, round_number: int) -> int:
@@ -293,9 +296,12 @@ def print_job_request(
     ``round_number``: see ``build.build`` (required for board sheets and entry forms;
     0 = every round for the others). ``copies`` and ``per_page`` only matter for board
     sheets and the round pack (1 otherwise); ``copies=None``: one per table of the
-    round (1 before its draw), stored as that number. A document that cannot be made
-    yet (no round drawn, boards not generated: ``build.not_ready``) is refused with the
-    reason. ``language``: the document's one language, the requester's
+    round (1 before its draw), stored as that number (always 1 for a classic
+    championship, whose round pack has no board sheets). A document that cannot be made
+    yet (no round drawn, boards not generated: ``build.not_ready``), or that the
+    championship's format never prints (``build.format_refusal``: board sheets, entry
+    forms, travellers and guide cards of a classic championship; pairings and score
+    sheets of a duplicate one, field ``kind``), is refused with the reason. ``language``: the document's one language, the requester's
     (``build.document_language``: ``ca``, ``es`` or ``en``, the site's default when
     ``None`` or unknown); a job is reused only for the same language.
     Raises :class:`PrintNotAllowed` (the role: who may print what) or
@@ -309,7 +315,15 @@ def print_job_request(
             % {"kind": kind, "kinds": ", ".join(k.value for k in Kind)},
             field="kind",
         ) from None
-    if not kind.takes_copies:
+    refusal = build.format_refusal(kind, classic=championship.is_classic)
+    if refusal is not None:
+        # Never an empty document: a kind this format does not print, and why.
+        raise BadPrintRequest(
+            _("%(kind)s: %(reason)s") % {"kind": kind.label, "reason": refusal},
+            field="kind",
+        )
+    if not kind.takes_copies or championship.is_classic:
+        # A classic round pack has no board sheets to copy.
         copies, per_page = 1, 1
     if not can_print(acting_user, championship, kind):
         raise PrintNotAllowed(

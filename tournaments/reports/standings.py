@@ -112,12 +112,16 @@ def _texts(texts: Sequence[str], values: Sequence[float | None]) -> list[str]:
 
 def _players(row: StandingRow) -> str:
     """The players' names with the row's mark."""
-    mark = {
-        "withdrawn": _("ret."),
-        "bye": _("descans"),
-        "late": _("entra a la ronda %(n)s") % {"n": row.joins},
-    }.get(row.status)
+    mark = row_mark(row.status, row.joins)
     return f"{row.players} ({mark})" if mark else row.players
+
+
+def row_mark(status: str, joins: int | None) -> str | None:
+    """A standings row's mark in the active language, by its ``status``: "ret."
+    (withdrawn), "descans" (bye), "entra a la ronda N" (late); ``None`` while playing."""
+    if status == "late":
+        return _("entra a la ronda %(n)s") % {"n": joins}
+    return {"withdrawn": _("ret."), "bye": _("descans")}.get(status)
 
 
 def _title(table: StandingsTable) -> str:

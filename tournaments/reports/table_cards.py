@@ -2,7 +2,9 @@
 pairs find their seats from across the room. A4 landscape, one card a page: the table's
 number very large, then the NS and the EW pair (number large, players below) and the
 boards played there. The whole card is readable at a few metres: the table number at
-150 pt, the pairs at 40 pt.
+150 pt, the pairs at 40 pt. A classic championship's card has no boards: the game's
+rules instead (target, deal and time limits, cap, doubles, variant), the number at
+120 pt to leave them room.
 
 ``build.table_cards`` makes the document from the round's seating
 (``selectors.seating.round_seating``); this module only draws it.
@@ -29,6 +31,9 @@ WIDTH, HEIGHT = landscape(A4)
 NUMBER_SIZE = 150.0
 PAIR_SIZE = 40.0
 PLAYERS_SIZE = 22.0
+#: A classic card's table number, and its rules' lines.
+CLASSIC_NUMBER_SIZE = 120.0
+RULES_SIZE = 16.0
 
 
 def render_table_cards(document: TableCards, on_page: OnPage | None = None) -> bytes:
@@ -63,10 +68,11 @@ def _card(c: canvas.Canvas, document: TableCards, card: TableCard) -> None:
     draw_fitted(c, _("Ronda %(n)s") % {"n": document.round}, MARGIN + usable * 0.7,
                 top - 24, usable * 0.3, 24, font=FONT_BOLD, size=18, align="right",
                 max_lines=1)
-    number_h = NUMBER_SIZE * 1.2
+    number_size = NUMBER_SIZE if document.rules is None else CLASSIC_NUMBER_SIZE
+    number_h = number_size * 1.2
     y = top - 30 - number_h
     draw_fitted(c, _("Taula %(n)s") % {"n": card.table}, MARGIN, y, usable, number_h,
-                font=FONT_BOLD, size=NUMBER_SIZE, align="center", max_lines=1)
+                font=FONT_BOLD, size=number_size, align="center", max_lines=1)
     line_h = PAIR_SIZE * 1.3 + PLAYERS_SIZE * 1.4
     for side, pair, players in (("NS", card.ns_pair, card.ns_players),
                                 ("EW", card.ew_pair, card.ew_players)):
@@ -80,8 +86,22 @@ def _card(c: canvas.Canvas, document: TableCards, card: TableCard) -> None:
                     font=FONT_BOLD, size=PAIR_SIZE, max_lines=1)
         draw_fitted(c, players, MARGIN + 12, y + 2, usable - 24, PLAYERS_SIZE * 1.4,
                     size=PLAYERS_SIZE, max_lines=1)
+    if document.rules is not None:
+        _rules(c, document.rules.lines, y - 8)
     if card.boards:
         y -= PAIR_SIZE * 1.4 + 6
         draw_fitted(c, _("Taulers %(boards)s") % {"boards": card.boards}, MARGIN, y, usable,
                     PAIR_SIZE * 1.3, font=FONT_BOLD, size=PAIR_SIZE * 0.8, align="center",
                     max_lines=1)
+
+
+def _rules(c: canvas.Canvas, lines: tuple[str, ...], top: float) -> None:
+    """A classic game's rules under the pairs, two columns of lines from ``top`` down to
+    the footer, each fitted to its box."""
+    usable = WIDTH - 2 * MARGIN
+    per_column = -(-len(lines) // 2)
+    line_h = min(RULES_SIZE * 1.4, (top - MARGIN - 14) / max(per_column, 1))
+    for i, line in enumerate(lines):
+        column, row = divmod(i, per_column)
+        draw_fitted(c, line, MARGIN + column * usable / 2, top - (row + 1) * line_h,
+                    usable / 2, line_h, size=RULES_SIZE, max_lines=1)

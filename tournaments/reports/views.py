@@ -39,6 +39,8 @@ ROUND_LABELS = {
     Kind.SCORE_CARDS: _("Després de la ronda"),
     Kind.TRAVELLERS: _("Taulers de la ronda"),
     Kind.GUIDE_CARDS: _("Ronda"),
+    Kind.PAIRINGS: _("Ronda"),
+    Kind.SCORE_SHEETS: _("Ronda"),
 }
 #: Said under the round field of the kinds where it may be left at 0.
 ALL_ROUNDS = _("0 = totes les rondes.")
@@ -54,6 +56,21 @@ DESCRIPTIONS = {
     Kind.TRAVELLERS: _("Tots els resultats de cada tauler, amb el repartiment."),
     Kind.SCORE_CARDS: _("Els taulers de cada parella amb els punts i el total acumulat."),
     Kind.GUIDE_CARDS: _("On va cada parella a cada ronda: per taula i per parella."),
+}
+#: What each kind prints for a classic championship, where it differs.
+CLASSIC_DESCRIPTIONS = {
+    Kind.ROUND_PACK: _("Tot el que necessita una ronda: els aparellaments, els rètols de "
+                       "taula i un full d'anotació per taula."),
+    Kind.PAIRINGS: _("Les taules de la ronda amb les dues parelles, en lletra gran, per "
+                     "penjar a la paret; i qui descansa."),
+    Kind.TABLE_CARDS: _("Un rètol gran per taula: quines parelles hi seuen i les regles "
+                        "de la partida."),
+    Kind.SCORE_SHEETS: _("Un full per taula per anotar la partida mà a mà, amb les regles "
+                         "i les signatures."),
+    Kind.STANDINGS: _("La classificació per partides guanyades, general i després de "
+                      "cada ronda."),
+    Kind.SCORE_CARDS: _("Les partides de cada parella: rival, punts, resultat, victòries "
+                        "acumulades i posició després de cada ronda."),
 }
 
 
@@ -105,6 +122,7 @@ class PrintRequestForm(forms.Form):
         kinds: list[str],
         kind: Kind | None = None,
         defaults: services.RequestDefaults | None = None,
+        classic: bool = False,
         **kwargs: object,
     ) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]  # Form's own arguments
@@ -114,7 +132,8 @@ class PrintRequestForm(forms.Form):
         if kind is None:
             kind = self.posted_kind(kinds)
         self.asked = kind
-        self.description = DESCRIPTIONS.get(kind, "") if kind else ""
+        descriptions = {**DESCRIPTIONS, **CLASSIC_DESCRIPTIONS} if classic else DESCRIPTIONS
+        self.description = descriptions.get(kind, "") if kind else ""
         if kind is None:
             return
         self.fields["kind"].initial = kind.value
@@ -127,7 +146,7 @@ class PrintRequestForm(forms.Form):
             round_field.initial = defaults.round_number if defaults else 1
         else:
             round_field.help_text = ALL_ROUNDS
-        if not kind.takes_copies:
+        if not kind.takes_copies or classic:  # a classic round pack has no board sheets
             del self.fields["copies"]
             del self.fields["per_page"]
 
@@ -142,6 +161,11 @@ class PrintRequestForm(forms.Form):
 #: The order of the documents on the prints page: the round's first.
 PAGE_ORDER = (Kind.ROUND_PACK, Kind.BOARD_SHEETS, Kind.ENTRY_FORMS, Kind.TABLE_CARDS,
               Kind.STANDINGS, Kind.TRAVELLERS, Kind.SCORE_CARDS, Kind.GUIDE_CARDS)
+#: A classic championship's: its documents, then those it does not print, each with the
+#: reason (``build.format_refusal``).
+CLASSIC_PAGE_ORDER = (Kind.ROUND_PACK, Kind.PAIRINGS, Kind.TABLE_CARDS, Kind.SCORE_SHEETS,
+                      Kind.STANDINGS, Kind.SCORE_CARDS, Kind.BOARD_SHEETS,
+                      Kind.ENTRY_FORMS, Kind.TRAVELLERS, Kind.GUIDE_CARDS)
 
 
 def _documents(championship: Championship, kinds: list[str],
@@ -150,13 +174,14 @@ def _documents(championship: Championship, kinds: list[str],
     """``(kind, why it cannot be made yet or None, its form)`` of every kind this person
     may print, in :data:`PAGE_ORDER`; the posted kind keeps its bound form (its errors)."""
     states = services.round_states(championship)
+    classic = championship.is_classic
     out = []
-    for kind in PAGE_ORDER:
+    for kind in CLASSIC_PAGE_ORDER if classic else PAGE_ORDER:
         if kind.value not in kinds:
             continue
         form = posted if posted.asked is kind else PrintRequestForm(
-            kinds=kinds, kind=kind, defaults=defaults)
-        out.append((kind, services.not_ready(kind, states), form))
+            kinds=kinds, kind=kind, defaults=defaults, classic=classic)
+        out.append((kind, services.not_ready(kind, states, classic=classic), form))
     return out
 
 
@@ -212,7 +237,8 @@ def jobs(request: HttpRequest, slug: str) -> HttpResponse:
     championship = get_object_or_404(Championship, slug=slug)
     kinds = _allowed_kinds(request.user, championship)
     defaults = services.request_defaults(championship)
-    form = PrintRequestForm(request.POST or None, kinds=kinds, defaults=defaults)
+    form = PrintRequestForm(request.POST or None, kinds=kinds, defaults=defaults,
+                            classic=championship.is_classic)
     status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

@@ -2,8 +2,11 @@
 [--language ca|es|en] -o FILE.pdf``
 
 ``print_report round-pack SLUG --round 1 -o r1.pdf``: everything round 1 needs, one
-PDF (board sheets one per table, entry forms, table cards). A document that cannot be
-made yet (no round drawn, boards not generated) is refused in one line with the reason.
+PDF (board sheets one per table, entry forms, table cards; for a classic championship
+the pairings, table cards and score sheets). A document that cannot be made yet (no
+round drawn, boards not generated) or that the championship's format never prints
+(board sheets of a classic championship, score sheets of a duplicate one) is refused
+in one line with the reason.
 
 Queues the same print job the organiser's page queues (``reports.services``), shows its
 progress, waits for it and writes the PDF to FILE. Without a broker the job runs
@@ -68,15 +71,17 @@ def quiet_eager_celery() -> Iterator[None]:
 
 class Command(BaseCommand):
     help = ("Print a report (board sheets, entry forms, table cards, the round pack, "
-            "standings, travellers, score cards, guide cards).")
+            "standings, travellers, score cards, guide cards; a classic championship's "
+            "pairings and score sheets).")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("kind", choices=[k.value for k in Kind])
         parser.add_argument("slug", help="the championship's slug")
         parser.add_argument("--round", type=int, default=0, dest="round_number",
-                            help="board sheets, entry forms, table cards, round pack: the "
-                                 "round (required); standings and score cards: after that "
-                                 "round; travellers: its boards; guide cards: its seating")
+                            help="board sheets, entry forms, table cards, round pack, "
+                                 "pairings, score sheets: the round (required); standings "
+                                 "and score cards: after that round; travellers: its "
+                                 "boards; guide cards: its seating")
         parser.add_argument("--copies", type=int, default=None,
                             help="board sheets, round pack: copies of each board "
                                  "(default: one per table of the round)")

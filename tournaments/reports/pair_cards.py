@@ -1,0 +1,78 @@
+"""A classic championship's pair cards: one pair per page (continued when it does not
+fit), a line per round with the table, the opponent, the score (the pair's points
+first; the counted points in brackets when the cap cut them), the result, the running
+wins and the rank after the round. With ``through_round`` rounds 1..N only.
+
+``build.pair_cards`` makes the document from ``selectors.classic.pair_card``; this module
+only draws it.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+
+from django.utils.translation import gettext as _
+from reportlab.pdfgen import canvas
+
+from tournaments.reports.documents import PairCard, PairCards
+from tournaments.reports.pages import OnPage, heading, new_canvas, page_counter
+from tournaments.reports.tables import Column, TableWriter
+
+
+def render_pair_cards(document: PairCards, on_page: OnPage | None = None) -> bytes:
+    """The PDF of the pair cards, one pair per page, labels in the active language
+    (``render.render`` sets the document's). ``on_page(done, estimated_total)``."""
+    header = document.header
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, title=_("%(championship)s · Fulls de puntuació") % {
+                       "championship": header.championship},
+                   numbered=True, footer=header.footer, note=header.missing)
+    page_done = page_counter(on_page, max(1, len(document.cards)))
+    if not document.cards:
+        heading(c, header.championship, _("Full de puntuació"))
+        c.showPage()
+    for card in document.cards:
+        _card(c, document, card, page_done)
+    c.save()
+    return buffer.getvalue()
+
+
+def _card(c: canvas.Canvas, document: PairCards, card: PairCard,
+          page_done: Callable[[], None]) -> None:
+    title = _("Full de puntuació · Parella %(pair)s: %(players)s") % {
+        "pair": card.pair, "players": card.players}
+
+    def page_top(cv: canvas.Canvas) -> float:
+        subtitle = document.header.championship
+        if document.through_round:
+            subtitle += " · " + _("després de la ronda %(n)s") % {"n": document.through_round}
+        if document.header.rules_summary:
+            subtitle += " · " + document.header.rules_summary
+        return heading(cv, title, subtitle)
+
+    writer = TableWriter(
+        c,
+        [
+            Column(_("Ronda"), 0.7, "right"),
+            Column(_("Taula"), 0.7, "right"),
+            Column(_("Rival"), 3.4, "left", lines=2),
+            Column(_("Punts"), 1.4, "center"),
+            Column(_("Resultat"), 1.2, "left"),
+            Column(_("Victòries"), 1.0, "right"),
+            Column(_("Posició"), 0.9, "right"),
+        ],
+        page_top=page_top,
+        row_height=20.0,
+        on_page_done=page_done,
+    )
+    writer.start_page()
+    for i, line in enumerate(card.lines):
+        rival = "—" if line.opponent is None else _("%(pair)s: %(players)s") % {
+            "pair": line.opponent, "players": line.opponent_players}
+        writer.row(
+            [str(line.round), "—" if line.table is None else str(line.table), rival,
+             line.score, line.result, line.wins_after, line.rank_after],
+            shade=i % 2 == 1,
+        )
+    writer.finish_page()
