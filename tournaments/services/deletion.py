@@ -20,6 +20,7 @@ from tournaments.models import (
     Board,
     Bye,
     Championship,
+    Game,
     Pair,
     PairBoard,
     Player,
@@ -83,6 +84,7 @@ def championship_delete(
     # Children before parents: each PROTECT below is released before its target goes.
     PairBoard.objects.filter(board__championship=championship).delete()
     Result.objects.filter(board__championship=championship).delete()
+    Game.objects.filter(seating__round__in=rounds).delete()  # a classic championship's
     RoundPair.objects.filter(round__in=rounds).delete()
     Bye.objects.filter(round__in=rounds).delete()
     Seating.objects.filter(round__in=rounds).delete()

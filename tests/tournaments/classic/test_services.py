@@ -103,3 +103,15 @@ def test_the_swiss_draw_meets_pairs_by_wins_and_rotates_the_bye(
 def test_a_classic_championship_keeps_its_name(classic_championship: Classic) -> None:
     """The classic defaults are set without touching the name given."""
     assert classic_championship.championship.name == "Campionat clàssic"
+
+
+def test_a_classic_championship_with_games_can_be_deleted(
+        classic_championship: Classic) -> None:
+    c = classic_championship
+    services.round_draw(round=c.rounds[0], seed=7, acting_user=c.organiser)
+    services.game_record(seating=seatings(c.rounds[0])[0], ns_points=101, ew_points=40,
+                         deals=8, ended_by="target", expected_version=None,
+                         acting_user=c.referee)
+    services.championship_delete(championship=c.championship,
+                                 confirm_slug=c.championship.slug, acting_user=c.organiser)
+    assert not Game.objects.exists()
