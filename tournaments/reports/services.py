@@ -301,7 +301,8 @@ def print_job_request(
     yet (no round drawn, boards not generated: ``build.not_ready``), or that the
     championship's format never prints (``build.format_refusal``: board sheets, entry
     forms, travellers and guide cards of a classic championship; pairings and score
-    sheets of a duplicate one, field ``kind``), is refused with the reason. ``language``: the document's one language, the requester's
+    sheets of a duplicate one, field ``kind``), is refused with the reason.
+    ``language``: the document's one language, the requester's
     (``build.document_language``: ``ca``, ``es`` or ``en``, the site's default when
     ``None`` or unknown); a job is reused only for the same language.
     Raises :class:`PrintNotAllowed` (the role: who may print what) or
