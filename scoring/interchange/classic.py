@@ -11,16 +11,20 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from engine.seats import Side
 from scoring.classic import (
     ClassicRules,
     ClassicStanding,
+    EndedBy,
     Game,
+    Hand,
     LevelGame,
     Tiebreak,
     validate_game,
 )
 from scoring.interchange.checks import MISSING, Reader
 from scoring.interchange.limits import MAX_CLASSIC_NUMBER, MAX_GAME_HANDS, MAX_NOTE_LENGTH
+from scoring.model import Trump
 from scoring.text import kind, show
 from scoring.validate import MESSAGES as RESULT_MESSAGES
 from scoring.validate import Problem
@@ -214,6 +218,24 @@ def read_game(rd: Reader, value: object, path: str, rules: ClassicRules,
     if rd.count > before:
         return None, note
     return game, note
+
+
+def stored_game(ns_points: int, ew_points: int, deals: int, ended_by: str,
+                hands: list[dict[str, Any]] | None) -> Game:
+    """A game as the web app stores it (``hands``: ``Hand.as_json`` of each deal, as
+    checked when it was entered), unchecked again: what was accepted is exported."""
+    return Game(ns_points, ew_points, deals, EndedBy(ended_by),
+                tuple(_stored_hand(h) for h in hands or ()))
+
+
+def _stored_hand(raw: Mapping[str, Any]) -> Hand:
+    revoke = raw.get("revoke")
+    return Hand(
+        chooser=Side(raw["chooser"]), trump=Trump(raw["trump"]), points=raw.get("points"),
+        delegated=bool(raw.get("delegated")), contro=bool(raw.get("contro")),
+        recontro=bool(raw.get("recontro")), sant_vicenc=bool(raw.get("sant_vicenc")),
+        revoke=None if revoke is None else Side(revoke),
+    )
 
 
 # ------------------------------------------------------------------------------ write
