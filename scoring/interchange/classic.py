@@ -25,7 +25,7 @@ from scoring.classic import (
 from scoring.interchange.checks import MISSING, Reader
 from scoring.interchange.limits import MAX_CLASSIC_NUMBER, MAX_GAME_HANDS, MAX_NOTE_LENGTH
 from scoring.model import Trump
-from scoring.text import kind, show
+from scoring.text import OversizedNumber, kind, show
 from scoring.validate import MESSAGES as RESULT_MESSAGES
 from scoring.validate import Problem
 
@@ -100,6 +100,8 @@ def describe(problem: Problem) -> str:
     if params.get("maximum", 0) is None:
         shown["maximum"] = "…"
     template = MESSAGES.get(problem.code, problem.code)
+    if isinstance(params.get("value"), OversizedNumber):
+        template = "{value} is out of range"  # as every oversized number of a file
     return template.format_map(shown)
 
 

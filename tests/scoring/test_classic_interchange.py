@@ -22,7 +22,7 @@ import pytest
 from scoring import InterchangeError
 from scoring.__main__ import EXIT_BAD_FILE, main
 from scoring.classic import ClassicRules, EndedBy, LevelGame, Tiebreak
-from scoring.interchange import dump, load
+from scoring.interchange import dump, load, parse_json
 
 DATA = Path(__file__).parent / "data" / "classic_games.json"
 
@@ -125,6 +125,28 @@ def test_every_problem_of_a_game_is_named_by_its_json_path() -> None:
         "ew_points, hands, note, ns_points)",
         "rounds[1].tables[1].game.hands[0].points: 80 is not in 0..72",
         "rounds[1].tables[1].game.hands[1].trump: 'X' is not one of O, C, E, B, botifarra",
+    ]
+
+
+def test_a_game_needs_its_final_within_the_limits() -> None:
+    data = base()
+    data["rounds"][0]["tables"][0]["game"] = {}
+    data["rounds"][0]["tables"][1]["game"] = {
+        "ns_points": 10**200, "ew_points": -1, "deals": 1.5, "ended_by": None}
+    game(data, 1, 0).update(hands=[{"chooser": "NS", "trump": "O", "points": 36}] * 101)
+    game(data, 1, 1)["hands"][0]["points"] = 10**200
+    data = parse_json(json.dumps(data))  # the long integers as a file's reader gives them
+    assert problems(data) == [
+        "rounds[0].tables[0].game.ns_points: is missing",
+        "rounds[0].tables[0].game.ew_points: is missing",
+        "rounds[0].tables[0].game.deals: is missing",
+        "rounds[0].tables[0].game.ended_by: is missing",
+        "rounds[0].tables[1].game.ns_points: a number of 201 digits is out of range",
+        "rounds[0].tables[1].game.ew_points: -1 is not in 0..9999",
+        "rounds[0].tables[1].game.deals: must be a whole number, not the number 1.5",
+        "rounds[0].tables[1].game.ended_by: is missing",
+        "rounds[1].tables[0].game.hands: 101 deals, more than the 100 a game may list",
+        "rounds[1].tables[1].game.hands[0].points: a number of 201 digits is out of range",
     ]
 
 
