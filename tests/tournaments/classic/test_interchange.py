@@ -117,7 +117,10 @@ def test_the_public_classic_file_leaves_out_notes_and_reasons(client) -> None:
     assert "Empat a la darrera mà" not in text and "Malaltia" not in text
     url = f"/c/{championship.slug}/interchange.json"
     assert client.get(url).status_code == 404  # not before the championship is finished
+    assert 'id="interchange-file"' not in client.get(f"/c/{championship.slug}/").content.decode()
     services.championship_finish(championship=championship, acting_user=c.organiser)
+    page = client.get(f"/c/{championship.slug}/").content.decode()
+    assert f'href="{url}"' in page
     response = client.get(url)
     assert response.status_code == 200
     body = response.content.decode()
