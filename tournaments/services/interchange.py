@@ -277,7 +277,7 @@ def championship_import(*, data: Any, acting_user: User | None) -> Imported:
         raise InterchangeError(problems)
     results = list(doc.results())
     play = doc.play
-    # (doubled, on a botifarra hand) of every Sant Vicenç in the file.
+    # For every Sant Vicenç called in the file (a result or a deal): on a botifarra hand?
     called = [(r.trump is not None and r.trump.suit is None) for r in results if r.sant_vicenc]
     called += [h.trump.suit is None for g in doc.games() for h in g.game.hands if h.sant_vicenc]
     sant_vicenc = play.sant_vicenc
