@@ -93,7 +93,7 @@ class ClassicStandingsSerializer(serializers.Serializer[Any]):
     """A classic championship's standings, ranked by ``tiebreaks`` in order."""
 
     championship = serializers.CharField()
-    format = serializers.ChoiceField(choices=["classic"])
+    format = serializers.CharField(help_text='"classic"')
     through_round = serializers.IntegerField(allow_null=True)
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=list(TIEBREAK_CHOICES)),
@@ -154,7 +154,7 @@ class ClassicProgressiveSerializer(serializers.Serializer[Any]):
     """A classic championship's standings after each round with a game in."""
 
     championship = serializers.CharField()
-    format = serializers.ChoiceField(choices=["classic"])
+    format = serializers.CharField(help_text='"classic"')
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=list(TIEBREAK_CHOICES)))
     rounds = ClassicProgressiveRoundSerializer(many=True)
@@ -227,7 +227,7 @@ class ClassicCardSerializer(serializers.Serializer[Any]):
     pair = serializers.IntegerField()
     names = serializers.CharField()
     short = serializers.CharField()
-    format = serializers.ChoiceField(choices=["classic"])
+    format = serializers.CharField(help_text='"classic"')
     wins = PointsField(help_text="games won overall, a half as 0.5")
     rank = serializers.IntegerField(
         allow_null=True,
