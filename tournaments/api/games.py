@@ -40,7 +40,7 @@ from rest_framework.views import APIView
 from tournaments import services
 from tournaments.api.error_body import ErrorSerializer, PreconditionRequired
 from tournaments.api.permissions import ReadOrAuthenticated, may, require
-from tournaments.api.results import _if_match, _largest_number, etag_of
+from tournaments.api.results import etag_of, if_match, largest_number
 from tournaments.api.serializers import DeleteInputSerializer, StrictInput, TextInput
 from tournaments.fields import ONE_LINE
 from tournaments.models import Championship, Game, Round, Seating
@@ -247,7 +247,7 @@ def _not_found(slug: str, round: int, table: int) -> NotFound:
     championship = Championship.objects.filter(slug=slug).only("pk").first()
     if championship is None:
         detail = _("No hi ha cap campionat «%(slug)s».") % {"slug": slug}
-    elif round > _largest_number() or not Round.objects.filter(
+    elif round > largest_number() or not Round.objects.filter(
             championship=championship, number=round).exists():
         detail = _("El campionat no té la ronda %(round)s.") % {"round": round}
     else:
@@ -270,7 +270,7 @@ def _locate(slug: str, round: int, table: int) -> Seating:
     championship, table and pairs; 404 naming what does not exist, 400 when the
     championship is not classic."""
     _classic(slug, round, table)
-    if max(round, table) > _largest_number():
+    if max(round, table) > largest_number():
         raise _not_found(slug, round, table)
     seating = (Seating.objects.select_related(
         "round__championship", "table", "ns_pair", "ew_pair",
@@ -325,12 +325,12 @@ class GameApi(APIView):
     )
     def put(self, request: Request, slug: str, round: int, table: int) -> Response:
         _classic(slug, round, table)
-        if max(round, table) > _largest_number():
+        if max(round, table) > largest_number():
             raise _not_found(slug, round, table)
         try:
             incoming = GameInputSerializer(data=request.data)
             incoming.is_valid(raise_exception=True)
-            expected = _if_match(request)
+            expected = if_match(request)
         except (APIException, RequestDataTooBig):
             # A bad, or too large, body or header: an address naming nothing is 404 first.
             _locate(slug, round, table)
@@ -384,7 +384,7 @@ class GameApi(APIView):
         game = Game.objects.filter(seating=seating).first()
         if game is None:
             return _no_game()
-        expected = _if_match(request)
+        expected = if_match(request)
         if expected is None:
             raise PreconditionRequired(_(
                 "Aquesta partida ja existeix: envieu la capçalera If-Match amb el seu "
