@@ -157,7 +157,8 @@ def _round_data(seated: RoundSeating) -> dict[str, Any]:
 class RoundListApi(APIView):
     """Every round with its movement, boards, seatings (who sits NS and EW at each
     table) and byes (who sits out): ``selectors.seating_plan``, the seating page's read
-    model."""
+    model; in a classic championship each table's game too
+    (``selectors.classic.round_games``)."""
 
     permission_classes = [AllowAny]
 
@@ -165,12 +166,18 @@ class RoundListApi(APIView):
     def get(self, request: Request, slug: str) -> Response:
         championship = championship_of(slug)
         data = [_round_data(seated) for seated in seating_plan(championship)]
+        if championship.is_classic:
+            rows = {r.number: r for r in Round.objects.filter(championship=championship)}
+            for item in data:
+                item.update(classic.round_games_data(
+                    classic_read.round_games(championship, rows[item["number"]])))
         return Response(RoundSerializer(data, many=True).data)
 
 
 class RoundApi(APIView):
     """One round with its movement, boards, seatings and byes
-    (``selectors.round_seating``)."""
+    (``selectors.round_seating``); in a classic championship each table's pairs and
+    game (``tables``, ``games_in``: ``selectors.classic.round_games``)."""
 
     permission_classes = [AllowAny]
 
@@ -204,7 +211,9 @@ class BoardListApi(APIView):
 
 class StandingsApi(APIView):
     """Standings of a championship: overall, ``?round=N`` or ``?through=N``, with totals
-    over the boards public now, whoever asks (``selectors.standings`` ``for_public``)."""
+    over the boards public now, whoever asks (``selectors.standings`` ``for_public``).
+    A classic championship (``format: "classic"``): overall or ``?through=N``, ranked by
+    its ``tiebreaks`` (``selectors.classic.classic_standings``)."""
 
     permission_classes = [AllowAny]
 
@@ -267,7 +276,8 @@ def _classic_standings(championship: Championship, round_only: int | None,
 
 class ProgressiveStandingsApi(APIView):
     """The standings after each round (rounds 1..N for every N with results), over the
-    public boards (``selectors.standings_after_each_round`` ``for_public``)."""
+    public boards (``selectors.standings_after_each_round`` ``for_public``); a classic
+    championship's in its own rows (``selectors.classic.classic_standings``)."""
 
     permission_classes = [AllowAny]
 
@@ -392,7 +402,8 @@ class ResultListApi(APIView):
 
 class ScoreCardApi(APIView):
     """A pair's score card: the boards it played that the reader may see, with its
-    total and rank over them (``selectors.score_card``)."""
+    total and rank over them (``selectors.score_card``); in a classic championship one
+    line a round, with the wins and rank after it (``selectors.classic.pair_card``)."""
 
     permission_classes = [AllowAny]
 

@@ -85,6 +85,10 @@ def test_if_match_corrects_a_stale_one_is_409_with_the_stored_game_none_is_428(
     assert body["code"] == "conflict"
     assert (body["current"]["version"], body["current"]["ew_points"]) == (2, 50)
     assert body["current"]["etag"] == changed["ETag"]
+    same = referee.put(played.url(), {**FINAL, "ew_points": 50}, format="json",
+                       HTTP_IF_MATCH=etag)  # stale, but what is stored: no conflict
+    assert (same.status_code, same.json()["outcome"], same.json()["version"]) == (
+        200, "unchanged", 2)
     missing = referee.put(played.url(), {**FINAL, "ew_points": 60}, format="json")
     assert missing.status_code == 428 and "If-Match" in missing.json()["detail"]
     foreign = referee.put(played.url(), {**FINAL, "ew_points": 60}, format="json",
@@ -196,3 +200,19 @@ def test_a_deal_by_deal_sheet_gives_its_lines_and_the_final(played: Played) -> N
     assert wrong.status_code == 400
     assert wrong.json()["errors"] == [{"field": "ew_points",
                                        "message": "El full dona 36, no 40."}]
+
+
+def test_a_closed_round_is_the_head_referees_and_a_finished_championship_no_ones(
+        played: Played) -> None:
+    c = played.c
+    services.round_close(round=c.rounds[0], acting_user=c.organiser, allow_missing=True,
+                         analyse=False)
+    closed = played.client(c.referee).put(played.url(), FINAL, format="json")
+    assert (closed.status_code, closed.json()["code"]) == (403, "not_allowed")
+    assert played.client(c.organiser).put(played.url(), FINAL,
+                                          format="json").status_code == 201
+    services.championship_finish(championship=c.championship, acting_user=c.organiser)
+    etag = APIClient().get(played.url())["ETag"]
+    finished = played.client(c.organiser).put(played.url(), {**FINAL, "ew_points": 41},
+                                              format="json", HTTP_IF_MATCH=etag)
+    assert (finished.status_code, finished.json()["code"]) == (409, "state")

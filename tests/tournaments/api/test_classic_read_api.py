@@ -175,3 +175,4 @@ def test_boards_and_results_of_a_classic_championship_are_empty_or_404(
     assert board.status_code == 404 and "clàssic" in board.json()["detail"]
     rounds = client.get(round1.url("api_rounds"))
     assert rounds.status_code == 200 and rounds.json()[0]["boards"] == []
+    assert rounds.json()[0]["games_in"] == 4 and rounds.json()[1]["tables"] == []
