@@ -10,7 +10,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 
+from engine.seats import Side
 from scoring import classic
+from scoring.model import Trump
 from scoring.progress import Progress, RoundProgress
 from tournaments.models import Bye, Championship, Game, Pair, Round, Seating
 from tournaments.selectors.standings import PairName, pair_names
@@ -348,3 +350,26 @@ def pair_card(championship: Championship, pair_number: int) -> list[CardLine]:
                               rules.counted(mine_pts), rules.counted(theirs), result,
                               wins_after, rank_after))
     return lines
+
+
+def stored_hand(raw: dict[str, object]) -> classic.Hand:
+    """One deal of a stored score sheet (``scoring.classic.Hand.as_json``) as the value
+    it was made from: the sheet was checked when it was saved, against the rules of
+    that day, so it is read as it is."""
+    points = raw.get("points")
+    revoke = raw.get("revoke")
+    return classic.Hand(
+        chooser=Side(str(raw["chooser"])), trump=Trump(str(raw["trump"])),
+        points=None if points is None else int(str(points)),
+        delegated=bool(raw.get("delegated")), contro=bool(raw.get("contro")),
+        recontro=bool(raw.get("recontro")), sant_vicenc=bool(raw.get("sant_vicenc")),
+        revoke=None if revoke is None else Side(str(revoke)),
+    )
+
+
+def game_sheet(game: Game) -> tuple[classic.SheetLine, ...]:
+    """A game's score sheet, line by line (each deal's scores and the running totals,
+    ``scoring.classic.sheet_lines``); empty when the game was entered by its final."""
+    if not game.hands:
+        return ()
+    return tuple(classic.sheet_lines([stored_hand(h) for h in game.hands]))
