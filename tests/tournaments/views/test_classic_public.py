@@ -166,7 +166,7 @@ def test_the_standings_answer_a_conditional_get_with_304(client, played) -> None
 
 
 @pytest.mark.parametrize("pairs", [10, 200])
-def test_the_standings_queries_do_not_grow_with_the_pairs(
+def test_the_public_pages_queries_do_not_grow_with_the_pairs(
     client, django_assert_num_queries, pairs: int
 ) -> None:
     championship = services.championship_create(
@@ -191,6 +191,14 @@ def test_the_standings_queries_do_not_grow_with_the_pairs(
     assert len(_rows(response.content.decode())) == pairs
     with django_assert_num_queries(1):  # rendered for this version: the row only
         assert client.get(url).status_code == 200
+    # After the championship's row, the pair card: the names, the standings' games (4)
+    # and names, the card's games (4), names and seats (2), the pair's seats and byes;
+    # the round: the round, its tables with their games, its byes, the names, the
+    # rounds around it; the hall: the standings and its current round.
+    for name, args, queries in (("pair_card", [7], 16), ("round_games", [1], 6),
+                                ("hall", [], 10)):
+        with django_assert_num_queries(queries):
+            assert client.get(reverse(name, args=[championship.slug, *args])).status_code == 200
 
 
 # --------------------------------------------------------------------------- pair card
