@@ -3,7 +3,8 @@ templates: a template loop over 200 rows, each with a ``{% url %}`` tag, transla
 and filters, cost more than computing the standings it shows. The markup is the one the
 templates wrote (tournaments/live/standings.html and traveller.html hold the rest);
 every value is escaped, every word goes through the translation catalogue. Every number
-is the read model's own text (``selectors.standings``, ``selectors.traveller``): these
+is the read model's own text (``selectors.standings``, ``selectors.traveller``, and
+``selectors.classic`` for a classic championship's standings, written here only): these
 loops only write markup.
 """
 

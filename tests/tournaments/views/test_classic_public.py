@@ -147,6 +147,9 @@ def test_after_a_round_and_a_round_alone(client, played) -> None:
     assert alone.status_code == 302
     assert alone["Location"] == reverse("round_games", args=[played.slug, 2])
     assert client.get(url, {"through": 9}).status_code == 404
+    found = client.get(url, {"find": "tarda"}).content.decode()
+    assert f'href="{reverse("pair_card", args=[played.slug, 6])}"' in found.split(
+        'id="found"')[1]
 
 
 def test_the_standings_answer_a_conditional_get_with_304(client, played) -> None:
