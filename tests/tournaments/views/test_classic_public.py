@@ -291,3 +291,14 @@ def test_a_classic_championship_has_no_travellers(client, played) -> None:
     assert client.get(reverse("live_traveller", args=[played.slug, 1])).status_code == 404
     page = client.get(reverse("championship", args=[played.slug])).content.decode()
     assert "/boards/" not in page
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
+def test_every_classic_page_answers_in_each_language(client, played, language) -> None:
+    c = played.classic
+    services.round_draw(round=c.rounds[1], seed=2, acting_user=c.organiser)
+    for name, args in (("standings", []), ("pair_card", [played.winner]),
+                       ("round_games", [2]), ("hall", [])):
+        response = client.get(reverse(name, args=[played.slug, *args]),
+                              HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 200, name
