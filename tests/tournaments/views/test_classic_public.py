@@ -302,3 +302,9 @@ def test_every_classic_page_answers_in_each_language(client, played, language) -
         response = client.get(reverse(name, args=[played.slug, *args]),
                               HTTP_ACCEPT_LANGUAGE=language)
         assert response.status_code == 200, name
+
+
+def test_numbers_too_large_for_the_database_are_a_404(client, played) -> None:
+    huge = 10 ** 20
+    for name in ("round_games", "pair_card", "traveller", "live_round_games"):
+        assert client.get(reverse(name, args=[played.slug, huge])).status_code == 404, name
