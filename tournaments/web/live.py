@@ -1,5 +1,6 @@
 """The live public pages: standings, traveller, pair card and the hall screen, cheap for a
-hall full of phones.
+hall full of phones. A classic championship has the same pages from its own read models
+(``selectors.classic_live``), no traveller, and a live page per round (``round_games``).
 
 How they stay cheap (docs/architecture.md, docs/performance.md, docs/decisions.md 44):
 
