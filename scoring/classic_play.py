@@ -51,12 +51,13 @@ _DEFAULT_PLAY = Rules()
 class BotGame:
     """A game played by :func:`play_classic_game`: the score sheet's ``hands``, how it
     ``ended_by`` (target, deals or time), the final ``game`` as
-    :func:`scoring.classic.play_sheet` reads the sheet, and the simulated ``minutes``
-    it took."""
+    :func:`scoring.classic.play_sheet` reads the sheet, the simulated minute each deal
+    ``started`` at and the ``minutes`` the game took."""
 
     hands: tuple[Hand, ...]
     ended_by: EndedBy
     game: Game
+    started: tuple[float, ...]
     minutes: float
 
 
@@ -86,19 +87,21 @@ def play_classic_game(
     bot = SensibleBot(rng.randrange(2**32))
     first_board = rng.randrange(4) + 1  # the seat of board n deals: N, W, S, E
     hands: list[Hand] = []
+    started: list[float] = []
     minutes = 0.0
     while True:
         limit = rules.time_limit_minutes
         if hands and limit is not None and minutes >= limit:
             game, _problems = play_sheet(hands, rules, ended_by=EndedBy.TIME)
             assert game is not None
-            return BotGame(tuple(hands), EndedBy.TIME, game, minutes)
+            return BotGame(tuple(hands), EndedBy.TIME, game, tuple(started), minutes)
         board = first_board + len(hands)
+        started.append(minutes)
         hands.append(_play_deal(_deal(rng), board, engine_rules, rules, bot, rng, revoke_rate))
         minutes += rng.uniform(low, high)
         game, _problems = play_sheet(hands, rules)
         if game is not None:  # the target or the deal limit: the sheet is over
-            return BotGame(tuple(hands), game.ended_by, game, minutes)
+            return BotGame(tuple(hands), game.ended_by, game, tuple(started), minutes)
 
 
 def _deal(rng: random.Random) -> Deal:
