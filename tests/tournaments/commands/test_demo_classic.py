@@ -98,7 +98,7 @@ def test_the_classic_demo_of_23_pairs_plays_5_swiss_rounds_of_valid_games() -> N
     assert {row[0] for row in shown} == set(range(1, 24))
     ranks = [r.rank for r in view.rows]
     assert ranks[0] == 1 and ranks == sorted(ranks)
-    assert "Ronda 5: 11 partides" in out and "descansa" in out
+    assert "Ronda 5: taules 11; partides acabades" in out and "descansa" in out
     assert "organitzador / organitzador-demo" in out
 
 

@@ -364,13 +364,14 @@ class Command(BaseCommand):
         services.round_close(round=rnd, acting_user=organiser, analyse=False)
         byes = list(Bye.objects.filter(round=rnd).values_list("pair__number", flat=True))
         self.stdout.write(
-            _("  Ronda %(round)s: %(tables)s partides (%(target)s a l'objectiu, %(deals)s "
-              "per mans, %(time)s per temps; %(level)s empatades)") % {
+            _("  Ronda %(round)s: taules %(tables)s; partides acabades a l'objectiu "
+              "%(target)s, per mans %(deals)s, per temps %(time)s; empatades %(level)s")
+            % {
                 "round": rnd.number, "tables": len(seatings),
                 "target": ended[EndedBy.TARGET], "deals": ended[EndedBy.DEALS],
                 "time": ended[EndedBy.TIME], "level": level,
             }
-            + (_(", descansa %(pairs)s") % {"pairs": ", ".join(map(str, byes))}
+            + (_("; descansa %(pairs)s") % {"pairs": ", ".join(map(str, byes))}
                if byes else "")
         )
 
