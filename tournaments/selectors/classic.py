@@ -51,11 +51,11 @@ def championship_games(championship: Championship) -> ChampionshipGames:
     """Every game, bye, seated table and pair of ``championship``."""
     rows = Game.objects.filter(seating__round__championship=championship).values_list(
         "seating__round__number", "seating__ns_pair__number", "seating__ew_pair__number",
-        "ns_points", "ew_points", "deals", "ended_by", "hands",
+        "ns_points", "ew_points", "deals", "ended_by",
     )
     games = tuple(
-        classic.PlayedGame(r, ns, ew, _game(nsp, ewp, deals, ended, hands))
-        for r, ns, ew, nsp, ewp, deals, ended, hands in rows
+        classic.PlayedGame(r, ns, ew, _game(nsp, ewp, deals, ended))
+        for r, ns, ew, nsp, ewp, deals, ended in rows
     )
     byes = tuple(Bye.objects.filter(round__championship=championship).values_list(
         "round__number", "pair__number"))
@@ -73,10 +73,10 @@ def championship_games(championship: Championship) -> ChampionshipGames:
     )
 
 
-def _game(ns: int, ew: int, deals: int, ended: str, hands: list[dict[str, object]] | None
-          ) -> classic.Game:
-    """A stored game as ``scoring.classic`` takes it (the sheet's deals kept as typed:
-    the standings read only the final)."""
+def _game(ns: int, ew: int, deals: int, ended: str) -> classic.Game:
+    """A stored game as ``scoring.classic`` takes it: the final only (the standings and
+    the draw read nothing else; the score sheets are not read, a round of 100 tables'
+    sheets is 1,200 deals of JSON)."""
     return classic.Game(ns, ew, deals, classic.EndedBy(ended))
 
 
