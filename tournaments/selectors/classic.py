@@ -63,7 +63,7 @@ def championship_games(championship: Championship) -> ChampionshipGames:
     for number in Seating.objects.filter(round__championship=championship).values_list(
             "round__number", flat=True):
         due[number] += 1
-    pairs = list(Pair.objects.filter(championship=championship).values_list(
+    pairs = list(Pair.objects.filter(championship=championship).order_by().values_list(
         "number", "withdrawn_after_round", "joined_round"))
     return ChampionshipGames(
         games=games, byes=byes, tables_due=dict(due),
@@ -235,15 +235,9 @@ class TableGame:
     ns: PairName
     ew: PairName
     game: Game | None
-
-    @property
-    def winner(self) -> int | None:
-        """The pair number that won, ``None`` while playing or when level."""
-        if self.game is None:
-            return None
-        if self.game.ns_points == self.game.ew_points:
-            return None
-        return self.ns.number if self.game.ns_points > self.game.ew_points else self.ew.number
+    #: The pair number that won (on the counted points, as the standings count the
+    #: game: 150 to 130 under a cap of 121 is level), ``None`` while playing or level.
+    winner: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,11 +260,18 @@ def round_games(championship: Championship, round: Round) -> RoundGames:
     seatings = (Seating.objects.filter(round=round)
                 .select_related("table", "ns_pair", "ew_pair", "game")
                 .order_by("table__number"))
+    rules = championship.classic_rules()
     tables = []
     for s in seatings:
         game = s.game if hasattr(s, "game") else None
+        winner = None
+        if game is not None:
+            ns_wins, ew_wins = classic.outcome(
+                _game(game.ns_points, game.ew_points, game.deals, game.ended_by), rules)
+            if ns_wins != ew_wins:
+                winner = s.ns_pair.number if ns_wins > ew_wins else s.ew_pair.number
         tables.append(TableGame(s.table.number, names[s.ns_pair.number],
-                                names[s.ew_pair.number], game))
+                                names[s.ew_pair.number], game, winner))
     byes = tuple(names[n] for n in Bye.objects.filter(round=round)
                  .values_list("pair__number", flat=True) if n in names)
     return RoundGames(round.number, tuple(tables), byes, round.is_closed)

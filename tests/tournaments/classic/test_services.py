@@ -137,3 +137,19 @@ def test_rules_cannot_change_once_a_game_is_in_and_bad_rules_are_refused(
     with pytest.raises(services.ChampionshipStateError):
         services.championship_update_rules(championship=c.championship,
                                            acting_user=c.organiser, game_target=101)
+
+
+def test_a_round_names_the_winner_on_the_counted_points(
+        classic_championship: Classic) -> None:
+    """150 to 130 ended by adjustment: both count 121, so the game is level (no winner
+    marked), as the standings count it."""
+    c = classic_championship
+    services.round_draw(round=c.rounds[0], seed=3, acting_user=c.organiser)
+    first, second = seatings(c.rounds[0])
+    services.game_record(seating=first, ns_points=150, ew_points=130, deals=12,
+                         ended_by="adjusted", expected_version=None,
+                         acting_user=c.organiser)
+    services.game_record(seating=second, ns_points=40, ew_points=101, deals=7,
+                         ended_by="target", expected_version=None, acting_user=c.referee)
+    games = selectors.round_games(c.championship, c.rounds[0])
+    assert [t.winner for t in games.tables] == [None, second.ew_pair.number]
