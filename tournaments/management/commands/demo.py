@@ -138,8 +138,8 @@ class Command(BaseCommand):
             raise CommandError("--analysis-budget must be 0 or more seconds")
         if existing is not None and not options["reset"]:
             self.stdout.write(
-                f"La demo ja existeix ({existing.name}); "
-                "`python manage.py demo --reset` la torna a crear."
+                f"La demo ja existeix ({existing.name}); `python manage.py demo"
+                f"{' --format classic' if self.classic else ''} --reset` la torna a crear."
             )
             self._analyse(existing, budget)
             self._print_access(existing)
