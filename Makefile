@@ -21,6 +21,7 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo --analysis-budget 0
+	$(BIN)/python manage.py demo --format classic
 	mkdir -p var
 	$(BIN)/python manage.py analyse_boards demo > var/analyse_boards.log 2>&1 & \
 	analysis=$$!; trap 'kill $$analysis 2>/dev/null' EXIT INT TERM; \
