@@ -70,6 +70,7 @@ from tournaments.reports.documents import (
 )
 from tournaments.reports.guide_cards import GuideCard, GuideCards, GuideCardSet
 from tournaments.selectors import classic as classic_reads
+from tournaments.selectors.classic_words import ranking_order
 from tournaments.selectors.seating import Guide, guide, round_seating
 
 Printable = (BoardSheets | EntryForms | TableCards | RoundPack | Standings | Travellers
@@ -894,8 +895,9 @@ def classic_standings(championship: Championship, *, through_round: int = 0
                       ) -> ClassicStandings:
     """A classic championship's standings (``selectors.classic.classic_standings``, the
     one read model; games read once): overall, then after each round, or only after
-    ``through_round``; the ranking order in words, the tiebreak columns in use, the
-    games in out of the games due and which are still missing."""
+    ``through_round``; the ranking order in the pages' sentence
+    (``selectors.classic_words.ranking_order``), the tiebreak columns in use, the games
+    in out of the games due and which are still missing."""
     data = classic_reads.championship_games(championship)
     view = classic_reads.classic_standings(championship, through_round=through_round or None,
                                            data=data)
@@ -907,12 +909,10 @@ def classic_standings(championship: Championship, *, through_round: int = 0
                 championship, through_round=n, data=data).rows, columns))
             for n in view.rounds
         ]
-    order = "; ".join(f"{i}. {Championship.Tiebreak(t).label}"
-                      for i, t in enumerate(view.tiebreaks, start=1))
     return ClassicStandings(
         header=header(championship, missing=missing_games(view)),
         tables=tuple(tables),
-        order=_("Ordre de la classificació: %(order)s") % {"order": order},
+        order=ranking_order(championship.classic_rules()),
         columns=columns,
         progress=_progress(view.progress),
     )
@@ -921,17 +921,13 @@ def classic_standings(championship: Championship, *, through_round: int = 0
 def _card_line(line: classic_reads.CardLine) -> PairCardLine:
     """A pair card's round in words (the read model's numbers, as they are)."""
     score = ""
-    if line.points is not None and line.opponent_points is not None:
-        mine = str(line.points)
-        if line.counted is not None and line.counted != line.points:
-            mine += f" ({line.counted})"
-        theirs = str(line.opponent_points)
-        if line.opponent_counted is not None and line.opponent_counted != line.opponent_points:
-            theirs += f" ({line.opponent_counted})"
-        score = f"{mine}–{theirs}"
-    result = {
-        "won": _("Guanyada"), "lost": _("Perduda"), "level": _("Empatada"),
-        "bye": _("Descansa"), "playing": _("En joc"),
+    if line.points is not None:
+        score = f"{line.points} – {line.opponent_points}"
+        if (line.counted, line.opponent_counted) != (line.points, line.opponent_points):
+            score += f" ({line.counted} – {line.opponent_counted})"
+    result = {  # the pair card page's words
+        "won": _("guanyada"), "lost": _("perduda"), "level": _("empatada"),
+        "bye": _("descans"), "playing": _("en joc"),
     }.get(line.result, line.result)
     return PairCardLine(
         round=line.round, table=line.table,
@@ -959,7 +955,12 @@ def pair_cards(championship: Championship, *, pair_number: int = 0,
             if not through_round or line.round <= through_round))
         for n in numbers
     )
-    return PairCards(header=header(championship), cards=cards, through_round=through_round)
+    cap = championship.classic_rules().score_cap
+    note = "" if cap is None else _(
+        "Punts com s'han entrat; entre parèntesis, els que compten quan passen de "
+        "%(cap)s.") % {"cap": cap}
+    return PairCards(header=header(championship), cards=cards, through_round=through_round,
+                     cap_note=note)
 
 
 def _build_classic(championship: Championship, kind: Kind, *, round_number: int

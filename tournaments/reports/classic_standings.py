@@ -4,9 +4,10 @@
 Columns: rank, pair number, players (with the row's mark, as the duplicate standings:
 "ret.", "descans", "entra a la ronda N"), games won (halves as ½), games played, points
 for, points against, the difference, then the tiebreak columns in use (Buchholz, head
-to head). Under the title, the ranking order in words and the games in out of the games
-due ("Partides: 5 de 8"); the games still missing are named at the foot of every page.
-Every value is the read model's text (``selectors.classic``): nothing is computed here.
+to head), with the standings page's words. Under the title, the ranking order in the
+page's sentence, and the games in out of the games due ("Partides: 5 de 8"); the games
+still missing are named at the foot of every page. Every value is the read model's text
+(``selectors.classic``): nothing is computed here.
 """
 
 from __future__ import annotations
@@ -51,18 +52,18 @@ def render_classic_standings(document: ClassicStandings, on_page: OnPage | None 
             y = heading(cv, header.championship, subtitle)
             return heading(cv, title, document.order, top=y + 4)
 
-        extra = {"buchholz": Column(_("Buchholz"), 1.1, "right"),
-                 "head_to_head": Column(_("Directe"), 0.9, "right")}
+        extra = {"buchholz": Column("Buchholz", 1.1, "right"),
+                 "head_to_head": Column(_("Enfrontament directe"), 1.1, "right")}
         writer = TableWriter(
             c,
             [
                 Column(_("Posició"), 0.7, "right"),
                 Column(_("Parella"), 0.7, "right"),
                 Column(_("Jugadors"), 3.3, "left", lines=2),
-                Column(_("Guanyades"), 1.2, "right"),
+                Column(_("Partides guanyades"), 1.2, "right"),
                 Column(_("Jugades"), 1.0, "right"),
-                Column(_("A favor"), 0.9, "right"),
-                Column(_("En contra"), 1.1, "right"),
+                Column(_("Punts a favor"), 1.0, "right"),
+                Column(_("Punts en contra"), 1.1, "right"),
                 Column(_("Diferència"), 1.2, "right"),
                 *(extra[name] for name in document.columns),
             ],

@@ -528,11 +528,12 @@ class ClassicStandings:
 
 @dataclass(frozen=True, slots=True)
 class PairCardLine:
-    """One round on a classic pair card (``selectors.classic.CardLine``), in words:
-    ``table`` and ``opponent`` ``None`` for a bye; ``score`` the pair's points then the
-    opponent's (``101–64``; the counted points in brackets when the cap cut them),
-    empty while the game is played or for a bye; ``result`` worded; ``wins_after`` the
-    running wins (``2½``); ``rank_after`` the rank after the round (``—``: none)."""
+    """One round on a classic pair card (``selectors.classic.CardLine``), in the pair
+    card page's words: ``table`` and ``opponent`` ``None`` for a bye; ``score`` the
+    pair's points then the opponent's (``101 – 64``; ``150 – 31 (121 – 31)``: the
+    counted points in brackets when the cap cut them), empty while the game is played
+    or for a bye; ``result`` worded; ``wins_after`` the running wins (``2½``);
+    ``rank_after`` the rank after the round (``—``: none)."""
 
     round: int
     table: int | None
@@ -553,11 +554,13 @@ class PairCard:
 
 @dataclass(frozen=True, slots=True)
 class PairCards:
-    """Classic pair cards; ``through_round`` 0: every round, N: rounds 1..N."""
+    """Classic pair cards; ``through_round`` 0: every round, N: rounds 1..N;
+    ``cap_note``: what the bracketed points are, when the championship has a cap."""
 
     header: Header
     cards: tuple[PairCard, ...]
     through_round: int = 0
+    cap_note: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """A classic championship's pair cards: one pair per page (continued when it does not
 fit), a line per round with the table, the opponent, the score (the pair's points
 first; the counted points in brackets when the cap cut them), the result, the running
-wins and the rank after the round. With ``through_round`` rounds 1..N only.
+wins and the rank after the round, the columns and words of the pair card page. With
+``through_round`` rounds 1..N only.
 
 ``build.pair_cards`` makes the document from ``selectors.classic.pair_card``; this module
 only draws it.
@@ -16,8 +17,20 @@ from django.utils.translation import gettext as _
 from reportlab.pdfgen import canvas
 
 from tournaments.reports.documents import PairCard, PairCards
-from tournaments.reports.pages import OnPage, heading, new_canvas, page_counter
+from tournaments.reports.fitting import draw_fitted
+from tournaments.reports.pages import (
+    GREY,
+    MARGIN,
+    PAGE_WIDTH,
+    OnPage,
+    heading,
+    new_canvas,
+    page_counter,
+)
 from tournaments.reports.tables import Column, TableWriter
+
+#: The line under the rounds saying what the bracketed points are.
+NOTE_HEIGHT = 14.0
 
 
 def render_pair_cards(document: PairCards, on_page: OnPage | None = None) -> bytes:
@@ -56,10 +69,10 @@ def _card(c: canvas.Canvas, document: PairCards, card: PairCard,
         [
             Column(_("Ronda"), 0.7, "right"),
             Column(_("Taula"), 0.7, "right"),
-            Column(_("Rival"), 3.4, "left", lines=2),
-            Column(_("Punts"), 1.4, "center"),
+            Column(_("Rival"), 3.0, "left", lines=2),
+            Column(_("Punts"), 1.8, "center"),
             Column(_("Resultat"), 1.2, "left"),
-            Column(_("Victòries"), 1.0, "right"),
+            Column(_("Partides guanyades"), 1.2, "right"),
             Column(_("Posició"), 0.9, "right"),
         ],
         page_top=page_top,
@@ -75,4 +88,12 @@ def _card(c: canvas.Canvas, document: PairCards, card: PairCard,
              line.score, line.result, line.wins_after, line.rank_after],
             shade=i % 2 == 1,
         )
+    if document.cap_note:
+        if writer.space_left() < NOTE_HEIGHT + 4:
+            writer.finish_page()
+            writer.start_page()
+        top = writer.y if writer.y is not None else MARGIN + NOTE_HEIGHT
+        draw_fitted(c, document.cap_note, MARGIN, top - NOTE_HEIGHT - 4,
+                    PAGE_WIDTH - 2 * MARGIN, NOTE_HEIGHT, size=8.5, max_lines=1,
+                    colour=GREY)
     writer.finish_page()
