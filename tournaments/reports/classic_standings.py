@@ -22,11 +22,22 @@ from tournaments.reports.documents import (
     ClassicStandings,
     ClassicStandingsTable,
 )
-from tournaments.reports.pages import OnPage, heading, new_canvas, page_counter
+from tournaments.reports.fitting import draw_fitted
+from tournaments.reports.pages import (
+    GREY,
+    MARGIN,
+    PAGE_WIDTH,
+    OnPage,
+    heading,
+    new_canvas,
+    page_counter,
+)
 from tournaments.reports.standings import row_mark
 from tournaments.reports.tables import Column, TableWriter
 
 ROW_HEIGHT = 17.0
+#: The ranking order's two lines under the title.
+ORDER_HEIGHT = 24.0
 ROWS_PER_PAGE = 40  # an estimate for the progress bar only
 
 
@@ -50,7 +61,14 @@ def render_classic_standings(document: ClassicStandings, on_page: OnPage | None 
 
         def page_top(cv: canvas.Canvas, title: str = title) -> float:
             y = heading(cv, header.championship, subtitle)
-            return heading(cv, title, document.order, top=y + 4)
+            y = heading(cv, title, "", top=y + 4)
+            if not document.order:
+                return y
+            # The page's sentence is long: two lines under the title.
+            draw_fitted(cv, document.order, MARGIN, y - ORDER_HEIGHT,
+                        PAGE_WIDTH - 2 * MARGIN, ORDER_HEIGHT, size=8.5, max_lines=2,
+                        colour=GREY)
+            return y - ORDER_HEIGHT - 4
 
         extra = {"buchholz": Column("Buchholz", 1.1, "right"),
                  "head_to_head": Column(_("Enfrontament directe"), 1.1, "right")}

@@ -210,6 +210,8 @@ def test_pair_cards_show_each_round_with_the_rank_after_it(played: Classic) -> N
     assert "150 – 31 (121 – 31)" in text  # the cap, shown next to the points entered
     assert "entre parèntesis, els que compten quan passen de 121" in text
     assert "descans" in text and "guanyada" in text and "perduda" in text
+    assert text_outside_page(data) == []
+    save_png(data, "classic-pair-card", page=2)
     after_one = build.build(c, Kind.SCORE_CARDS, round_number=1)
     assert {line.round for card in after_one.cards for line in card.lines} == {1}
 
