@@ -246,8 +246,14 @@ def test_a_classic_round_not_drawn_yet_is_refused_not_printed_empty(db: None) ->
         assert "sortej" in (jobs.not_ready(kind, states, classic=True) or "")
         with pytest.raises(jobs.BadPrintRequest, match="sortej"):
             jobs.print_job_request(championship=c, kind=kind, round_number=1)
-    # Standings are always ready: every pair, no place yet.
+    # Standings and pair cards are always ready: every pair, no place yet.
     assert jobs.not_ready(Kind.STANDINGS, states, classic=True) is None
+    standings = build.build(c, Kind.STANDINGS, language="ca")
+    assert [row.rank for row in standings.tables[0].rows] == [None] * 4
+    assert "Partides: 0 de 0" in _text(render(standings))
+    cards = build.build(c, Kind.SCORE_CARDS, language="ca")
+    assert [card.lines for card in cards.cards] == [()] * 4
+    assert len(page_texts(render(cards))) == 4
 
 
 def test_a_print_job_prints_the_classic_round_pack(played: Classic, media: Path) -> None:
