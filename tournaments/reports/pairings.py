@@ -1,6 +1,6 @@
 """A classic round's pairings, for the wall: A4 portrait, the round in large letters,
 then one line per table (the table's number, the NS pair and the EW pair, number and
-players, at 14 pt so they are read from a step away), then the pairs that sit the round
+players, at 16 pt so they are read from a step away), then the pairs that sit the round
 out. Continued on more pages when the tables do not fit.
 
 ``build.pairings`` makes the document from ``selectors.classic.round_games``; this
@@ -21,9 +21,9 @@ from tournaments.reports.pages import OnPage, heading, new_canvas, page_counter
 from tournaments.reports.tables import Column, TableWriter
 
 #: The lines' text size and height, in points: two lines of a long name fit.
-SIZE = 14.0
-ROW_HEIGHT = 38.0
-ROWS_PER_PAGE = 17  # an estimate for the progress bar only
+SIZE = 16.0
+ROW_HEIGHT = 42.0
+ROWS_PER_PAGE = 15  # an estimate for the progress bar only
 
 
 def render_pairings(document: Pairings, on_page: OnPage | None = None) -> bytes:

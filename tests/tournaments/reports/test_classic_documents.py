@@ -152,6 +152,19 @@ def test_a_level_game_with_extra_deals_gets_their_lines_and_no_limit_gets_16(
     assert document.rules.deal_lines == 16
     assert "Sense límit de mans" in _text(render(document))
 
+    c.championship.max_deals = 30  # 32 lines: each sheet goes on over a second page
+    document = build.score_sheets(c.championship, round_number=1)
+    data = render(document)
+    pages = pdf_rows(data)
+    assert len(pages) == 2 * len(document.sheets)
+    first, second = ([cells[0] for cells in page if len(cells) == 1 and cells[0].isdigit()
+                      and int(cells[0]) <= 40] for page in pages[:2])
+    assert first + second == [str(n) for n in range(1, 33)]
+    texts = [" ".join(" ".join(cells) for cells in page) for page in pages[:2]]
+    assert "continuació" in texts[1] and "continuació" not in texts[0]
+    assert "Resultat final" in texts[1] and "Resultat final" not in texts[0]
+    assert text_outside_page(data) == []
+
 
 def test_pairings_and_table_cards_of_a_round(played: Classic) -> None:
     c = played.championship
