@@ -73,7 +73,7 @@ def _columns(document: ScoreSheets) -> list[tuple[str, float, str]]:
     columns = [
         (_("Mà"), 0.6, "deal"),
         (_("Tria"), 1.2, "sides"),
-        (_("Delega"), 0.8, "check"),
+        (_("Delegat"), 0.8, "check"),
         (_("Trumfo"), 3.4, "trump"),
     ]
     if rules.contro:
