@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.validate import Problem
 from tournaments.result_messages import MESSAGES as RESULT_MESSAGES
-from tournaments.result_messages import _shown
+from tournaments.result_messages import shown_param
 
 #: Code -> Catalan message; placeholders are the problem's ``params``.
 MESSAGES: Mapping[str, Promise] = {
@@ -91,7 +91,7 @@ def problem_message(problem: Problem) -> str:
     """The translated message of ``problem``; a deal's problem names its deal
     ("Mà 3: ...")."""
     template = MESSAGES.get(problem.code)
-    params = {name: _shown(name, value) for name, value in problem.params.items()}
+    params = {name: shown_param(name, value) for name, value in problem.params.items()}
     text = problem.code if template is None else (
         str(template) % params if params else str(template)
     )

@@ -60,7 +60,9 @@ FORM_FIELDS: Mapping[str, str] = {
 _SIDES = {"NS": "NS", "EW": "EO"}
 
 
-def _shown(name: str, value: Any) -> str:
+def shown_param(name: str, value: Any) -> str:
+    """A problem's parameter as its message shows it (a side in the reader's words, a
+    list joined, a long value cut)."""
     if name == "side":
         return _SIDES.get(str(value), str(value))
     if name == "choices" and isinstance(value, Iterable) and not isinstance(value, str):
@@ -74,7 +76,7 @@ def problem_message(problem: Problem) -> str:
     template = MESSAGES.get(problem.code)
     if template is None:  # a code newer than this table: still a message, not a crash
         return problem.code
-    params = {name: _shown(name, value) for name, value in problem.params.items()}
+    params = {name: shown_param(name, value) for name, value in problem.params.items()}
     return str(template) % params if params else str(template)
 
 
