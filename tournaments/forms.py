@@ -699,15 +699,14 @@ class GameForm(forms.Form):
             return
         for name in ("ns_points", "ew_points", "deals"):
             del self.fields[name]  # the sheet's
-        typed = len(hands)
+        base = rules.most_deals or SHEET_LINES_NO_LIMIT
+        typed = max(len(hands), base)  # a sheet as long as the longest game
         if data is not None:
             try:
-                typed = int(data.get("lines") or 0)
+                typed = int(data.get("lines") or base)
             except (TypeError, ValueError):
-                typed = 0
-        base = rules.most_deals or SHEET_LINES_NO_LIMIT
-        count = min(max(typed, base if data is None else typed) + more_lines, SHEET_LINES_MAX)
-        count = max(count, 1)
+                typed = base
+        count = max(min(typed + more_lines, SHEET_LINES_MAX), 1)
         self.line_count = count
         self.initial.setdefault("lines", count)
         for k in range(count):

@@ -198,7 +198,8 @@ def checklist(championship: Championship) -> Checklist:
                 else ("" if draw_why else reverse("round_draw", args=[slug, n])),
             ),
             Step(
-                "results", _("Resultats de la ronda %(n)s") % {"n": n},
+                "results", (_("Partides de la ronda %(n)s") if classic
+                            else _("Resultats de la ronda %(n)s")) % {"n": n},
                 _state(drawn and (rnd.is_closed or 0 < expected <= results_in),
                        not_drawn or ("" if rnd.is_closed else over)),
                 round=n, why=not_drawn or ("" if rnd.is_closed else over),
