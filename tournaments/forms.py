@@ -603,7 +603,7 @@ class HandLineForm(forms.Form):
     points the choosing side took (0..72) and a revoke. A line with nothing typed is
     blank and left out of the game (:attr:`is_blank`)."""
 
-    chooser = forms.ChoiceField(label=_("Tria"), choices=SIDE_CHOICES, required=False,
+    chooser = forms.ChoiceField(label=_("Qui tria"), choices=SIDE_CHOICES, required=False,
                                 widget=forms.RadioSelect)
     delegated = forms.BooleanField(label=_("Delegat"), required=False)
     trump = forms.ChoiceField(label=_("Trumfo"), choices=HAND_TRUMP_CHOICES, required=False)

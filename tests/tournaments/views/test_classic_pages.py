@@ -303,6 +303,19 @@ def test_a_sheets_problems_show_at_their_line(client, drawn: Classic) -> None:
     assert response.status_code == 200
     lines = response.context["form"].line_forms
     assert "0 a 72" in " ".join(lines[2].errors["points"])
+    # A deal after the game's end (108 at deal 2) is refused at its line.
+    botifarra = {"chooser": "EW", "trump": "botifarra", "contro": "on", "points": "45"}
+    response = client.post(_game_url(drawn), _sheet(
+        botifarra, {**botifarra, "recontro": "on"}, {"chooser": "NS", "trump": "O",
+                                                     "points": "40"}))
+    lines = response.context["form"].line_forms
+    assert "sobra" in " ".join(lines[2].non_field_errors())
+    assert not lines[0].errors and not lines[1].errors
+    # One more line on request, what was typed kept, nothing saved.
+    response = client.post(_game_url(drawn), _sheet(botifarra, add_line="1"))
+    form = response.context["form"]
+    assert len(form.line_forms) == 15 and form.line_forms[0]["points"].value() == "45"
+    assert not Game.objects.exists()
     # Not finished and no time called: said at the end's choice.
     response = client.post(_game_url(drawn), _sheet(
         {"chooser": "NS", "trump": "O", "points": "50"}))
