@@ -696,6 +696,10 @@ class GameForm(forms.Form):
                               if allowed[Game.EndedBy(value)]]
         self.line_forms: list[HandLineForm] = []
         if not sheet:
+            if data is None and not self.initial:
+                # A table with no game yet, opened after the one before was saved: the
+                # referee types the points at once.
+                self.fields["ns_points"].widget.attrs["autofocus"] = True
             return
         for name in ("ns_points", "ew_points", "deals"):
             del self.fields[name]  # the sheet's
