@@ -457,6 +457,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # A score sheet's chooser and revoke are both a side: one enum.
+    "ENUM_NAME_OVERRIDES": {"SideEnum": ["NS", "EW"]},
     # Every operation documents every error it may answer, in one shape.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

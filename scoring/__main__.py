@@ -4,10 +4,15 @@ Reads the document (``-`` for stdin), checks it (docs/file-format.md; each resul
 :mod:`scoring.validate`), scores it, and writes to stdout either the same document with
 everything "Export adds" (``--format json``, the default) or the standings as an aligned
 text table (``--format table``: rank, pair, names, total, boards, average, percentage).
+A classic championship's file (``championship.format`` ``classic``) gets its standings by
+games won (docs/file-format.md "Classic championships"; the table: rank, pair, names,
+wins, games played, points for and against, difference).
 
 ``--public`` scores only the boards the public sees now (:mod:`scoring.visibility`, the
 rule the web app's standings follow), so mid-round it gives the public standings; the
-JSON then leaves out the results and deals of the hidden boards.
+JSON then leaves out the results and deals of the hidden boards. Every game of a classic
+championship is public as soon as it is entered: ``--public`` leaves out what the public
+download does (the withdrawals' reasons and the referees' notes).
 
 A bad file (unreadable, not JSON, too large or too deeply nested, a repeated key, or
 breaking the file format) is refused with each problem on stderr, exit status 2, never a
@@ -22,11 +27,13 @@ import sys
 from collections.abc import Sequence
 
 from scoring.championship import ChampionshipScore, percentage, score_championship
+from scoring.classic import ClassicStanding
 from scoring.errors import InterchangeError, ResultError
 from scoring.interchange import DocumentReadError, dump, dumps, load, read_json
+from scoring.interchange.classic import number_out
 from scoring.interchange.document import ChampionshipDoc
 from scoring.interchange.dump import comparative_number, export_number
-from scoring.interchange.public import public_doc
+from scoring.interchange.public import public_doc, without_private_words
 
 EXIT_BAD_FILE = 2
 #: The exit status of a program killed by SIGPIPE (128 + 13), as a shell reports it.
@@ -34,11 +41,15 @@ EXIT_CLOSED_PIPE = 141
 _CHUNK = 1 << 16
 
 
+def _pair_names(doc: ChampionshipDoc) -> dict[int, str]:
+    names = {p.id: p.name for p in doc.players}
+    return {p.number: " – ".join(names.get(pid, pid) for pid in p.players) for p in doc.pairs}
+
+
 def standings_table(doc: ChampionshipDoc, scores: ChampionshipScore) -> str:
     """The standings as an aligned text table, one line per pair, numbers right-aligned:
     total as the export writes it, average with 4 decimals, percentage with 2."""
-    names = {p.id: p.name for p in doc.players}
-    pairs = {p.number: " – ".join(names.get(pid, pid) for pid in p.players) for p in doc.pairs}
+    pairs = _pair_names(doc)
     header = ("Rank", "Pair", "Names", "Total", "Boards", "Average", "%")
     rows = [
         (
@@ -52,6 +63,34 @@ def standings_table(doc: ChampionshipDoc, scores: ChampionshipScore) -> str:
         )
         for s in scores.standings()
     ]
+    return _aligned(header, rows)
+
+
+def classic_table(doc: ChampionshipDoc, standings: Sequence[ClassicStanding]) -> str:
+    """A classic championship's standings as an aligned text table: the lines of the
+    JSON's ``standings`` (a pair with a game or a bye), rank ``-`` for a pair with no
+    place (withdrawn), wins as the JSON writes them (``2.5``)."""
+    pairs = _pair_names(doc)
+    header = ("Rank", "Pair", "Names", "Wins", "Played", "For", "Against", "Diff")
+    rows = [
+        (
+            "-" if s.place is None else str(s.place),
+            str(s.pair),
+            pairs.get(s.pair, "") + (" (withdrawn)" if s.withdrawn else ""),
+            str(number_out(s.wins)),
+            str(s.played),
+            str(s.points_for),
+            str(s.points_against),
+            f"{s.difference:+d}" if s.difference else "0",
+        )
+        for s in standings if s.has_score
+    ]
+    return _aligned(header, rows)
+
+
+def _aligned(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> str:
+    """``rows`` under ``header``, columns padded, numbers on the right, names (the third
+    column) on the left."""
     widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
     left = {2}  # names read left to right; numbers align on the right
 
@@ -94,6 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_FILE
     try:
         doc = load(data)
+        if doc.is_classic:
+            return _classic(without_private_words(doc) if args.public else doc, args.format)
         if args.public:
             doc = public_doc(doc)
         scores = score_championship(doc.rules, doc.results(), doc.absences())
@@ -106,6 +147,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_FILE
     text = standings_table(doc, scores) if args.format == "table" else dumps(dump(doc, scores))
     return write(text)
+
+
+def _classic(doc: ChampionshipDoc, output: str) -> int:
+    """Print a classic championship's standings (``output``: ``json`` or ``table``)."""
+    standings = doc.classic_standings()
+    if output == "table":
+        return write(classic_table(doc, standings))
+    return write(dumps(dump(doc, classic_standings=standings)))
 
 
 def write(text: str) -> int:

@@ -639,10 +639,12 @@ def classic_standings(
         if not keys or len(group) < 2:
             return [sorted(group)]
         tied = frozenset(group)
-        values = {p: value(keys[0], p, tied) for p in group}
+        by_value: dict[Fraction, list[int]] = defaultdict(list)
+        for p in group:
+            by_value[value(keys[0], p, tied)].append(p)
         out: list[list[int]] = []
-        for v in sorted(set(values.values()), reverse=True):
-            out.extend(classes([p for p in group if values[p] == v], keys[1:]))
+        for v in sorted(by_value, reverse=True):
+            out.extend(classes(by_value[v], keys[1:]))
         return out
 
     placed = [p for p, line in lines.items() if line.played + line.byes and p not in gone]

@@ -97,3 +97,29 @@ def test_the_documented_example_imports_into_the_web_app() -> None:
     assert (championship.slug, championship.status) == ("exemple-2026", "running")
     assert championship.pairs.count() == 6
     assert Result.objects.filter(seating__round__championship=championship).count() == 6
+
+
+CLASSIC_SECTION = "## Classic championships"
+CLASSIC_DATA = ROOT / "tests" / "scoring" / "data" / "classic_games.json"
+
+
+def classic_example() -> str:
+    """The ```json block of the classic section's example."""
+    text = DOC.read_text(encoding="utf-8")
+    assert CLASSIC_SECTION in text, f"{DOC.name} lost its section {CLASSIC_SECTION!r}"
+    part = text.split(CLASSIC_SECTION, 1)[1].split("### Example", 1)[1]
+    match = re.search(r"```json\n(.*?)\n```", part, re.DOTALL)
+    assert match is not None, "no ```json block under the classic example"
+    return match.group(1)
+
+
+def test_the_classic_example_is_its_data_file_and_ranks_as_the_document_says() -> None:
+    assert parse_json(classic_example()) == json.loads(
+        CLASSIC_DATA.read_text(encoding="utf-8"))
+    doc = load(parse_json(classic_example()))
+    assert doc.is_classic
+    assert [(s.place, s.pair, s.wins, s.points_for, s.points_against)
+            for s in doc.classic_standings()] == [
+        (1, 1, F(2), 222, 104), (2, 4, F(3, 2), 80, 80), (3, 2, F(1), 154, 101),
+        (4, 5, F(1), 40, 121), (5, 3, F(1, 2), 80, 170),
+    ]

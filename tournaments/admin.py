@@ -29,6 +29,7 @@ from tournaments.models import (
     AuditEntry,
     Board,
     Championship,
+    Game,
     Membership,
     Pair,
     Player,
@@ -217,6 +218,15 @@ class ResultAdmin(ReadOnlyAdmin):
                     "entered_by", "updated_at"]
     list_filter = ["seating__round__championship", "seating__round__number", "infraction"]
     list_select_related = ["board", "seating__round__championship", "seating__table",
+                           "seating__ns_pair", "seating__ew_pair", "entered_by"]
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ["seating", "ns_points", "ew_points", "deals", "ended_by", "version",
+                    "entered_by", "updated_at"]
+    list_filter = ["seating__round__championship", "seating__round__number", "ended_by"]
+    list_select_related = ["seating__round__championship", "seating__table",
                            "seating__ns_pair", "seating__ew_pair", "entered_by"]
 
 

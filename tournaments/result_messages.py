@@ -61,8 +61,6 @@ _SIDES = {"NS": "NS", "EW": "EO"}
 
 
 def shown_param(name: str, value: Any) -> str:
-    """A problem's parameter as its message shows it (a side in the reader's words, a
-    list joined, a long value cut)."""
     if name == "side":
         return _SIDES.get(str(value), str(value))
     if name == "choices" and isinstance(value, Iterable) and not isinstance(value, str):

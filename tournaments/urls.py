@@ -17,6 +17,7 @@ urlpatterns = [
     path(C + "boards/<int:number>/", live.traveller, name="traveller"),
     path(C + "pairs/<int:number>/", live.pair_card, name="pair_card"),
     path(C + "hall/", live.hall, name="hall"),
+    path(C + "rounds/<int:round>/", live.round_games, name="round_games"),
     # Live fragments, polled by the pages (204 while nothing changed)
     path(C + "live/version/", live.version, name="live_version"),
     path(C + "live/standings/", live.fragment, {"name": "standings"}, name="live_standings"),
@@ -25,6 +26,8 @@ urlpatterns = [
     path(C + "live/pairs/<int:number>/", live.fragment, {"name": "card"},
          name="live_pair_card"),
     path(C + "live/hall/", live.fragment, {"name": "hall"}, name="live_hall"),
+    path(C + "live/rounds/<int:number>/", live.fragment, {"name": "round"},
+         name="live_round_games"),
     path(C + "rounds/<int:round>/seating/", rounds.round_seating, name="round_seating"),
     # Organiser
     path(C + "organise/rules/", championships.rules_edit, name="rules_edit"),

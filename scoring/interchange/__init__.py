@@ -3,7 +3,9 @@
 Source: docs/file-format.md. One module per concept: :mod:`.reader` (the JSON text,
 guarded against hostile input), :mod:`.load` with :mod:`.checks` (the schema checks),
 :mod:`.document` (the checked dataclasses), :mod:`.dump` (the writer and its number
-formats), :mod:`.limits` (every size), :mod:`.public` (the boards the public sees).
+formats), :mod:`.limits` (every size), :mod:`.public` (the boards the public sees),
+:mod:`.classic` (what only a classic championship's file has: its games' rules, a
+table's ``game``, the standings by games won).
 
 :func:`load` checks a whole document and returns frozen
 dataclasses, or raises :class:`InterchangeError` listing every problem as "JSON path:

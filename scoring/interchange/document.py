@@ -19,6 +19,11 @@ earlier reading:
   ``championship.movement``, ``rules.missed_boards``, ``pairs[].joined_round``,
   ``.withdrawn_after_round``, ``.withdrawal_reason``, ``rounds[].byes``,
   ``rounds[].movement``.
+
+A classic championship (``championship.format`` ``classic``, docs/file-format.md
+"Classic championships") has no boards and no results: its ``rules`` are a
+``scoring.classic.ClassicRules`` (:attr:`ChampionshipDoc.classic`) and each table holds
+its game (:attr:`TableDoc.game`, with the referee's note in ``game_note``).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from dataclasses import dataclass, field
 from engine.deal import Deal
 from engine.rules import CarregarScope, Variant
 from scoring.championship import Absences
+from scoring.classic import ClassicRules, ClassicStanding, Game, PlayedGame, classic_standings
 from scoring.model import Result, ScoringRules
 from scoring.validate import ResultRules
 
@@ -38,6 +44,10 @@ FORMAT = "botifarra-duplicate/1"
 EXPORTED_RESULT_KEYS = frozenset({"ns_score", "ew_score", "ns_comparative", "ew_comparative"})
 #: ``championship.status`` values.
 STATUSES = ("draft", "running", "finished")
+#: ``championship.format`` values: boards dealt in advance, or one game a round.
+DUPLICATE = "duplicate"
+CLASSIC = "classic"
+FORMATS = (DUPLICATE, CLASSIC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,13 +85,16 @@ class BoardDoc:
 class TableDoc:
     """A table of a round: the NS and EW pair numbers and its results (their ``round``,
     ``table``, ``ns_pair`` and ``ew_pair`` filled from here). ``notes``: ``(board,
-    note)`` of each result with a note."""
+    note)`` of each result with a note. In a classic championship, ``game`` instead (``None``
+    while it is played) and its note ``game_note``."""
 
     number: int
     ns: int
     ew: int
     results: tuple[Result, ...] = ()
     notes: tuple[tuple[int, str], ...] = ()
+    game: Game | None = None
+    game_note: str = ""
 
     def note(self, board: int) -> str:
         """The note of this table's result on ``board`` (``""`` when none)."""
@@ -124,7 +137,9 @@ class PlayDoc:
 @dataclass(frozen=True, slots=True)
 class ChampionshipDoc:
     """A whole interchange document, checked. ``date`` is a ``datetime.date`` or ``None``;
-    ``deal_commitment``/``deal_secret`` are hex text or ``None``."""
+    ``deal_commitment``/``deal_secret`` are hex text or ``None``. ``format``:
+    :data:`DUPLICATE` or :data:`CLASSIC`; ``classic``: the rules of a classic
+    championship's games (``None`` for a duplicate one, whose ``rules`` count)."""
 
     name: str
     slug: str
@@ -143,6 +158,12 @@ class ChampionshipDoc:
     boards_per_round: int | None = None
     play: PlayDoc = field(default_factory=PlayDoc)
     movement: str | None = None
+    format: str = DUPLICATE
+    classic: ClassicRules | None = None
+
+    @property
+    def is_classic(self) -> bool:
+        return self.format == CLASSIC
 
     @property
     def is_finished(self) -> bool:
@@ -167,6 +188,29 @@ class ChampionshipDoc:
             for p in self.pairs if p.withdrawn_after_round is not None
         }
         return Absences({p: frozenset(r) for p, r in sat_out.items()}, withdrawn)
+
+    def games(self) -> Iterator[PlayedGame]:
+        """Every game of a classic championship, round by round, table by table."""
+        for round_ in self.rounds:
+            for table in round_.tables:
+                if table.game is not None:
+                    yield PlayedGame(round_.number, table.ns, table.ew, table.game)
+
+    def classic_standings(self) -> list[ClassicStanding]:
+        """A classic championship's standings (``scoring.classic.classic_standings``):
+        every pair, the byes of ``rounds[].byes``, a pair withdrawn after a round up to
+        the last round with tables counted as withdrawn (the web app's standings read the
+        same, ``tournaments.selectors.classic``)."""
+        rules = self.classic or ClassicRules()
+        last = max((r.number for r in self.rounds if r.tables), default=0)
+        return classic_standings(
+            self.games(), rules,
+            pairs=[p.number for p in self.pairs],
+            byes=[(r.number, p) for r in self.rounds for p in r.byes],
+            withdrawn=[p.number for p in self.pairs
+                       if p.withdrawn_after_round is not None
+                       and p.withdrawn_after_round <= last],
+        )
 
     def results(self) -> Iterator[Result]:
         """Every result, round by round, table by table, in file order."""

@@ -4,14 +4,16 @@ numbers as "Export adds" gives them (docs/file-format.md)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from math import floor
 from typing import Any
 
 from scoring.championship import ChampionshipScore
+from scoring.classic import ClassicStanding
 from scoring.errors import InterchangeError
+from scoring.interchange import classic as classic_file
 from scoring.interchange.document import (
     FORMAT,
     BoardDoc,
@@ -50,7 +52,12 @@ def comparative_number(value: Fraction, rules: ScoringRules) -> int | float:
     return export_number(value)
 
 
-def dump(doc: ChampionshipDoc, scores: ChampionshipScore | None = None) -> dict[str, Any]:
+def dump(
+    doc: ChampionshipDoc,
+    scores: ChampionshipScore | None = None,
+    *,
+    classic_standings: Sequence[ClassicStanding] | None = None,
+) -> dict[str, Any]:
     """The interchange document of ``doc`` (plain JSON values, keys in the spec's order).
 
     With ``scores`` (of ``doc.results()`` under ``doc.rules``), adds what "Export adds":
@@ -58,28 +65,18 @@ def dump(doc: ChampionshipDoc, scores: ChampionshipScore | None = None) -> dict[
     ``ns_comparative`` and ``ew_comparative`` (4 decimals when rounding is ``none``,
     whole numbers when ``floor``), and the top-level ``standings`` (``total`` likewise,
     ``average`` with 4 decimals). Optional values that are absent are left out.
+
+    A classic championship (``doc.is_classic``) is written with its ``championship.format``,
+    its games' rules and each table's ``game``, and no boards; with
+    ``classic_standings`` (``doc.classic_standings()``), its standings are added
+    (:func:`scoring.interchange.classic.dump_standings`).
     """
-    championship: dict[str, Any] = {"name": doc.name, "slug": doc.slug}
-    if doc.date is not None:
-        championship["date"] = doc.date.isoformat()
-    if doc.venue:
-        championship["venue"] = doc.venue
-    if doc.deal_commitment is not None:
-        championship["deal_commitment"] = doc.deal_commitment
-    if doc.deal_secret is not None:
-        championship["deal_secret"] = doc.deal_secret
-    if doc.status is not None:
-        championship["status"] = doc.status
-    if doc.end_date is not None:
-        championship["end_date"] = doc.end_date.isoformat()
-    if doc.boards_per_round is not None:
-        championship["boards_per_round"] = doc.boards_per_round
-    if doc.movement is not None:
-        championship["movement"] = doc.movement
+    if doc.is_classic:
+        return _dump_classic(doc, classic_standings)
     rules = doc.rules
     out: dict[str, Any] = {
         "format": FORMAT,
-        "championship": championship,
+        "championship": _championship(doc),
         "rules": {
             "variant": doc.variant.value,
             "doubling": rules.doubling.value,
@@ -114,6 +111,84 @@ def dump(doc: ChampionshipDoc, scores: ChampionshipScore | None = None) -> dict[
             }
             for s in scores.standings()
         ]
+    return out
+
+
+def _championship(doc: ChampionshipDoc) -> dict[str, Any]:
+    """The ``championship`` object of ``doc``."""
+    championship: dict[str, Any] = {"name": doc.name, "slug": doc.slug}
+    if doc.is_classic:
+        championship["format"] = doc.format
+    if doc.date is not None:
+        championship["date"] = doc.date.isoformat()
+    if doc.venue:
+        championship["venue"] = doc.venue
+    if doc.deal_commitment is not None:
+        championship["deal_commitment"] = doc.deal_commitment
+    if doc.deal_secret is not None:
+        championship["deal_secret"] = doc.deal_secret
+    if doc.status is not None:
+        championship["status"] = doc.status
+    if doc.end_date is not None:
+        championship["end_date"] = doc.end_date.isoformat()
+    if doc.boards_per_round is not None:
+        championship["boards_per_round"] = doc.boards_per_round
+    if doc.movement is not None:
+        championship["movement"] = doc.movement
+    return championship
+
+
+def _dump_classic(
+    doc: ChampionshipDoc, standings: Sequence[ClassicStanding] | None
+) -> dict[str, Any]:
+    """The document of a classic championship (see :func:`dump`)."""
+    rules = doc.classic
+    assert rules is not None
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "championship": _championship(doc),
+        "rules": {
+            "variant": doc.variant.value,
+            **_dump_play(doc.play),
+            **classic_file.dump_rules(rules),
+        },
+        "players": [
+            {"id": p.id, "name": p.name, **({"short_name": p.short_name} if p.short_name else {})}
+            for p in doc.players
+        ],
+        "pairs": [_dump_pair(p) for p in doc.pairs],
+        "rounds": [_dump_classic_round(r) for r in doc.rounds],
+    }
+    if standings is not None:
+        out["standings"] = classic_file.dump_standings(list(standings), rules)
+    return out
+
+
+def _round_head(round_: RoundDoc) -> dict[str, Any]:
+    out: dict[str, Any] = {"number": round_.number}
+    if round_.closed_at is not None:
+        out["closed_at"] = round_.closed_at.isoformat()
+    if round_.draw_seed is not None:
+        out["draw_seed"] = round_.draw_seed
+    if round_.movement is not None:
+        out["movement"] = round_.movement
+    if round_.byes:
+        out["byes"] = list(round_.byes)
+    return out
+
+
+def _dump_classic_round(round_: RoundDoc) -> dict[str, Any]:
+    out = _round_head(round_)
+    out["tables"] = [
+        {
+            "number": t.number,
+            "ns": t.ns,
+            "ew": t.ew,
+            **({"game": classic_file.dump_game(t.game, t.game_note)}
+               if t.game is not None else {}),
+        }
+        for t in round_.tables
+    ]
     return out
 
 
@@ -152,15 +227,7 @@ def _dump_board(board: BoardDoc) -> dict[str, Any]:
 def _dump_round(
     round_: RoundDoc, rules: ScoringRules, scores: ChampionshipScore | None
 ) -> dict[str, Any]:
-    out: dict[str, Any] = {"number": round_.number}
-    if round_.closed_at is not None:
-        out["closed_at"] = round_.closed_at.isoformat()
-    if round_.draw_seed is not None:
-        out["draw_seed"] = round_.draw_seed
-    if round_.movement is not None:
-        out["movement"] = round_.movement
-    if round_.byes:
-        out["byes"] = list(round_.byes)
+    out = _round_head(round_)
     out["tables"] = [
         {
             "number": t.number,

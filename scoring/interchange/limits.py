@@ -36,3 +36,7 @@ MAX_PROBLEMS = 200
 MAX_NOTE_LENGTH = 500
 #: Largest draw seed of a round (a random 62-bit number).
 MAX_DRAW_SEED = 2**62
+#: Most deals one classic game's score sheet (``game.hands``) may list.
+MAX_GAME_HANDS = 100
+#: Classic rules' numbers (``game_target``, ``max_deals``, ``score_cap``...) are at most this.
+MAX_CLASSIC_NUMBER = 9999

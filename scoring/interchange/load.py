@@ -13,11 +13,16 @@ from engine.deal import Deal
 from engine.errors import EngineError
 from engine.generate import generate_deal, secret_from_hex, verify_commitment
 from engine.rules import CarregarScope, Variant
+from scoring.classic import ClassicRules
 from scoring.errors import InterchangeError
+from scoring.interchange import classic as classic_file
 from scoring.interchange.checks import MISSING, Reader, check_field
 from scoring.interchange.document import (
+    CLASSIC,
+    DUPLICATE,
     EXPORTED_RESULT_KEYS,
     FORMAT,
+    FORMATS,
     STATUSES,
     BoardDoc,
     ChampionshipDoc,
@@ -87,7 +92,14 @@ def _load(rd: Reader, data: object) -> ChampionshipDoc | None:
     if fmt is not MISSING and fmt != FORMAT:
         rd.problem("format", f"{show(fmt)} is not {FORMAT!r}")
     head = _championship(rd, top.get("championship", MISSING))
-    variant, rules, play = _rules(rd, top.get("rules", MISSING))
+    classic = head.format == CLASSIC
+    variant, rules, play, classic_rules = _rules(rd, top.get("rules", MISSING), classic)
+    if classic:
+        for key in ("deal_commitment", "deal_secret"):
+            if getattr(head, key.removeprefix("deal_")) is not None:
+                rd.problem(f"championship.{key}", "a classic championship deals no boards")
+        if isinstance(top.get("boards"), list) and top["boards"]:
+            rd.problem("boards", "a classic championship has no boards")
     players = _players(rd, top.get("players", MISSING))
     # Ids refused above still count as given, so their pairs do not repeat the problem.
     listed = top.get("players")
@@ -102,7 +114,9 @@ def _load(rd: Reader, data: object) -> ChampionshipDoc | None:
     if count > MAX_RESULTS:
         rd.problem("rounds", f"{count} results, more than the {MAX_RESULTS} a file may hold")
         return None
-    rounds = _rounds(rd, top.get("rounds", MISSING), pair_numbers, boards, play.result_rules)
+    rounds = _rounds(
+        rd, top.get("rounds", MISSING), pair_numbers, boards, play.result_rules, classic_rules
+    )
     check_field(rd, pairs, rounds)
     round_numbers = {r.number for r in rounds}
     for board in boards.values():
@@ -128,17 +142,24 @@ def _load(rd: Reader, data: object) -> ChampionshipDoc | None:
         boards_per_round=head.boards_per_round,
         play=play,
         movement=head.movement,
+        format=head.format,
+        classic=classic_rules,
     )
 
 
 def _count_results(rounds: object) -> int:
-    """How many results the rounds hold, counted before anything is built from them."""
+    """How many results the rounds hold, counted before anything is built from them (a
+    classic game counts one, and one more for each deal of its score sheet)."""
     count = 0
     for round_ in rounds if isinstance(rounds, list) else ():
         tables = round_.get("tables") if isinstance(round_, Mapping) else None
         for table in tables if isinstance(tables, list) else ():
             results = table.get("results") if isinstance(table, Mapping) else None
             count += len(results) if isinstance(results, list) else 0
+            game = table.get("game") if isinstance(table, Mapping) else None
+            if isinstance(game, Mapping):
+                hands = game.get("hands")
+                count += 1 + (len(hands) if isinstance(hands, list) else 0)
     return count
 
 
@@ -165,6 +186,7 @@ class _Head:
     end_date: datetime.date | None = None
     boards_per_round: int | None = None
     movement: str | None = None
+    format: str = DUPLICATE
 
 
 def _date(rd: Reader, raw: object, path: str) -> datetime.date | None:
@@ -190,7 +212,7 @@ def _championship(rd: Reader, value: object) -> _Head:
         required=("name", "slug"),
         optional=(
             "date", "venue", "deal_commitment", "deal_secret",
-            "status", "end_date", "boards_per_round", "movement",
+            "status", "end_date", "boards_per_round", "movement", "format",
         ),
     )
     if obj is None:
@@ -241,9 +263,16 @@ def _championship(rd: Reader, value: object) -> _Head:
             obj["boards_per_round"], f"{path}.boards_per_round", minimum=0, maximum=MAX_NUMBER
         )
     movement = _movement_name(rd, obj.get("movement"), f"{path}.movement")
+    format = DUPLICATE
+    if obj.get("format") is not None:
+        if obj["format"] in FORMATS:
+            format = obj["format"]
+        else:
+            rd.problem(f"{path}.format", f"{show(obj['format'])} is not one of "
+                                         f"{', '.join(FORMATS)}")
     return _Head(
         name, slug, date, venue, commitment, secret, status, end_date, boards_per_round,
-        movement,
+        movement, format,
     )
 
 
@@ -261,9 +290,16 @@ def _movement_name(rd: Reader, raw: object, path: str) -> str | None:
 _PLAY_FLAGS = ("sant_vicenc", "sant_vicenc_on_botifarra", "carregar", "barraca")
 
 
-def _rules(rd: Reader, value: object) -> tuple[Variant, ScoringRules, PlayDoc]:
+def _rules(
+    rd: Reader, value: object, classic: bool
+) -> tuple[Variant, ScoringRules, PlayDoc, ClassicRules | None]:
+    """The rules: a duplicate championship's scoring rules, or (``classic``) the rules of
+    a classic championship's games (lliure by default, as the web app creates it); the
+    play settings of both."""
+    if classic:
+        return _classic_rules(rd, value)
     if value is MISSING:
-        return (Variant.OBLIGADA, ScoringRules(), PlayDoc())
+        return (Variant.OBLIGADA, ScoringRules(), PlayDoc(), None)
     obj = rd.obj(
         value,
         "rules",
@@ -273,7 +309,7 @@ def _rules(rd: Reader, value: object) -> tuple[Variant, ScoringRules, PlayDoc]:
         ),
     )
     if obj is None:
-        return (Variant.OBLIGADA, ScoringRules(), PlayDoc())
+        return (Variant.OBLIGADA, ScoringRules(), PlayDoc(), None)
     default = ScoringRules()
     variant = rd.choice(obj.get("variant", MISSING), "rules.variant", Variant, Variant.OBLIGADA)
     doubling = rd.choice(
@@ -302,17 +338,6 @@ def _rules(rd: Reader, value: object) -> tuple[Variant, ScoringRules, PlayDoc]:
     if "infraction_score" in obj:
         given = rd.scale_value(obj["infraction_score"], "rules.infraction_score")
         infraction = infraction if given is None else given
-    flags: dict[str, bool | None] = {}
-    for key in _PLAY_FLAGS:
-        flags[key] = (
-            None if obj.get(key) is None else rd.boolean(obj[key], f"rules.{key}")
-        )
-    scope: CarregarScope | None = None
-    if obj.get("carregar_scope") is not None:
-        scope = rd.choice(
-            obj["carregar_scope"], "rules.carregar_scope", CarregarScope,
-            CarregarScope.VOID_ONLY,
-        )
     return (
         variant,
         ScoringRules(
@@ -324,14 +349,54 @@ def _rules(rd: Reader, value: object) -> tuple[Variant, ScoringRules, PlayDoc]:
             infraction_score=infraction,
             missed_boards=missed,
         ),
-        PlayDoc(
-            sant_vicenc=flags["sant_vicenc"],
-            sant_vicenc_on_botifarra=flags["sant_vicenc_on_botifarra"],
-            carregar=flags["carregar"],
-            carregar_scope=scope,
-            barraca=flags["barraca"],
-        ),
+        _play(rd, obj),
+        None,
     )
+
+
+def _play(rd: Reader, obj: Mapping[str, object]) -> PlayDoc:
+    """The play settings next to ``rules.variant`` (each ``None`` when not given)."""
+    flags: dict[str, bool | None] = {}
+    for key in _PLAY_FLAGS:
+        flags[key] = (
+            None if obj.get(key) is None else rd.boolean(obj[key], f"rules.{key}")
+        )
+    scope: CarregarScope | None = None
+    if obj.get("carregar_scope") is not None:
+        scope = rd.choice(
+            obj["carregar_scope"], "rules.carregar_scope", CarregarScope,
+            CarregarScope.VOID_ONLY,
+        )
+    return PlayDoc(
+        sant_vicenc=flags["sant_vicenc"],
+        sant_vicenc_on_botifarra=flags["sant_vicenc_on_botifarra"],
+        carregar=flags["carregar"],
+        carregar_scope=scope,
+        barraca=flags["barraca"],
+    )
+
+
+def _classic_rules(
+    rd: Reader, value: object
+) -> tuple[Variant, ScoringRules, PlayDoc, ClassicRules | None]:
+    """A classic file's ``rules``: the variant (default lliure), the play settings and
+    the games' rules (docs/file-format.md "Classic championships")."""
+    scoring = ScoringRules(doubling=Doubling.CLASSIC)
+    obj = {} if value is MISSING else rd.obj(
+        value,
+        "rules",
+        optional=("variant", *_PLAY_FLAGS, "carregar_scope", *classic_file.CLASSIC_RULE_KEYS),
+        ignored=frozenset(classic_file.DUPLICATE_RULE_KEYS),
+    )
+    if obj is None:
+        return (Variant.LLIURE, scoring, PlayDoc(), ClassicRules())
+    variant = rd.choice(obj.get("variant", MISSING), "rules.variant", Variant, Variant.LLIURE)
+    play = _play(rd, obj)
+    rules = classic_file.read_rules(
+        rd, obj, sant_vicenc=play.sant_vicenc,
+        sant_vicenc_on_botifarra=play.sant_vicenc_on_botifarra,
+    )
+    return (variant, scoring, play, rules)
 
 
 def _players(rd: Reader, value: object) -> tuple[PlayerDoc, ...]:
@@ -474,6 +539,7 @@ def _rounds(
     pair_numbers: set[int],
     boards: Mapping[int, BoardDoc],
     result_rules: ResultRules,
+    classic_rules: ClassicRules | None,
 ) -> tuple[RoundDoc, ...]:
     out: list[RoundDoc] = []
     seen_rounds: set[int] = set()
@@ -504,7 +570,8 @@ def _rounds(
         for j, t_item in enumerate(rd.array(obj.get("tables", MISSING), f"{path}.tables")):
             t_path = f"{path}.tables[{j}]"
             table = _table(
-                rd, t_item, t_path, number, pair_numbers, boards, played, result_rules
+                rd, t_item, t_path, number, pair_numbers, boards, played, result_rules,
+                classic_rules,
             )
             if table is None:
                 continue
@@ -567,8 +634,11 @@ def _table(
     boards: Mapping[int, BoardDoc],
     played: dict[tuple[int, int], str],
     result_rules: ResultRules,
+    classic_rules: ClassicRules | None = None,
 ) -> TableDoc | None:
-    obj = rd.obj(value, path, required=("number", "ns", "ew"), optional=("results",))
+    """A table of a round: its results, or (``classic_rules`` given) its game."""
+    obj = rd.obj(value, path, required=("number", "ns", "ew"),
+                 optional=("results",) if classic_rules is None else ("game",))
     if obj is None or not {"number", "ns", "ew"} <= obj.keys():
         return None
     number = rd.item_number(obj["number"], f"{path}.number")
@@ -582,7 +652,8 @@ def _table(
     results: list[Result] = []
     notes: list[tuple[int, str]] = []
     seen_boards: set[int] = set()
-    for k, r_item in enumerate(rd.array(obj.get("results", MISSING), f"{path}.results")):
+    listed = obj.get("results", MISSING) if classic_rules is None else MISSING
+    for k, r_item in enumerate(rd.array(listed, f"{path}.results")):
         r_path = f"{path}.results[{k}]"
         found = _result(rd, r_item, r_path, (round_number, number, ns, ew), boards, result_rules)
         if found is None:
@@ -601,9 +672,14 @@ def _table(
         results.append(result)
         if note:
             notes.append((result.board, note))
+    game, game_note = None, ""
+    if classic_rules is not None:
+        game, game_note = classic_file.read_game(
+            rd, obj.get("game", MISSING), f"{path}.game", classic_rules
+        )
     if number is None or ns is None or ew is None:
         return None
-    return TableDoc(number, ns, ew, tuple(results), tuple(notes))
+    return TableDoc(number, ns, ew, tuple(results), tuple(notes), game, game_note)
 
 
 def _result(

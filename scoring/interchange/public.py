@@ -74,14 +74,16 @@ def public_doc(doc: ChampionshipDoc) -> ChampionshipDoc:
 
 def without_private_words(doc: ChampionshipDoc) -> ChampionshipDoc:
     """``doc`` as a public download holds it: without the words written for the
-    organiser and the referees (a withdrawal's reason, a referee's note on a result),
+    organiser and the referees (a withdrawal's reason, a referee's note on a result or
+    on a classic game),
     which no public page shows (docs/decisions.md 73). Every number stays."""
     return dataclasses.replace(
         doc,
         pairs=tuple(dataclasses.replace(p, withdrawal_reason="") for p in doc.pairs),
         rounds=tuple(
             dataclasses.replace(
-                r, tables=tuple(dataclasses.replace(t, notes=()) for t in r.tables)
+                r, tables=tuple(dataclasses.replace(t, notes=(), game_note="")
+                                for t in r.tables)
             )
             for r in doc.rounds
         ),

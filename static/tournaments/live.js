@@ -93,7 +93,8 @@
   }
   function pageHall() {
     if (!document.body.classList.contains("hall")) { return; }
-    [["#standings", ".hall-standings .hall-page"], ["#hall-latest", ".hall-board .hall-page"]]
+    [["#standings", ".hall-standings .hall-page"], ["#hall-latest", ".hall-board .hall-page"],
+     ["#hall-playing", ".hall-board .hall-page"]]
       .forEach(function (pair) {
         var table = document.querySelector("body.hall " + pair[0]);
         if (table) { pageTable(table, document.querySelector("body.hall " + pair[1])); }

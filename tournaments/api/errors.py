@@ -5,12 +5,13 @@ views import it without this handler, which imports the results view for a 409):
 
     {"detail": "<translated message>", "code": "<machine code>",
      "errors": [{"field": "adjusted.NS", "message": "..."}],   # 400 only
-     "current": {...} | null}                                  # 409 of a result only
+     "current": {...} | null}                         # 409 of a result or a game only
 
 The services' refusals (``tournaments.services.errors``, ``ValueError`` subclasses split
 by cause) map to: ``ResultError`` and any other bad input -> 400 with the field path;
 ``NotAllowedError`` -> 403; ``ResultConflict`` -> 409 with the stored result as the
-caller may see it; ``ChampionshipStateError`` -> 409; a missing ``If-Match`` -> 428.
+caller may see it (``GameConflict``: with the stored game); ``ChampionshipStateError``
+-> 409; a missing ``If-Match`` -> 428.
 Messages are in the request's language (Catalan msgids, Django i18n).
 """
 
@@ -28,6 +29,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from tournaments import services
+from tournaments.api.games import current_game_body
 from tournaments.api.results import current_result_body
 from tournaments.reports import services as print_services
 
@@ -75,6 +77,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """Map ``exc`` to a response in the shape above; ``None`` (a 500) only for a bug."""
     if isinstance(exc, services.ResultConflict):
         return Response(_conflict_body(exc, context), status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, services.GameConflict):
+        return Response(_body(exc.message, "conflict",
+                              current=current_game_body(exc.current, context)),
+                        status=status.HTTP_409_CONFLICT)
     if isinstance(exc, services.NotAllowedError | print_services.PrintNotAllowed):
         return Response(_body(str(exc), "not_allowed"), status=status.HTTP_403_FORBIDDEN)
     if isinstance(exc, services.ChampionshipStateError):

@@ -156,7 +156,7 @@ def current_result_body(result: Result | None, context: dict[str, Any]) -> dict[
     return ResultSerializer(result_data(loaded, show_values=shown, public=public)).data
 
 
-def _largest_number() -> int:
+def largest_number() -> int:
     """The largest round, table or board number the database stores (their fields'
     own limit): a larger number in an address names nothing, and would overflow
     SQLite's integers if it reached the query."""
@@ -174,10 +174,10 @@ def _not_found(slug: str, round: int, table: int, board: int) -> NotFound:
     championship = Championship.objects.filter(slug=slug).only("pk").first()
     if championship is None:
         detail = _("No hi ha cap campionat «%(slug)s».") % {"slug": slug}
-    elif round > _largest_number() or not Round.objects.filter(
+    elif round > largest_number() or not Round.objects.filter(
             championship=championship, number=round).exists():
         detail = _("El campionat no té la ronda %(round)s.") % {"round": round}
-    elif table > _largest_number() or not Seating.objects.filter(
+    elif table > largest_number() or not Seating.objects.filter(
             round__championship=championship, round__number=round,
             table__number=table).exists():
         detail = _("La ronda %(round)s no té la taula %(table)s.") % {
@@ -192,7 +192,7 @@ def _locate(slug: str, round: int, table: int, board: int) -> tuple[Seating, Boa
     """The table's seating (with its round, championship, table and pairs) and the board
     of that round numbered ``board``, in one query. Raises ``NotFound`` (404) naming the
     championship, round, table or board that does not exist."""
-    if max(round, table, board) > _largest_number():
+    if max(round, table, board) > largest_number():
         raise _not_found(slug, round, table, board)
     located = seating_at(slug, round, table, board)
     if located is None:
@@ -200,7 +200,7 @@ def _locate(slug: str, round: int, table: int, board: int) -> tuple[Seating, Boa
     return located
 
 
-def _if_match(request: Request) -> tuple[int, int] | None:
+def if_match(request: Request) -> tuple[int, int] | None:
     """The ``(id, version)`` ``If-Match`` names; ``None`` when absent. A well-formed
     entity tag that is not ours is ``FOREIGN_ETAG`` (it matches nothing: the 409 of a
     stale tag); anything else, ``*`` and lists included (a change names one version), is
@@ -265,12 +265,12 @@ class ResultApi(APIView):
     )
     def put(self, request: Request, slug: str, round: int, table: int, board: int
             ) -> Response:
-        if max(round, table, board) > _largest_number():
+        if max(round, table, board) > largest_number():
             raise _not_found(slug, round, table, board)
         try:
             incoming = ResultInputSerializer(data=request.data)
             incoming.is_valid(raise_exception=True)
-            expected = _if_match(request)
+            expected = if_match(request)
         except (APIException, RequestDataTooBig):
             # A bad, or too large, body or header: an address naming nothing is 404 first.
             _locate(slug, round, table, board)
@@ -335,7 +335,7 @@ class ResultApi(APIView):
                  "code": "not_found"},
                 status=status.HTTP_404_NOT_FOUND,
             )
-        expected = _if_match(request)
+        expected = if_match(request)
         if expected is None:
             raise PreconditionRequired()
         pk, version = expected

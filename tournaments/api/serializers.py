@@ -15,6 +15,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.settings import api_settings
 
+from scoring.classic import LEVEL_GAME_CHOICES, TIEBREAK_CHOICES
 from tournaments.fields import ONE_LINE
 
 
@@ -152,6 +153,47 @@ class ChampionshipSerializer(serializers.Serializer[Any]):
     boards_per_round = serializers.IntegerField()
     deal_commitment = serializers.CharField()
     deal_secret = serializers.CharField(allow_null=True, help_text="once published")
+    format = serializers.ChoiceField(
+        choices=["duplicate", "classic"],
+        help_text="duplicate: boards dealt in advance, results per board; classic: one "
+                  "game a round to a target, standings by games won (the fields below, "
+                  "classic championships only)")
+    game_target = serializers.IntegerField(
+        required=False, help_text="the points that win a game, e.g. 101")
+    max_deals = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="the deals a game lasts at most; null: no limit")
+    time_limit_minutes = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="the minutes a game lasts at most; null: no limit")
+    score_cap = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="a pair's points in a game count up to this in the standings; null: "
+                  "no cap")
+    level_game = serializers.ChoiceField(
+        choices=list(LEVEL_GAME_CHOICES), required=False,
+        help_text="a game level at its end: half a win each, extra deals, or no win")
+    extra_deals = serializers.IntegerField(
+        required=False, help_text="the deals a level game plays more (extra_deals)")
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(TIEBREAK_CHOICES)), required=False,
+        help_text="the standings' order, each criterion the larger first")
+    bye_wins = PointsField(required=False,
+                                      help_text="the wins a bye counts (1 or 0.5)")
+    bye_points_for = serializers.IntegerField(required=False)
+    bye_points_against = serializers.IntegerField(required=False)
+    contro_allowed = serializers.BooleanField(required=False)
+    recontro_allowed = serializers.BooleanField(required=False)
+    sant_vicenc = serializers.BooleanField(required=False)
+    sant_vicenc_on_botifarra = serializers.BooleanField(required=False)
+
+    def to_representation(self, instance: Any) -> Any:
+        """The fields the data has: a duplicate championship has no classic rules (DRF
+        would write a nullable field it lacks as ``null``)."""
+        data = super().to_representation(instance)
+        if isinstance(instance, Mapping):
+            return {key: value for key, value in data.items() if key in instance}
+        return data
 
 
 class PairSerializer(serializers.Serializer[Any]):
@@ -176,7 +218,29 @@ class SeatingSerializer(serializers.Serializer[Any]):
     ew = serializers.IntegerField()
 
 
+class TableGameSummarySerializer(serializers.Serializer[Any]):
+    """A table's game in a round's list (the full game: its own address)."""
+
+    ns_points = serializers.IntegerField()
+    ew_points = serializers.IntegerField()
+    deals = serializers.IntegerField()
+    ended_by = serializers.ChoiceField(choices=["target", "deals", "time", "adjusted"])
+    version = serializers.IntegerField()
+    etag = serializers.CharField()
+
+
+class TableGameSerializer(serializers.Serializer[Any]):
+    table = serializers.IntegerField()
+    ns = serializers.IntegerField()
+    ew = serializers.IntegerField()
+    ns_short = serializers.CharField()
+    ew_short = serializers.CharField()
+    game = TableGameSummarySerializer(allow_null=True, help_text="null while it is played")
+
+
 class RoundSerializer(serializers.Serializer[Any]):
+    """A round's seating; in a classic championship also its tables' games."""
+
     number = serializers.IntegerField()
     closed = serializers.BooleanField()
     movement = serializers.CharField(
@@ -187,6 +251,11 @@ class RoundSerializer(serializers.Serializer[Any]):
     byes = serializers.ListField(
         child=serializers.IntegerField(),
         help_text="the pairs sitting out the round (a bye), by number")
+    tables = TableGameSerializer(
+        many=True, required=False,
+        help_text="classic championships only: each table's pairs and game")
+    games_in = serializers.IntegerField(
+        required=False, help_text="classic championships only: the games entered")
 
 
 class BoardListItemSerializer(serializers.Serializer[Any]):

@@ -1,9 +1,10 @@
 """URLs of API v1, included at ``/api/v1/`` from config/urls.py. Names use the field's
-terms; a result lives at its natural key (round, table, board)."""
+terms; a result lives at its natural key (round, table, board), a classic
+championship's game at its own (round, table)."""
 
 from django.urls import path
 
-from tournaments.api import auth, prints, results, root, schema_auth, views
+from tournaments.api import auth, games, prints, results, root, schema_auth, views
 
 __all__ = ["schema_auth", "urlpatterns"]  # schema_auth: registered on import
 
@@ -22,6 +23,8 @@ urlpatterns = [
         C + "rounds/<int:round>/tables/<int:table>/boards/<int:board>/result/",
         results.ResultApi.as_view(), name="api_result",
     ),
+    path(C + "rounds/<int:round>/tables/<int:table>/game/", games.GameApi.as_view(),
+         name="api_game"),
     path(C + "boards/", views.BoardListApi.as_view(), name="api_boards"),
     path(C + "boards/<int:number>/", views.TravellerApi.as_view(), name="api_traveller"),
     path(C + "results/", views.ResultListApi.as_view(), name="api_results"),

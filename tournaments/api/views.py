@@ -14,8 +14,9 @@ from typing import Any
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -23,6 +24,7 @@ from rest_framework.views import APIView
 
 from engine.seats import dealer
 from tournaments import selectors
+from tournaments.api import classic
 from tournaments.api.permissions import championship_of, sees_hidden
 from tournaments.api.serializers import (
     BoardListItemSerializer,
@@ -36,6 +38,7 @@ from tournaments.api.serializers import (
     TravellerBoardSerializer,
 )
 from tournaments.models import Championship, Round
+from tournaments.selectors import classic as classic_read
 from tournaments.selectors.seating import RoundSeating, round_seating, seating_plan
 
 #: ASCII digits only: ``str.isdigit()`` accepts "²", which ``int()`` refuses (a 500).
@@ -89,6 +92,8 @@ def championship_data(championship: Championship) -> dict[str, Any]:
         "boards_per_round": championship.boards_per_round,
         "deal_commitment": championship.deal_commitment,
         "deal_secret": championship.public_deal_secret or None,
+        "format": championship.format,
+        **classic.rules_data(championship),
     }
 
 
@@ -152,7 +157,8 @@ def _round_data(seated: RoundSeating) -> dict[str, Any]:
 class RoundListApi(APIView):
     """Every round with its movement, boards, seatings (who sits NS and EW at each
     table) and byes (who sits out): ``selectors.seating_plan``, the seating page's read
-    model."""
+    model; in a classic championship each table's game too
+    (``selectors.classic.round_games``)."""
 
     permission_classes = [AllowAny]
 
@@ -160,12 +166,18 @@ class RoundListApi(APIView):
     def get(self, request: Request, slug: str) -> Response:
         championship = championship_of(slug)
         data = [_round_data(seated) for seated in seating_plan(championship)]
+        if championship.is_classic:
+            rows = {r.number: r for r in Round.objects.filter(championship=championship)}
+            for item in data:
+                item.update(classic.round_games_data(
+                    classic_read.round_games(championship, rows[item["number"]])))
         return Response(RoundSerializer(data, many=True).data)
 
 
 class RoundApi(APIView):
     """One round with its movement, boards, seatings and byes
-    (``selectors.round_seating``)."""
+    (``selectors.round_seating``); in a classic championship each table's pairs and
+    game (``tables``, ``games_in``: ``selectors.classic.round_games``)."""
 
     permission_classes = [AllowAny]
 
@@ -173,7 +185,10 @@ class RoundApi(APIView):
     def get(self, request: Request, slug: str, round: int) -> Response:
         championship = championship_of(slug)
         row = get_object_or_404(Round, championship=championship, number=round)
-        return Response(RoundSerializer(_round_data(round_seating(row))).data)
+        data = _round_data(round_seating(row))
+        if championship.is_classic:
+            data.update(classic.round_games_data(classic_read.round_games(championship, row)))
+        return Response(RoundSerializer(data).data)
 
 
 class BoardListApi(APIView):
@@ -196,21 +211,30 @@ class BoardListApi(APIView):
 
 class StandingsApi(APIView):
     """Standings of a championship: overall, ``?round=N`` or ``?through=N``, with totals
-    over the boards public now, whoever asks (``selectors.standings`` ``for_public``)."""
+    over the boards public now, whoever asks (``selectors.standings`` ``for_public``).
+    A classic championship (``format: "classic"``): overall or ``?through=N``, ranked by
+    its ``tiebreaks`` (``selectors.classic.classic_standings``)."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("round", int, description="that round alone (400 if not a number)"),
+            OpenApiParameter("round", int, description="that round alone (400 if not a "
+                             "number; classic championships: 400, use through)"),
             OpenApiParameter("through", int, description="after rounds 1..N (400 if not a number)"),
         ],
-        responses={200: StandingsSerializer, 400: None, 404: None},
+        responses={200: PolymorphicProxySerializer(
+            component_name="StandingsOfEitherFormat",
+            serializers=[StandingsSerializer, classic.ClassicStandingsSerializer],
+            resource_type_field_name=None,
+        ), 400: None, 404: None},
     )
     def get(self, request: Request, slug: str) -> Response:
         championship = championship_of(slug)
         round_only = _round_param(request, "round")
         through = _round_param(request, "through")
+        if championship.is_classic:
+            return _classic_standings(championship, round_only, through)
         if round_only is not None:
             through = None
         view = selectors.standings(
@@ -234,15 +258,39 @@ class StandingsApi(APIView):
         return Response(StandingsSerializer(data).data)
 
 
+def _classic_standings(championship: Championship, round_only: int | None,
+                       through: int | None) -> Response:
+    """A classic championship's standings, overall or after round ``through``
+    (``selectors.classic.classic_standings``); one round alone is no classic scope."""
+    if round_only is not None:
+        raise ValidationError({"round": [_(
+            "Un campionat clàssic es classifica per partides guanyades fins a una ronda: "
+            "demaneu ?through=N."
+        )]})
+    view = classic_read.classic_standings(championship, through_round=through)
+    if through is not None and through not in view.rounds:  # a round it lacks: 404
+        get_object_or_404(Round, championship=championship, number=through)
+    data = classic.standings_data(championship, view)
+    return Response(classic.ClassicStandingsSerializer(data).data)
+
+
 class ProgressiveStandingsApi(APIView):
     """The standings after each round (rounds 1..N for every N with results), over the
-    public boards (``selectors.standings_after_each_round`` ``for_public``)."""
+    public boards (``selectors.standings_after_each_round`` ``for_public``); a classic
+    championship's in its own rows (``selectors.classic.classic_standings``)."""
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=ProgressiveStandingsSerializer)
+    @extend_schema(responses=PolymorphicProxySerializer(
+        component_name="ProgressiveStandingsOfEitherFormat",
+        serializers=[ProgressiveStandingsSerializer, classic.ClassicProgressiveSerializer],
+        resource_type_field_name=None,
+    ))
     def get(self, request: Request, slug: str) -> Response:
         championship = championship_of(slug)
+        if championship.is_classic:
+            return Response(classic.ClassicProgressiveSerializer(
+                classic.progressive_data(championship)).data)
         after = selectors.standings_after_each_round(championship, for_public=True)
         data = {
             "championship": championship.slug,
@@ -302,6 +350,9 @@ class TravellerApi(APIView):
     @extend_schema(responses=TravellerBoardSerializer)
     def get(self, request: Request, slug: str, number: int) -> Response:
         championship = championship_of(slug)
+        if championship.is_classic:
+            raise NotFound(_("Un campionat clàssic no té taulers: cada ronda es juga una "
+                             "partida (…/rounds/<ronda>/tables/<taula>/game/)."))
         staff = sees_hidden(request, championship)
         sheet = selectors.traveller(championship, number, for_public=not staff)
         if sheet is None:
@@ -351,13 +402,24 @@ class ResultListApi(APIView):
 
 class ScoreCardApi(APIView):
     """A pair's score card: the boards it played that the reader may see, with its
-    total and rank over them (``selectors.score_card``)."""
+    total and rank over them (``selectors.score_card``); in a classic championship one
+    line a round, with the wins and rank after it (``selectors.classic.pair_card``)."""
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=ScoreCardSerializer)
+    @extend_schema(responses=PolymorphicProxySerializer(
+        component_name="ScoreCardOfEitherFormat",
+        serializers=[ScoreCardSerializer, classic.ClassicCardSerializer],
+        resource_type_field_name=None,
+    ))
     def get(self, request: Request, slug: str, number: int) -> Response:
         championship = championship_of(slug)
+        if championship.is_classic:
+            pair = selectors.pair_names(championship).get(number)
+            if pair is None:
+                raise Http404("No such pair")
+            return Response(classic.ClassicCardSerializer(
+                classic.card_data(championship, pair)).data)
         card = selectors.score_card(
             championship, number, for_public=not sees_hidden(request, championship)
         )

@@ -10,7 +10,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 
+from engine.seats import Side
 from scoring import classic
+from scoring.model import Trump
 from scoring.progress import Progress, RoundProgress
 from tournaments.models import Bye, Championship, Game, Pair, Round, Seating
 from tournaments.selectors.standings import PairName, pair_names
@@ -49,11 +51,11 @@ def championship_games(championship: Championship) -> ChampionshipGames:
     """Every game, bye, seated table and pair of ``championship``."""
     rows = Game.objects.filter(seating__round__championship=championship).values_list(
         "seating__round__number", "seating__ns_pair__number", "seating__ew_pair__number",
-        "ns_points", "ew_points", "deals", "ended_by", "hands",
+        "ns_points", "ew_points", "deals", "ended_by",
     )
     games = tuple(
-        classic.PlayedGame(r, ns, ew, _game(nsp, ewp, deals, ended, hands))
-        for r, ns, ew, nsp, ewp, deals, ended, hands in rows
+        classic.PlayedGame(r, ns, ew, _game(nsp, ewp, deals, ended))
+        for r, ns, ew, nsp, ewp, deals, ended in rows
     )
     byes = tuple(Bye.objects.filter(round__championship=championship).values_list(
         "round__number", "pair__number"))
@@ -61,7 +63,7 @@ def championship_games(championship: Championship) -> ChampionshipGames:
     for number in Seating.objects.filter(round__championship=championship).values_list(
             "round__number", flat=True):
         due[number] += 1
-    pairs = list(Pair.objects.filter(championship=championship).values_list(
+    pairs = list(Pair.objects.filter(championship=championship).order_by().values_list(
         "number", "withdrawn_after_round", "joined_round"))
     return ChampionshipGames(
         games=games, byes=byes, tables_due=dict(due),
@@ -71,10 +73,10 @@ def championship_games(championship: Championship) -> ChampionshipGames:
     )
 
 
-def _game(ns: int, ew: int, deals: int, ended: str, hands: list[dict[str, object]] | None
-          ) -> classic.Game:
-    """A stored game as ``scoring.classic`` takes it (the sheet's deals kept as typed:
-    the standings read only the final)."""
+def _game(ns: int, ew: int, deals: int, ended: str) -> classic.Game:
+    """A stored game as ``scoring.classic`` takes it: the final only (the standings and
+    the draw read nothing else; the score sheets are not read, a round of 100 tables'
+    sheets is 1,200 deals of JSON)."""
     return classic.Game(ns, ew, deals, classic.EndedBy(ended))
 
 
@@ -233,15 +235,9 @@ class TableGame:
     ns: PairName
     ew: PairName
     game: Game | None
-
-    @property
-    def winner(self) -> int | None:
-        """The pair number that won, ``None`` while playing or when level."""
-        if self.game is None:
-            return None
-        if self.game.ns_points == self.game.ew_points:
-            return None
-        return self.ns.number if self.game.ns_points > self.game.ew_points else self.ew.number
+    #: The pair number that won (on the counted points, as the standings count the
+    #: game: 150 to 130 under a cap of 121 is level), ``None`` while playing or level.
+    winner: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,11 +260,18 @@ def round_games(championship: Championship, round: Round) -> RoundGames:
     seatings = (Seating.objects.filter(round=round)
                 .select_related("table", "ns_pair", "ew_pair", "game")
                 .order_by("table__number"))
+    rules = championship.classic_rules()
     tables = []
     for s in seatings:
         game = s.game if hasattr(s, "game") else None
+        winner = None
+        if game is not None:
+            ns_wins, ew_wins = classic.outcome(
+                _game(game.ns_points, game.ew_points, game.deals, game.ended_by), rules)
+            if ns_wins != ew_wins:
+                winner = s.ns_pair.number if ns_wins > ew_wins else s.ew_pair.number
         tables.append(TableGame(s.table.number, names[s.ns_pair.number],
-                                names[s.ew_pair.number], game))
+                                names[s.ew_pair.number], game, winner))
     byes = tuple(names[n] for n in Bye.objects.filter(round=round)
                  .values_list("pair__number", flat=True) if n in names)
     return RoundGames(round.number, tuple(tables), byes, round.is_closed)
@@ -348,3 +351,26 @@ def pair_card(championship: Championship, pair_number: int) -> list[CardLine]:
                               rules.counted(mine_pts), rules.counted(theirs), result,
                               wins_after, rank_after))
     return lines
+
+
+def stored_hand(raw: dict[str, object]) -> classic.Hand:
+    """One deal of a stored score sheet (``scoring.classic.Hand.as_json``) as the value
+    it was made from: the sheet was checked when it was saved, against the rules of
+    that day, so it is read as it is."""
+    points = raw.get("points")
+    revoke = raw.get("revoke")
+    return classic.Hand(
+        chooser=Side(str(raw["chooser"])), trump=Trump(str(raw["trump"])),
+        points=None if points is None else int(str(points)),
+        delegated=bool(raw.get("delegated")), contro=bool(raw.get("contro")),
+        recontro=bool(raw.get("recontro")), sant_vicenc=bool(raw.get("sant_vicenc")),
+        revoke=None if revoke is None else Side(str(revoke)),
+    )
+
+
+def game_sheet(game: Game) -> tuple[classic.SheetLine, ...]:
+    """A game's score sheet, line by line (each deal's scores and the running totals,
+    ``scoring.classic.sheet_lines``); empty when the game was entered by its final."""
+    if not game.hands:
+        return ()
+    return tuple(classic.sheet_lines([stored_hand(h) for h in game.hands]))

@@ -92,7 +92,10 @@ PAIR_NAME_COLUMNS = ("number", "player1__name", "player2__name", "withdrawn_afte
 
 def pair_names(championship: Championship) -> dict[int, PairName]:
     """``{number: PairName}`` read as tuples (one query)."""
-    rows = Pair.objects.filter(championship=championship).values_list(*PAIR_NAME_COLUMNS)
+    # No ordering: the model's default joins the championship row, which every save
+    # bumps, and the names are read into a dict anyway.
+    rows = Pair.objects.filter(championship=championship).order_by().values_list(
+        *PAIR_NAME_COLUMNS)
     return {row[0]: PairName(*row) for row in rows}
 
 

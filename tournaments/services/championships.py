@@ -251,11 +251,11 @@ def championship_create(
         )
     clean = _clean_rules(rules)
     if format == Championship.Format.CLASSIC:
-        for rule, default in (("variant", Championship.Variant.LLIURE),
-                              ("sant_vicenc", False),
-                              ("doubling", Championship.Doubling.CLASSIC),
-                              ("movement", Championship.Movement.SWISS)):
-            clean.setdefault(rule, default)
+        for key, default in (("variant", Championship.Variant.LLIURE),
+                             ("sant_vicenc", False),
+                             ("doubling", Championship.Doubling.CLASSIC),
+                             ("movement", Championship.Movement.SWISS)):
+            clean.setdefault(key, default)
         _check_classic({"score_cap": clean.get("score_cap", 121),
                         "game_target": clean.get("game_target", 101)})
     if "sant_vicenc" not in clean:

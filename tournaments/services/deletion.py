@@ -20,6 +20,7 @@ from tournaments.models import (
     Board,
     Bye,
     Championship,
+    Game,
     Pair,
     PairBoard,
     Player,
@@ -52,7 +53,8 @@ def championship_delete_summary(championship: Championship) -> DeletionSummary:
         pairs=Pair.objects.filter(championship=championship).count(),
         rounds=Round.objects.filter(championship=championship).count(),
         boards=Board.objects.filter(championship=championship).count(),
-        results=Result.objects.filter(board__championship=championship).count(),
+        results=Result.objects.filter(board__championship=championship).count()
+        + Game.objects.filter(seating__round__championship=championship).count(),
         print_jobs=PrintJob.objects.filter(championship=championship).count(),
     )
 
@@ -83,6 +85,7 @@ def championship_delete(
     # Children before parents: each PROTECT below is released before its target goes.
     PairBoard.objects.filter(board__championship=championship).delete()
     Result.objects.filter(board__championship=championship).delete()
+    Game.objects.filter(seating__round__in=rounds).delete()
     RoundPair.objects.filter(round__in=rounds).delete()
     Bye.objects.filter(round__in=rounds).delete()
     Seating.objects.filter(round__in=rounds).delete()

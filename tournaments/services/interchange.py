@@ -35,6 +35,13 @@ Questions the spec leaves open, and the reading chosen here:
   number), so that no two championships show the same name in a list; the returned
   :class:`Imported` holds the file's name in ``renamed_from`` then (``None`` otherwise),
   the command says so, and the import's audit row keeps it (``name_in_file``).
+- A classic championship (``championship.format`` ``classic``) travels with its games'
+  rules and each table's game (docs/file-format.md "Classic championships"): the import
+  writes each game as entered (version 1, with its ``game.create`` audit row), the export
+  adds the standings by games won (``ChampionshipDoc.classic_standings``, the numbers
+  ``tournaments.selectors.classic`` shows). A file without the Sant Vicenç settings takes
+  them from its score sheets (on when a deal has one), else the classic default (off);
+  without ``championship.movement``, Swiss.
 - Every value is checked against its model field (``max_length``, integer range, NUL,
   slug pattern, decimal digits) before anything is written, so a file the spec-level
   limits of ``scoring.interchange`` let through can still never reach the database as a
@@ -61,6 +68,7 @@ from django.utils.translation import gettext as _
 from engine.rules import CarregarScope, Variant, sant_vicenc_default
 from scoring import InterchangeError, score_championship
 from scoring import Result as ScoringResult
+from scoring.classic import ClassicRules
 from scoring.interchange import (
     BoardDoc,
     ChampionshipDoc,
@@ -73,12 +81,14 @@ from scoring.interchange import (
     export_problems,
     load,
 )
+from scoring.interchange.classic import stored_game
 from scoring.interchange.public import without_private_words
 from tournaments.models import (
     AuditEntry,
     Board,
     Bye,
     Championship,
+    Game,
     Pair,
     PairBoard,
     Player,
@@ -91,7 +101,7 @@ from tournaments.models import (
 from tournaments.selectors import to_scoring_result
 from tournaments.services.bulk import JsonText, insert_rows
 from tournaments.services.championships import CREATE_PERMISSION
-from tournaments.services.common import User, acting_person, audit
+from tournaments.services.common import User, acting_person, audit, audit_entry
 from tournaments.services.errors import NotAllowedError
 
 
@@ -166,6 +176,18 @@ def _model_values(doc: ChampionshipDoc) -> Iterator[tuple[type[models.Model], st
             yield Round, "draw_seed", round_.draw_seed, f"rounds[{i}].draw_seed"
         for j, table in enumerate(round_.tables):
             yield Table, "number", table.number, f"rounds[{i}].tables[{j}].number"
+            if table.game is not None:
+                path = f"rounds[{i}].tables[{j}].game"
+                yield Game, "ns_points", table.game.ns_points, f"{path}.ns_points"
+                yield Game, "ew_points", table.game.ew_points, f"{path}.ew_points"
+                yield Game, "deals", table.game.deals, f"{path}.deals"
+                yield Game, "note", table.game_note, f"{path}.note"
+    if doc.classic is not None:
+        for name in ("game_target", "max_deals", "time_limit_minutes", "score_cap",
+                     "extra_deals", "bye_points_for", "bye_points_against"):
+            value = getattr(doc.classic, name)
+            if value is not None:
+                yield Championship, name, value, f"rules.{name}"
 
 
 def model_limit_problems(doc: ChampionshipDoc) -> list[str]:
@@ -247,20 +269,24 @@ def championship_import(*, data: Any, acting_user: User | None) -> Imported:
     )
     if not problems and top <= bottom:
         problems.append(f"rules.scale: top {top} must be above bottom {bottom}")
+    classic_rules = doc.classic if doc.is_classic else None
+    bye_wins = Decimal(1)
+    if classic_rules is not None:
+        bye_wins = _decimal(classic_rules.bye_wins, "rules.bye_wins", problems, "bye_wins")
     if problems:
         raise InterchangeError(problems)
     results = list(doc.results())
     play = doc.play
+    # For every Sant Vicenç called in the file (a result or a deal): on a botifarra hand?
+    called = [(r.trump is not None and r.trump.suit is None) for r in results if r.sant_vicenc]
+    called += [h.trump.suit is None for g in doc.games() for h in g.game.hands if h.sant_vicenc]
     sant_vicenc = play.sant_vicenc
     if sant_vicenc is None:
-        sant_vicenc = sant_vicenc_default(rules.doubling) or any(
-            r.sant_vicenc for r in results
-        )
+        default = False if classic_rules is not None else sant_vicenc_default(rules.doubling)
+        sant_vicenc = default or bool(called)
     sv_on_botifarra = play.sant_vicenc_on_botifarra
     if sv_on_botifarra is None:
-        sv_on_botifarra = any(
-            r.sant_vicenc and r.trump is not None and r.trump.suit is None for r in results
-        )
+        sv_on_botifarra = any(called)
     status = doc.status or (
         Championship.Status.FINISHED if doc.deal_secret
         else Championship.Status.RUNNING if doc.rounds
@@ -268,7 +294,13 @@ def championship_import(*, data: Any, acting_user: User | None) -> Imported:
     )
     defaults = Championship()
     name = _free_name(doc.name)
+    movement = doc.movement or (
+        Championship.Movement.SWISS if classic_rules is not None
+        else Championship.Movement.RANDOM
+    )
     championship = Championship.objects.create(
+        format=doc.format,
+        **_classic_fields(classic_rules or ClassicRules(), bye_wins),
         name=name,
         slug=_free_slug(doc.slug),
         date=doc.date,
@@ -291,7 +323,7 @@ def championship_import(*, data: Any, acting_user: User | None) -> Imported:
         rounding=rules.rounding.value,
         infraction_score=infraction_score,
         missed_boards=rules.missed_boards.value,
-        movement=doc.movement or Championship.Movement.RANDOM,
+        movement=movement,
         sant_vicenc_on_botifarra=sv_on_botifarra,
         deal_commitment=(doc.deal_commitment or "").lower(),
         deal_secret=(doc.deal_secret or "").lower(),
@@ -311,11 +343,27 @@ def championship_import(*, data: Any, acting_user: User | None) -> Imported:
             "rounds": Round.objects.filter(championship=championship).count(),
             "boards": Board.objects.filter(championship=championship).count(),
             "results": Result.objects.filter(board__championship=championship).count(),
+            **({"games": Game.objects.filter(seating__round__championship=championship)
+                .count()} if classic_rules is not None else {}),
             "deal_commitment": championship.deal_commitment,
             **({"name_in_file": doc.name} if name != doc.name else {}),
         },
     )
     return Imported(championship, doc.name if name != doc.name else None)
+
+
+def _classic_fields(rules: ClassicRules, bye_wins: Decimal) -> dict[str, Any]:
+    """The ``Championship`` columns of a classic championship's rules (a duplicate
+    championship keeps their defaults)."""
+    return {
+        "game_target": rules.game_target, "max_deals": rules.max_deals,
+        "time_limit_minutes": rules.time_limit_minutes, "score_cap": rules.score_cap,
+        "level_game": rules.level_game.value, "extra_deals": rules.extra_deals,
+        "tiebreaks": [t.value for t in rules.tiebreaks], "bye_wins": bye_wins,
+        "bye_points_for": rules.bye_points_for,
+        "bye_points_against": rules.bye_points_against,
+        "contro_allowed": rules.contro, "recontro_allowed": rules.recontro,
+    }
 
 
 def _write_rows(
@@ -406,6 +454,7 @@ def _write_rows(
         ],
     )
     now = timezone.now()
+    _write_games(championship, seated, seating_ids, acting_user, now)
     played = [  # (round, table, seating id, result, its column values, its note)
         (r, t, seating_id, res, _result_values(res), notes.get(res.board, ""))
         for (r, t), seating_id in zip(seated, seating_ids, strict=True)
@@ -447,6 +496,41 @@ def _write_rows(
         ),
         count=len(played),
     )
+
+
+def _write_games(
+    championship: Championship,
+    seated: list[tuple[RoundDoc, TableDoc]],
+    seating_ids: list[int],
+    acting_user: User | None,
+    now: datetime.datetime,
+) -> None:
+    """A classic championship's games as the file has them (version 1), each with its
+    ``game.create`` audit row, as a referee's entry writes it."""
+    games = [
+        (r, t, Game(
+            seating_id=seating_id, ns_points=t.game.ns_points, ew_points=t.game.ew_points,
+            deals=t.game.deals, ended_by=t.game.ended_by.value,
+            hands=[h.as_json() for h in t.game.hands] or None, note=t.game_note,
+            entered_by=acting_person(acting_user), entered_at=now, updated_at=now,
+            version=1,
+        ))
+        for (r, t), seating_id in zip(seated, seating_ids, strict=True)
+        if t.game is not None
+    ]
+    if not games:
+        return
+    Game.objects.bulk_create([g for _r, _t, g in games])
+    where = _("ronda %(round)s, taula %(table)s")
+    AuditEntry.objects.bulk_create([
+        audit_entry(
+            championship, AuditEntry.Action.GAME_CREATE, acting_user,
+            target=where % {"round": r.number, "table": t.number},
+            round_number=r.number, table_number=t.number,
+            before=None, after=g.snapshot(), at=now,
+        )
+        for r, t, g in games
+    ])
 
 
 #: The columns of a result an import writes, in the order of :func:`_result_values`
@@ -553,17 +637,25 @@ def championship_doc(championship: Championship) -> ChampionshipDoc:
         .order_by("board__number", "id")
     ):
         results_by_seating[r.seating_id].append(r)
+    games = {
+        g.seating_id: g for g in Game.objects.filter(seating__round__championship=championship)
+    } if championship.is_classic else {}
     tables_by_round: dict[int, list[TableDoc]] = defaultdict(list)
     for s in (
         Seating.objects.filter(round__championship=championship)
         .select_related("table", "ns_pair", "ew_pair").order_by("table__number")
     ):
         rows = results_by_seating[s.pk]
+        game = games.get(s.pk)
         tables_by_round[s.round_id].append(
             TableDoc(
                 s.table.number, s.ns_pair.number, s.ew_pair.number,
                 tuple(to_scoring_result(r) for r in rows),
                 tuple((r.board.number, r.note) for r in rows if r.note),
+                game=None if game is None else stored_game(
+                    game.ns_points, game.ew_points, game.deals, game.ended_by, game.hands
+                ),
+                game_note="" if game is None else game.note,
             )
         )
     byes_by_round: dict[int, list[int]] = defaultdict(list)
@@ -605,11 +697,14 @@ def championship_doc(championship: Championship) -> ChampionshipDoc:
             carregar_scope=CarregarScope(championship.carregar_scope),
             barraca=championship.barraca,
         ),
+        format=championship.format,
+        classic=championship.classic_rules() if championship.is_classic else None,
     )
 
 
 def championship_export(championship: Championship, *, public: bool = False) -> dict[str, Any]:
-    """The interchange document with every score and the standings ("Export adds");
+    """The interchange document with every score and the standings ("Export adds"; a
+    classic championship's by games won);
     ``public``: the public download's, without the withdrawals' reasons and the
     referees' notes (:func:`scoring.interchange.public.without_private_words`).
 
@@ -621,7 +716,10 @@ def championship_export(championship: Championship, *, public: bool = False) -> 
     doc = championship_doc(championship)
     if public:
         doc = without_private_words(doc)
-    document = dump(doc, score_championship(doc.rules, doc.results(), doc.absences()))
+    if doc.is_classic:
+        document = dump(doc, classic_standings=doc.classic_standings())
+    else:
+        document = dump(doc, score_championship(doc.rules, doc.results(), doc.absences()))
     problems = export_problems(document)
     if problems:
         raise InterchangeError(problems)

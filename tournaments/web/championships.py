@@ -239,9 +239,13 @@ def interchange_file(request: HttpRequest, slug: str) -> HttpResponse:
     """The championship's interchange file (docs/file-format.md: every deal, result and
     the published secret) to download, for anyone once the deal secret is published
     (the championship is finished, every board public: docs/decisions.md 16); 404
-    before. With it any copy of the program checks the deals (``verify_deals``)."""
+    before. With it any copy of the program checks the deals (``verify_deals``). A
+    classic championship deals no boards: its file is public once it is finished."""
     championship = get_object_or_404(Championship, slug=slug)
-    if not championship.deal_secret_published:
+    if championship.is_classic:
+        if championship.status != Championship.Status.FINISHED:
+            raise Http404(_("El fitxer del campionat es publica quan s'acaba."))
+    elif not championship.deal_secret_published:
         raise Http404(_("El fitxer del campionat es publica amb la llavor."))
     try:
         text = dumps(services.championship_export(championship, public=True))

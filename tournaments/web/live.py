@@ -1,5 +1,6 @@
 """The live public pages: standings, traveller, pair card and the hall screen, cheap for a
-hall full of phones.
+hall full of phones. A classic championship has the same pages from its own read models
+(``selectors.classic_live``), no traveller, and a live page per round (``round_games``).
 
 How they stay cheap (docs/architecture.md, docs/performance.md, docs/decisions.md 44):
 
@@ -39,7 +40,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -52,6 +53,14 @@ from django.views.decorators.http import condition
 from tournaments import permissions, selectors
 from tournaments.models import Championship, Seating
 from tournaments.permissions import Capability
+from tournaments.selectors.classic import ClassicStandings
+from tournaments.selectors.classic_live import (
+    live_classic_card,
+    live_classic_hall,
+    live_classic_standings,
+    live_round_games,
+)
+from tournaments.selectors.classic_words import ranking_order
 from tournaments.selectors.live import (
     FIND_MAX,
     find_pairs,
@@ -63,7 +72,12 @@ from tournaments.selectors.live import (
 )
 from tournaments.selectors.seating import next_seat, pair_seats
 from tournaments.selectors.standings import Standings
-from tournaments.web.live_rows import standings_rows, traveller_rows
+from tournaments.web.live_rows import (
+    CLASSIC_EXTRA_COLUMNS,
+    classic_standings_rows,
+    standings_rows,
+    traveller_rows,
+)
 
 #: Seconds a rendered fragment stays in the cache (a newer version replaces it).
 FRAGMENT_TTL = 15 * 60
@@ -269,6 +283,10 @@ def _query(**params: int | None) -> str:
 def standings_fragment(championship: Championship, round_only: int | None,
                        through: int | None) -> Served:
     """The standings fragment (the same for every viewer), as :func:`_cached` serves it."""
+    if championship.is_classic:
+        if round_only is not None:  # a round alone is its games (round_games)
+            return Served(championship.results_version, None)
+        return classic_standings_fragment(championship, through)
 
     def build() -> tuple[str | None, Standings | None]:
         data = live_standings(championship, round_only=round_only, through_round=through)
@@ -287,6 +305,41 @@ def standings_fragment(championship: Championship, round_only: int | None,
     return _cached(championship, f"all:standings:{round_only}:{through}", build)
 
 
+def classic_standings_fragment(championship: Championship, through: int | None) -> Served:
+    """A classic championship's standings fragment, overall or after round ``through``
+    (a round the championship lacks: ``None``, a 404)."""
+
+    def build() -> tuple[str | None, ClassicStandings | None]:
+        data = live_classic_standings(championship, through_round=through)
+        if through is not None and through not in data.rounds and not (
+                championship.rounds.filter(number=through).exists()):
+            return None, None
+        extra = [t for t in data.tiebreaks if t in CLASSIC_EXTRA_COLUMNS]
+        poll = reverse("live_standings", args=[championship.slug]) + _query(through=through)
+        return render_to_string("tournaments/live/classic_standings.html", _fragment_context(
+            championship, "standings", poll, standings=data, extra_columns=extra,
+            ranking_order=ranking_order(championship.classic_rules()),
+            rows_html=classic_standings_rows(championship.slug, data.rows, extra))), data
+
+    return _cached(championship, f"all:classic-standings:{through}", build)
+
+
+def round_games_fragment(championship: Championship, number: int) -> Served:
+    """A classic championship's round: its tables, each game or "en joc", its byes
+    (no such round, or a championship that is not classic: ``None``, a 404)."""
+
+    def build() -> tuple[str | None, Any]:
+        data = live_round_games(championship, number) if championship.is_classic else None
+        if data is None:
+            return None, None
+        poll = reverse("live_round_games", args=[championship.slug, number])
+        return render_to_string("tournaments/live/round_games.html", _fragment_context(
+            championship, "round", poll, round=data,
+            rules=championship.classic_rules())), data
+
+    return _cached(championship, f"all:round:{number}", build)
+
+
 def _staff_stale(staff: bool) -> float | None:
     """The organiser and the head referee (few, and checking what they just entered)
     always get the current version; the public may get a copy up to a second old."""
@@ -295,6 +348,8 @@ def _staff_stale(staff: bool) -> float | None:
 
 def traveller_fragment(championship: Championship, number: int, *, staff: bool) -> Served:
     def build() -> tuple[str | None, Any]:
+        if championship.is_classic:  # no boards: games are entered whole
+            return None, None
         data = live_traveller(championship, number, for_public=not staff)
         if data is None:
             return None, None
@@ -311,6 +366,9 @@ def traveller_fragment(championship: Championship, number: int, *, staff: bool) 
 
 def card_fragment(championship: Championship, number: int, *, staff: bool) -> Served:
     from django.utils.translation import gettext as _
+
+    if championship.is_classic:
+        return classic_card_fragment(championship, number)
 
     def build() -> tuple[str | None, Any]:
         data = live_card(championship, number, for_public=not staff)
@@ -329,7 +387,32 @@ def card_fragment(championship: Championship, number: int, *, staff: bool) -> Se
     return _cached(championship, f"{viewer}:card:{number}", build, stale=_staff_stale(staff))
 
 
+def classic_card_fragment(championship: Championship, number: int) -> Served:
+    """A classic pair's card: round by round its table, opponent, score, result and
+    running wins, the rank after each round as a chart, and its next seat (the same for
+    every viewer: a classic championship hides nothing)."""
+    from django.utils.translation import gettext as _
+
+    def build() -> tuple[str | None, Any]:
+        data = live_classic_card(championship, number)
+        if data is None:
+            return None, None
+        label = _("Posició després de cada ronda: %(ranks)s") % {
+            "ranks": ", ".join(f"R{n} {r}" for n, r in data.ranks)}
+        chart = rank_chart(data.ranks, data.pairs_ranked, label)
+        seats = pair_seats(championship, number)
+        poll = reverse("live_pair_card", args=[championship.slug, number])
+        return render_to_string("tournaments/live/classic_pair_card.html", _fragment_context(
+            championship, "card", poll, card=data, chart=chart, seats=seats,
+            next_seat=next_seat(seats), rules=championship.classic_rules())), data
+
+    return _cached(championship, f"all:classic-card:{number}", build)
+
+
 def hall_fragment(championship: Championship) -> Served:
+    if championship.is_classic:
+        return classic_hall_fragment(championship)
+
     def build() -> tuple[str, None]:
         data = live_hall(championship)
         return render_to_string("tournaments/live/hall.html", _fragment_context(
@@ -338,6 +421,18 @@ def hall_fragment(championship: Championship) -> Served:
         )), None
 
     return _cached(championship, "all:hall", build)
+
+
+def classic_hall_fragment(championship: Championship) -> Served:
+    def build() -> tuple[str, None]:
+        data = live_classic_hall(championship)
+        return render_to_string("tournaments/live/classic_hall.html", _fragment_context(
+            championship, "hall", reverse("live_hall", args=[championship.slug]),
+            hall=data, standings=data.standings,
+            ranking_order=ranking_order(championship.classic_rules()),
+        )), None
+
+    return _cached(championship, "all:classic-hall", build)
 
 
 # --------------------------------------------------------------------------- views
@@ -375,6 +470,10 @@ def _serve_hall(request: HttpRequest, championship: Championship) -> Served:
     return hall_fragment(championship)
 
 
+def _serve_round(request: HttpRequest, championship: Championship, number: int) -> Served:
+    return round_games_fragment(championship, number)
+
+
 def _served(request: HttpRequest, serve: Serve, slug: str, *args: Any) -> Served:
     """What this request sends, found once (by the ETag, else by the view)."""
     served: Served | None = request.__dict__.get("_live_served")
@@ -400,8 +499,19 @@ def _etag_of(serve: Serve) -> Callable[..., str]:
     return etag
 
 
-@condition(etag_func=_etag_of(_serve_standings))
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """Live standings (:func:`_standings`). A classic championship's round alone
+    (``?round=N``) is its games: the round's page (``round_games``)."""
+    championship = _championship(request, slug)
+    if championship.is_classic:
+        round_only, _through = _round_params(request)
+        if round_only is not None:
+            return redirect("round_games", championship.slug, round_only)
+    return _standings(request, slug)
+
+
+@condition(etag_func=_etag_of(_serve_standings))
+def _standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings: overall, ``?round=N`` or ``?through=N``, public boards only for
     everyone; a malformed round is ignored, a round the championship lacks is a 404.
     ``?find=`` lists the pairs "find my pair" finds (:func:`selectors.live.find_pairs`),
@@ -499,9 +609,32 @@ def hall(request: HttpRequest, slug: str) -> HttpResponse:
                  private=request.user.is_authenticated)
 
 
+@condition(etag_func=_etag_of(_serve_round))
+def round_games(request: HttpRequest, slug: str, round: int) -> HttpResponse:
+    """A classic championship's round, public and live: each table's pairs and game
+    (the score, or "en joc"), the byes, games in out of tables. A round the
+    championship lacks, or a championship that is not classic: 404."""
+    championship = _championship(request, slug)
+    served = _served(request, _serve_round, slug, round)
+    if served.html is None:
+        raise Http404("No such round")
+    html = served.html
+
+    def context() -> dict[str, Any]:
+        numbers = set(championship.rounds.values_list("number", flat=True))
+        return _shell(request, championship, fragment=mark_safe(html),  # noqa: S308
+                      number=round,
+                      previous=round - 1 if round - 1 in numbers else None,
+                      next=round + 1 if round + 1 in numbers else None)
+
+    response = _page(request, championship, "tournaments/round_games.html", context,
+                     "round", served.version)
+    return _live(response, private=request.user.is_authenticated)
+
+
 _FRAGMENTS: dict[str, Serve] = {
     "standings": _serve_standings, "traveller": _serve_traveller, "card": _serve_card,
-    "hall": _serve_hall,
+    "hall": _serve_hall, "round": _serve_round,
 }
 
 
@@ -518,7 +651,7 @@ def fragment(request: HttpRequest, slug: str, name: str, number: int | None = No
     if shown == championship.results_version:
         return _live(HttpResponse(status=204), private=private)
     serve = _FRAGMENTS.get(name)
-    takes_number = name in ("traveller", "card")
+    takes_number = name in ("traveller", "card", "round")
     if serve is None or takes_number != (number is not None):
         raise Http404("No such fragment")
     served = serve(request, championship, *([number] if takes_number else []))

@@ -3,7 +3,8 @@ templates: a template loop over 200 rows, each with a ``{% url %}`` tag, transla
 and filters, cost more than computing the standings it shows. The markup is the one the
 templates wrote (tournaments/live/standings.html and traveller.html hold the rest);
 every value is escaped, every word goes through the translation catalogue. Every number
-is the read model's own text (``selectors.standings``, ``selectors.traveller``): these
+is the read model's own text (``selectors.standings``, ``selectors.traveller``, and
+``selectors.classic`` for a classic championship's standings, written here only): these
 loops only write markup.
 """
 
@@ -17,6 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from tournaments.selectors.boards import Traveller
+from tournaments.selectors.classic import ClassicRow, wins_text
 from tournaments.selectors.standings import StandingRow
 from tournaments.templatetags.botifarra import side, signed, trump
 from tournaments.templatetags.double_dummy import dd_mark
@@ -29,6 +31,56 @@ def _pair_url(slug: str) -> tuple[str, str]:
     """The pair card's address around the pair's number: ``(before, after)``."""
     before, _sep, after = reverse("pair_card", args=[slug, _HOLE]).partition(str(_HOLE))
     return escape(before), escape(after)
+
+
+def _marks(row: StandingRow | ClassicRow) -> str:
+    """A row's mark: withdrawn, bye (sat out the scope's last round) or late."""
+    if row.withdrawn:
+        title = escape(_("retirada després de la ronda %(n)s")
+                       % {"n": row.pair.withdrawn_after_round})
+        return f' <span class="badge withdrawn" title="{title}">{escape(_("ret."))}</span>'
+    if row.bye:
+        return f' <span class="badge bye">{escape(_("descans"))}</span>'
+    if row.joins is not None:
+        joins = escape(_("entra a la ronda %(n)s") % {"n": row.joins})
+        return f' <span class="badge late">{joins}</span>'
+    return ""
+
+
+#: The tiebreak columns a classic championship's standings may add, by tiebreak.
+CLASSIC_EXTRA_COLUMNS = ("head_to_head", "buchholz")
+
+
+def classic_standings_rows(slug: str, rows: Iterable[ClassicRow],
+                           extra: Iterable[str] = ()) -> SafeString:
+    """A classic championship's standings rows: place, pair, games won, played, points
+    for, against, difference, then the ``extra`` tiebreak columns in the order given
+    (``head_to_head``, ``buchholz``). A row with no game nor bye in the scope shows "—"
+    for its numbers. Every number is the read model's (``selectors.classic.ClassicRow``)."""
+    before, after = _pair_url(slug)
+    columns = [c for c in extra if c in CLASSIC_EXTRA_COLUMNS]
+    out: list[str] = []
+    for row in rows:
+        pair = row.pair
+        names = escape(pair.names)
+        if row.has_score:
+            cells = [f"<strong>{escape(row.wins_text)}</strong>", str(row.played),
+                     str(row.points_for), str(row.points_against),
+                     escape(row.difference_text)]
+            for column in columns:
+                value = row.buchholz if column == "buchholz" else row.head_to_head
+                cells.append("—" if value is None else escape(wins_text(value)))
+        else:
+            cells = ["—", str(row.played), "—", "—", "—", *("—" for _c in columns)]
+        tds = "".join(f'<td class="num">{cell}</td>' for cell in cells)
+        out.append(
+            f'\n    <tr data-pair="{row.number}" data-names="{escape(pair.search_text)}">'
+            f'<td class="num">{row.rank_text}</td>\n'
+            f'      <td class="who"><a href="{before}{row.number}{after}" title="{names}">'
+            f'<strong>{row.number}</strong> <span class="names">{escape(pair.short)}</span>'
+            f'</a>{_marks(row)}</td>\n      {tds}</tr>\n  '
+        )
+    return mark_safe("".join(out))  # noqa: S308 - every value escaped above
 
 
 def standings_rows(slug: str, rows: Iterable[StandingRow], *,

@@ -98,3 +98,58 @@ def test_the_swiss_draw_meets_pairs_by_wins_and_rotates_the_bye(
     assert table.progress.results_in == table.progress.results_expected == 6
     wins = [r.wins for r in table.rows]
     assert wins == sorted(wins, reverse=True)
+
+
+def test_a_classic_championship_with_games_can_be_deleted(
+        classic_championship: Classic) -> None:
+    c = classic_championship
+    services.round_draw(round=c.rounds[0], seed=3, acting_user=c.organiser)
+    services.game_record(seating=seatings(c.rounds[0])[0], ns_points=101, ew_points=3,
+                         deals=5, ended_by="target", expected_version=None,
+                         acting_user=c.referee)
+    summary = services.championship_delete_summary(c.championship)
+    assert summary.results == 1
+    services.championship_delete(championship=c.championship,
+                                 confirm_slug=c.championship.slug, acting_user=c.organiser)
+    assert not Game.objects.exists()
+
+
+def test_rules_cannot_change_once_a_game_is_in_and_bad_rules_are_refused(
+        classic_championship: Classic) -> None:
+    c = classic_championship
+    with pytest.raises(services.RegistrationError) as error:
+        services.championship_update_rules(championship=c.championship,
+                                           acting_user=c.organiser, score_cap=90)
+    assert error.value.field == "score_cap"
+    with pytest.raises(services.RegistrationError) as error:
+        services.championship_update_rules(championship=c.championship,
+                                           acting_user=c.organiser,
+                                           tiebreaks=["wins", "wins"])
+    assert error.value.field == "tiebreaks"
+    services.championship_update_rules(championship=c.championship, acting_user=c.organiser,
+                                       max_deals="", game_target="51")
+    c.championship.refresh_from_db()
+    assert c.championship.max_deals is None and c.championship.game_target == 51
+    services.round_draw(round=c.rounds[0], seed=3, acting_user=c.organiser)
+    services.game_record(seating=seatings(c.rounds[0])[0], ns_points=51, ew_points=3,
+                         deals=5, ended_by="target", expected_version=None,
+                         acting_user=c.referee)
+    with pytest.raises(services.ChampionshipStateError):
+        services.championship_update_rules(championship=c.championship,
+                                           acting_user=c.organiser, game_target=101)
+
+
+def test_a_round_names_the_winner_on_the_counted_points(
+        classic_championship: Classic) -> None:
+    """150 to 130 ended by adjustment: both count 121, so the game is level (no winner
+    marked), as the standings count it."""
+    c = classic_championship
+    services.round_draw(round=c.rounds[0], seed=3, acting_user=c.organiser)
+    first, second = seatings(c.rounds[0])
+    services.game_record(seating=first, ns_points=150, ew_points=130, deals=12,
+                         ended_by="adjusted", expected_version=None,
+                         acting_user=c.organiser)
+    services.game_record(seating=second, ns_points=40, ew_points=101, deals=7,
+                         ended_by="target", expected_version=None, acting_user=c.referee)
+    games = selectors.round_games(c.championship, c.rounds[0])
+    assert [t.winner for t in games.tables] == [None, second.ew_pair.number]

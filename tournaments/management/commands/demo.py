@@ -13,6 +13,13 @@ championship and has the bots play rounds 1..K (each drawn by the movement, then
 and closed); a withdrawal happens right after the round it names. Without
 ``--play-rounds`` the demo is played as above. Every write goes through the services.
 
+``--format classic`` builds a classic championship instead (one game a round to 101,
+Swiss by games won; defaults 24 pairs, 5 rounds, swiss, every round played, slug
+``demo-classic``): each round is drawn, each table's game is played deal by deal by the
+bots (``scoring.classic_play``) and entered through ``services.game_record`` with its
+score sheet, as a referee would, and the round is closed. The same shape options apply
+(no ``--boards-per-round``: a classic championship has no boards).
+
 Idempotent: run twice, it says the demo exists (``--reset`` rebuilds it). Prints the URLs
 and the demo logins.
 
@@ -36,9 +43,12 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.urls import NoReverseMatch, reverse
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from engine.bots import play_board
 from scoring import movement
+from scoring.classic import EndedBy
+from scoring.classic_play import play_classic_game
 from tournaments import services
 from tournaments.models import Board, Bye, Championship, Membership, Round, Seating
 
@@ -49,6 +59,13 @@ PAIRS = 24
 ROUNDS = 4
 BOARDS_PER_ROUND = 6
 DRAW_SEED = 2026
+#: The classic demo: its slug, name and shape, and the seed of its games (table t of round
+#: r plays seed ``GAME_SEED * 100_000 + r * 1000 + t``; 2028 gives, over 24 pairs x 5
+#: rounds, games ended on the target, on deals and on time, two of them level).
+CLASSIC_SLUG = "demo-classic"
+CLASSIC_NAME = "Campionat de Botifarra a la Partida – Vic (demo)"
+CLASSIC_ROUNDS = 5
+GAME_SEED = 2028
 #: Seconds the demo spends on double-dummy tables at most (a board started is finished).
 ANALYSIS_BUDGET = 60.0
 
@@ -87,18 +104,24 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--reset", action="store_true", help="delete and rebuild the demo")
-        parser.add_argument("--slug", default=SLUG, help=f"identifier (default {SLUG})")
+        parser.add_argument("--slug", default=None,
+                            help=f"identifier (default {SLUG}; classic {CLASSIC_SLUG})")
         parser.add_argument("--pairs", type=int, default=PAIRS, help=f"pairs (default {PAIRS})")
-        parser.add_argument("--rounds", type=int, default=ROUNDS,
-                            help=f"rounds (default {ROUNDS})")
-        parser.add_argument("--boards-per-round", type=int, default=BOARDS_PER_ROUND,
-                            help=f"boards per round (default {BOARDS_PER_ROUND})")
+        parser.add_argument("--format", choices=Championship.Format.values,
+                            default=Championship.Format.DUPLICATE.value,
+                            help="duplicate (boards) or classic (one game a round); "
+                            "default duplicate")
+        parser.add_argument("--rounds", type=int, default=None,
+                            help=f"rounds (default {ROUNDS}; classic {CLASSIC_ROUNDS})")
+        parser.add_argument("--boards-per-round", type=int, default=None,
+                            help=f"boards per round (default {BOARDS_PER_ROUND}; "
+                            "not for classic)")
         parser.add_argument("--movement", choices=[m.value for m in Championship.Movement],
-                            default=Championship.Movement.RANDOM.value,
-                            help="how rounds are drawn (default random)")
+                            default=None,
+                            help="how rounds are drawn (default random; classic swiss)")
         parser.add_argument("--play-rounds", type=int, default=None,
                             help="draw, play and close rounds 1..K (default: the demo's "
-                            "rounds 1 to R-1 and half of round R)")
+                            "rounds 1 to R-1 and half of round R; classic: all)")
         parser.add_argument("--withdraw", action="append", default=[], metavar="PAIR@ROUND",
                             help="withdraw pair PAIR after round ROUND (repeatable)")
         parser.add_argument("--analysis-budget", type=float, default=ANALYSIS_BUDGET,
@@ -107,6 +130,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         self.shape = _shape(options)
+        self.classic = self.shape["format"] == Championship.Format.CLASSIC
         slug = self.shape["slug"]
         existing = Championship.objects.filter(slug=slug).first()
         budget = options["analysis_budget"]
@@ -126,7 +150,7 @@ class Command(BaseCommand):
                     championship=existing, confirm_slug=slug, acting_user=None
                 )
             try:
-                championship = self._build()
+                championship = self._build_classic() if self.classic else self._build()
             except ValueError as exc:  # a service refused: nothing is kept, one line
                 raise CommandError(str(exc)) from None
         self.stdout.write(self.style.SUCCESS(f"Demo creada: {championship.name}"))
@@ -138,7 +162,7 @@ class Command(BaseCommand):
     def _analyse(self, championship: Championship, budget: float) -> None:
         """The double-dummy tables of the closed rounds' boards, in board order, until
         ``budget`` seconds are spent (a board started is finished)."""
-        if budget <= 0:
+        if budget <= 0 or championship.is_classic:  # a classic championship has no boards
             return
         started = time.perf_counter()
         done: list[int] = []
@@ -266,6 +290,91 @@ class Command(BaseCommand):
             + (f", descansa {', '.join(map(str, byes))}" if byes else "")
         )
 
+    def _build_classic(self) -> Championship:
+        """The classic championship: pairs, rounds without boards, then rounds 1..K
+        drawn, played by the bots game by game, entered with their score sheets and
+        closed; withdrawals after the rounds they name."""
+        users = self._users()
+        organiser = users["organitzador"]
+        shape = self.shape
+        name = (CLASSIC_NAME if shape["slug"] == CLASSIC_SLUG
+                else f"{CLASSIC_NAME} · {shape['slug']}")
+        championship = services.championship_create(
+            name=name, slug=shape["slug"], date=datetime.date(2026, 12, 6),
+            venue="Vic, Casal Cívic", movement=shape["movement"], format="classic",
+            acting_user=organiser,
+        )
+        for username, (_password, role) in USERS.items():
+            services.membership_grant(
+                championship=championship, user=users[username], role=role,
+                acting_user=organiser,
+            )
+        lines = [f"{n};{_name(2 * n - 2)};{_name(2 * n - 1)}" for n in range(1, shape["pairs"] + 1)]
+        services.pairs_import_csv(
+            championship=championship, text="\n".join(lines), acting_user=organiser
+        )
+        rounds = services.rounds_setup(
+            championship=championship, rounds=shape["rounds"], boards_per_round=0,
+            acting_user=organiser,
+        )
+        championship.refresh_from_db()
+        for rnd in rounds:
+            if rnd.number > shape["play_rounds"]:
+                break
+            self._play_classic_round(championship, rnd, organiser, users["arbitre"])
+            for pair_number in shape["withdraw"].get(rnd.number, ()):
+                services.pair_withdraw(
+                    pair=championship.pairs.get(number=pair_number), after_round=rnd.number,
+                    reason="Retirada de la demo", acting_user=organiser,
+                )
+        championship.refresh_from_db()
+        return championship
+
+    def _play_classic_round(
+        self, championship: Championship, rnd: Round, organiser: Any, referee: Any
+    ) -> None:
+        """Draw the round, have the bots play every table's game and enter it deal by
+        deal through ``services.game_record``, then close the round."""
+        services.round_draw(
+            round=rnd, seed=DRAW_SEED + rnd.number, acting_user=organiser,
+            accept_rematches=True,
+        )
+        rules, play = championship.classic_rules(), championship.engine_rules()
+        seatings = list(
+            Seating.objects.filter(round=rnd).select_related("table").order_by("table__number")
+        )
+        ended: dict[EndedBy, int] = dict.fromkeys(
+            (EndedBy.TARGET, EndedBy.DEALS, EndedBy.TIME), 0)
+        level = 0
+        for seating in seatings:
+            table = seating.table.number
+            played = play_classic_game(
+                rules, play, seed=GAME_SEED * 100_000 + rnd.number * 1000 + table
+            )
+            revokes = [k for k, hand in enumerate(played.hands, start=1)
+                       if hand.revoke is not None]
+            services.game_record(
+                seating=seating, hands=[hand.as_json() for hand in played.hands],
+                ended_by=played.ended_by.value,
+                note=("Renunci a la mà " + ", ".join(map(str, revokes))) if revokes else "",
+                expected_version=None, acting_user=referee,
+            )
+            ended[played.ended_by] += 1
+            level += played.game.ns_points == played.game.ew_points
+        services.round_close(round=rnd, acting_user=organiser, analyse=False)
+        byes = list(Bye.objects.filter(round=rnd).values_list("pair__number", flat=True))
+        self.stdout.write(
+            _("  Ronda %(round)s: taules %(tables)s; partides acabades a l'objectiu "
+              "%(target)s, per mans %(deals)s, per temps %(time)s; empatades %(level)s")
+            % {
+                "round": rnd.number, "tables": len(seatings),
+                "target": ended[EndedBy.TARGET], "deals": ended[EndedBy.DEALS],
+                "time": ended[EndedBy.TIME], "level": level,
+            }
+            + (_("; descansa %(pairs)s") % {"pairs": ", ".join(map(str, byes))}
+               if byes else "")
+        )
+
     # -- output -------------------------------------------------------------------------
 
     def _print_summary(self, championship: Championship) -> None:
@@ -314,8 +423,21 @@ def _shape(options: dict[str, Any]) -> dict[str, Any]:
     option, before anything is written. The limits are the services' own
     (``services.PAIR_NUMBER_MAX`` pairs, ``services.ROUNDS_SETUP_MAX`` rounds and boards
     a round, the rounds of a round-robin)."""
+    classic = options.get("format") == Championship.Format.CLASSIC
+    if classic and options["boards_per_round"] is not None:
+        raise CommandError("--boards-per-round: a classic championship plays games, "
+                           "not boards")
+    defaults = {
+        "slug": CLASSIC_SLUG if classic else SLUG,
+        "rounds": CLASSIC_ROUNDS if classic else ROUNDS,
+        "boards_per_round": 0 if classic else BOARDS_PER_ROUND,
+        "movement": (Championship.Movement.SWISS if classic
+                     else Championship.Movement.RANDOM).value,
+    }
+    options = {**options, **{key: value for key, value in defaults.items()
+                             if options.get(key) is None}}
     limits = (("pairs", 2, services.PAIR_NUMBER_MAX), ("rounds", 1, services.ROUNDS_SETUP_MAX),
-              ("boards_per_round", 1, services.ROUNDS_SETUP_MAX))
+              ("boards_per_round", 0 if classic else 1, services.ROUNDS_SETUP_MAX))
     for key, low, high in limits:
         if not low <= options[key] <= high:
             raise CommandError(
@@ -354,8 +476,11 @@ def _shape(options: dict[str, Any]) -> dict[str, Any]:
         if pairs - len(gone) < 2:
             raise CommandError(f"--withdraw {text!r}: fewer than 2 pairs would be left")
         withdraw.setdefault(int(after), []).append(int(pair))
+    if classic and play is None:
+        play = rounds  # the classic demo plays every round
     return {
         "slug": options["slug"], "pairs": options["pairs"], "rounds": options["rounds"],
         "boards_per_round": options["boards_per_round"], "movement": options["movement"],
         "play_rounds": play, "withdraw": withdraw,
+        "format": Championship.Format.CLASSIC if classic else Championship.Format.DUPLICATE,
     }
