@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from engine import Suit, sant_vicenc_default
 from engine.score import classic_multiplier
 from tournaments.fields import NFCFormField
-from tournaments.models import Championship, Result
+from tournaments.models import Championship, Game, Result
 from tournaments.result_messages import result_problems
 
 #: CSV import: at most this many bytes from an uploaded file (a championship has ~100 pairs).
@@ -52,12 +52,35 @@ SANT_VICENC_CHOICES = [
 ]
 
 
+#: What each format means, one sentence each, under its choice on the creation page.
+FORMAT_HELP = {
+    Championship.Format.DUPLICATE: _(
+        "Els taulers es reparteixen per endavant i totes les taules juguen les mateixes "
+        "mans: cada resultat es compara amb els de les altres taules."),
+    Championship.Format.CLASSIC: _(
+        "Cada ronda, cada taula juga una partida a 101 punts i la classificació compta "
+        "les partides guanyades (sistema suís)."),
+}
+#: The fields of a new championship that are not rules (a classic one takes the classic
+#: defaults for every rule and changes them on the rules page).
+IDENTITY_FIELDS = ("name", "slug", "date", "venue", "format")
+
+
 class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]  # generic in the stubs only
     """A new championship with its rules; every rule starts at the spec's default
     (docs/file-format.md "rules", docs/rules.md). ``sant_vicenc`` left blank follows the
     doubling (``engine.sant_vicenc_default``): a checkbox could not tell "not ticked"
-    from "not given"."""
+    from "not given".
 
+    ``format``: predonats (duplicate) or classic, chosen here for good. The rules on
+    this form are the duplicate ones: with ``classic`` they are not required and
+    ``cleaned_data`` keeps only :data:`IDENTITY_FIELDS` (the service gives the classic
+    defaults; the organiser changes them on the rules page)."""
+
+    format = forms.ChoiceField(
+        label=_("Format"), choices=Championship.Format.choices, required=False,
+        initial=Championship.Format.DUPLICATE, widget=forms.RadioSelect,
+    )
     sant_vicenc = forms.TypedChoiceField(
         label=_("Sant Vicenç permès"), choices=SANT_VICENC_CHOICES, required=False,
         coerce=lambda value: value == "True", empty_value=None,
@@ -114,9 +137,40 @@ class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]  # generic in
         for name in ("movement", "missed_boards"):
             if name in self.fields:
                 self.fields[name].required = False
+        if self.is_classic_chosen:
+            for name, field in self.fields.items():
+                if name not in IDENTITY_FIELDS:
+                    field.required = False
+
+    @property
+    def is_classic_chosen(self) -> bool:
+        """Whether the posted format is classic (the duplicate rules then do not apply)."""
+        return (
+            "format" in self.fields and self.is_bound
+            and self.data.get(self.add_prefix("format")) == Championship.Format.CLASSIC
+        )
+
+    def identity_fields(self) -> list[forms.BoundField]:
+        """The name, identifier, date, venue and format, as the page shows them first."""
+        return [self[name] for name in IDENTITY_FIELDS if name in self.fields]
+
+    def rule_fields(self) -> list[forms.BoundField]:
+        """The duplicate rules, shown apart (hidden while classic is chosen)."""
+        return [self[name] for name in self.fields if name not in IDENTITY_FIELDS]
+
+    def format_choices(self) -> list[tuple[Any, str]]:
+        """Each format's radio button with its sentence (:data:`FORMAT_HELP`)."""
+        return [(radio, str(FORMAT_HELP[radio.data["value"]])) for radio in self["format"]]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if "format" in self.fields and not data.get("format"):
+            data["format"] = Championship.Format.DUPLICATE  # not chosen: predonats
+        if self.is_classic_chosen:
+            for name in list(self.errors):
+                if name not in IDENTITY_FIELDS and name != "__all__":
+                    del self.errors[name]  # a rule the classic format does not take
+            return {name: data[name] for name in IDENTITY_FIELDS if name in data}
         for name in ("movement", "missed_boards"):
             if name in self.fields and not data.get(name):
                 field = Championship._meta.get_field(name)
@@ -133,9 +187,149 @@ class ChampionshipForm(forms.ModelForm):  # type: ignore[type-arg]  # generic in
 class RulesForm(ChampionshipForm):
     """The rules alone, to change them while no result exists."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        del self.fields["format"]  # chosen at creation for good
+
     class Meta(ChampionshipForm.Meta):
         fields = [f for f in ChampionshipForm.Meta.fields
                   if f not in ("name", "slug", "date", "venue")]
+
+
+#: The ranking criteria a classic championship may choose, at most this many.
+TIEBREAK_SLOTS = 5
+#: Games won for a bye, as the rules form offers them.
+BYE_WINS_CHOICES = [("1", "1"), ("0.5", "½"), ("0", "0")]
+#: A classic rule's whole numbers go up to this (as services.championship_update_rules).
+CLASSIC_NUMBER_MAX = 9999
+
+
+def _optional_number(label: Any, help_text: Any) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label, required=False, min_value=1, max_value=CLASSIC_NUMBER_MAX,
+        help_text=help_text, widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+class ClassicRulesForm(forms.Form):
+    """The rules of a classic championship (``scoring.classic.ClassicRules``, the play
+    variant and the doubles allowed), as ``services.championship_update_rules`` takes
+    them. ``tiebreak_1``..``tiebreak_5``: the ranking order, "—" for none; their
+    ``cleaned_data`` is ``tiebreaks`` (a list), and a service error on ``tiebreaks``
+    shows at ``tiebreak_1``. The duplicate rules (method, scale, rounding, infraction,
+    missed boards, doubling, carregar, barraca) are not on it."""
+
+    game_target = forms.IntegerField(
+        label=_("Punts per guanyar la partida"), min_value=1, max_value=CLASSIC_NUMBER_MAX,
+        help_text=_("Habitualment 101; també es juga a 36, 51 o 100."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "list": "target-suggestions"}),
+    )
+    max_deals = _optional_number(
+        _("Mans com a màxim"), _("En blanc: sense límit de mans."))
+    time_limit_minutes = _optional_number(
+        _("Temps límit (minuts)"), _("En blanc: sense límit de temps."))
+    score_cap = _optional_number(
+        _("Punts comptats com a màxim"),
+        _("Els punts d'una parella en una partida compten fins aquí a la classificació. "
+          "En blanc: sense màxim."))
+    level_game = forms.ChoiceField(
+        label=_("Partida empatada al final"), choices=Championship.LevelGame.choices,
+        widget=forms.RadioSelect,
+    )
+    extra_deals = forms.IntegerField(
+        label=_("Mans de desempat"), min_value=0, max_value=CLASSIC_NUMBER_MAX,
+        help_text=_("Només si una partida empatada juga mans de més."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    bye_wins = forms.ChoiceField(
+        label=_("Victòries per descans"), choices=BYE_WINS_CHOICES, widget=forms.RadioSelect,
+    )
+    bye_points_for = forms.IntegerField(
+        label=_("Punts a favor per descans"), min_value=0, max_value=CLASSIC_NUMBER_MAX,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    bye_points_against = forms.IntegerField(
+        label=_("Punts en contra per descans"), min_value=0, max_value=CLASSIC_NUMBER_MAX,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    contro_allowed = forms.BooleanField(label=_("Contro permès"), required=False)
+    recontro_allowed = forms.BooleanField(label=_("Recontro permès"), required=False)
+    sant_vicenc = forms.BooleanField(label=_("Sant Vicenç permès"), required=False)
+    sant_vicenc_on_botifarra = forms.BooleanField(
+        label=_("Sant Vicenç també en botifarra"), required=False)
+    variant = forms.ChoiceField(
+        label=_("Variant"), choices=Championship.Variant.choices, widget=forms.RadioSelect,
+    )
+    movement = forms.ChoiceField(
+        label=_("Moviment"), choices=Championship.Movement.choices,
+        help_text=_("Com es sorteja cada ronda (el sistema suís aparella les parelles "
+                    "amb les mateixes victòries)."),
+    )
+
+    #: The rules of the form, in its order (the tiebreak slots are added in __init__).
+    RULES = ("game_target", "max_deals", "time_limit_minutes", "score_cap", "level_game",
+             "extra_deals", "bye_wins", "bye_points_for", "bye_points_against",
+             "contro_allowed", "recontro_allowed", "sant_vicenc",
+             "sant_vicenc_on_botifarra", "variant", "movement")
+
+    def __init__(self, *args: Any, championship: Championship, **kwargs: Any) -> None:
+        initial = {name: getattr(championship, name) for name in self.RULES}
+        initial["bye_wins"] = _bye_wins_text(championship.bye_wins)
+        tiebreaks = list(championship.tiebreaks or [])
+        for k in range(1, TIEBREAK_SLOTS + 1):
+            initial[f"tiebreak_{k}"] = tiebreaks[k - 1] if k <= len(tiebreaks) else ""
+        kwargs.setdefault("initial", initial)
+        super().__init__(*args, **kwargs)
+        ordinals = [_("1r criteri"), _("2n criteri"), _("3r criteri"), _("4t criteri"),
+                    _("5è criteri")]
+        for k in range(1, TIEBREAK_SLOTS + 1):
+            self.fields[f"tiebreak_{k}"] = forms.ChoiceField(
+                label=ordinals[k - 1], required=k == 1,
+                choices=[("", "—"), *Championship.Tiebreak.choices],
+            )
+
+    def tiebreak_fields(self) -> list[forms.BoundField]:
+        return [self[f"tiebreak_{k}"] for k in range(1, TIEBREAK_SLOTS + 1)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        chosen: list[str] = []
+        gap = False
+        for k in range(1, TIEBREAK_SLOTS + 1):
+            name = f"tiebreak_{k}"
+            value = data.pop(name, "") or ""
+            if not value:
+                gap = True
+                continue
+            if value in chosen:
+                self.add_error(name, _("Aquest criteri ja és més amunt a la llista."))
+            elif gap:
+                self.add_error(name, _("Ompliu els criteris per ordre, sense deixar-ne "
+                                       "cap de buit al mig."))
+            chosen.append(value)
+        data["tiebreaks"] = chosen
+        if data.get("recontro_allowed") and not data.get("contro_allowed"):
+            self.add_error("recontro_allowed", _("El recontro només es pot fer després "
+                                                 "d'un contro: permeteu també el contro."))
+        if data.get("sant_vicenc") and not data.get("recontro_allowed"):
+            self.add_error("sant_vicenc", _("El Sant Vicenç només es pot fer després "
+                                            "d'un recontro: permeteu també el recontro."))
+        if data.get("sant_vicenc_on_botifarra") and not data.get("sant_vicenc"):
+            data["sant_vicenc_on_botifarra"] = False  # nothing to allow on botifarra
+        return data
+
+    def add_service_error(self, exc: Exception) -> None:
+        """:func:`add_service_error`, the ranking order's error at its first slot."""
+        if getattr(exc, "field", None) == "tiebreaks":
+            self.add_error("tiebreak_1", str(exc))
+            return
+        add_service_error(self, exc)
+
+
+def _bye_wins_text(value: Any) -> str:
+    """The stored games won for a bye (a decimal) as the form's choice: "1", "0.5", "0"."""
+    text = format(value, "f").rstrip("0").rstrip(".") if value is not None else "1"
+    return text or "0"
 
 
 class PairForm(forms.Form):
@@ -195,12 +389,25 @@ class PairsCsvForm(forms.Form):
 
 
 class RoundsSetupForm(forms.Form):
-    """How many rounds, and how many boards each round plays."""
+    """How many rounds, and how many boards each round plays (``classic``: no boards,
+    each table plays one game a round; ``cleaned_data["boards_per_round"]`` is 0)."""
 
     rounds = forms.IntegerField(label=_("Nombre de rondes"), min_value=1, max_value=30)
     boards_per_round = forms.IntegerField(
         label=_("Taulers per ronda"), min_value=1, max_value=36
     )
+
+    def __init__(self, *args: Any, classic: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.classic = classic
+        if classic:
+            del self.fields["boards_per_round"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.classic:
+            data["boards_per_round"] = 0
+        return data
 
 
 #: The signed draw a rematch confirmation carries (``django.core.signing``): which
@@ -376,3 +583,226 @@ class ResultForm(forms.Form):
                 continue
             self.add_error(field if field in self.fields else None, message)
         return data
+
+
+# ------------------------------------------------------------------ a classic game
+
+SIDE_CHOICES = [("NS", _("NS")), ("EW", _("EO"))]
+HAND_TRUMP_CHOICES = [("", "—"), *TRUMP_CHOICES]
+#: The lines of a score sheet with no deal limit, and the most a sheet may have.
+SHEET_LINES_NO_LIMIT = 16
+SHEET_LINES_MAX = 40
+#: The doubles of a deal, each with the championship rule that allows it.
+DOUBLES = (("contro", "contro_allowed"), ("recontro", "recontro_allowed"),
+           ("sant_vicenc", "sant_vicenc"))
+
+
+class HandLineForm(forms.Form):
+    """One deal of a classic game's score sheet (``scoring.classic.Hand``): who chose
+    trump and whether delegated, the trump, the doubles the championship allows, the
+    points the choosing side took (0..72) and a revoke. A line with nothing typed is
+    blank and left out of the game (:attr:`is_blank`)."""
+
+    chooser = forms.ChoiceField(label=_("Qui tria"), choices=SIDE_CHOICES, required=False,
+                                widget=forms.RadioSelect)
+    delegated = forms.BooleanField(label=_("Delegat"), required=False)
+    trump = forms.ChoiceField(label=_("Trumfo"), choices=HAND_TRUMP_CHOICES, required=False)
+    contro = forms.BooleanField(label=_("Contro"), required=False)
+    recontro = forms.BooleanField(label=_("Recontro"), required=False)
+    sant_vicenc = forms.BooleanField(label=_("Sant Vicenç"), required=False)
+    # No min/max validators: 0..72 is scoring.classic's rule, with its own message.
+    points = forms.IntegerField(
+        label=_("Punts de qui tria"), required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 72}),
+    )
+    revoke = forms.ChoiceField(label=_("Renunci"), choices=INFRACTION_CHOICES, required=False)
+
+    def __init__(self, *args: Any, championship: Championship, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, rule in DOUBLES:
+            if not getattr(championship, rule):
+                del self.fields[name]  # only the doubles the championship allows
+
+    @property
+    def is_blank(self) -> bool:
+        """Nothing typed on the line (a sheet has more lines than a game needs)."""
+        data = getattr(self, "cleaned_data", {})
+        return not any(data.get(name) not in (None, "", False) for name in self.fields) \
+            and not any(name in self.errors for name in self.fields)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.is_blank:
+            return data
+        if not data.get("chooser") and "chooser" not in self.errors:
+            self.add_error("chooser", _("Cal saber qui ha triat el trumfo: NS o EO."))
+        return data
+
+    def raw(self) -> dict[str, Any]:
+        """The deal as ``scoring.classic.validate_hand`` takes it."""
+        data = self.cleaned_data
+        return {
+            "chooser": data.get("chooser") or None,
+            "delegated": bool(data.get("delegated")),
+            "trump": data.get("trump") or None,
+            **{name: bool(data.get(name)) for name, _rule in DOUBLES},
+            "points": data.get("points"),
+            "revoke": data.get("revoke") or None,
+        }
+
+
+class GameForm(forms.Form):
+    """One table's game of a classic championship, as a referee types it on a phone:
+    the final (points NS and EO, deals played, how it ended) or, with ``sheet``, the
+    score sheet deal by deal (:class:`HandLineForm` lines, prefixed ``h0``, ``h1``...;
+    the final is the sheet's). ``version``: the version the referee saw (empty for a
+    new game). "adjusted" (the referee's decision) only with ``can_adjust``.
+
+    The rules are ``scoring.classic``'s, applied by ``services.game_record``; its
+    problems come back at their fields (:meth:`add_service_error`), a deal's at its
+    line."""
+
+    ns_points = forms.IntegerField(
+        label=_("Punts NS"), required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}))
+    ew_points = forms.IntegerField(
+        label=_("Punts EO"), required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}))
+    deals = forms.IntegerField(
+        label=_("Mans jugades"), required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1}))
+    ended_by = forms.ChoiceField(
+        label=_("Com s'ha acabat"), choices=Game.EndedBy.choices, required=False,
+        widget=forms.RadioSelect)
+    note = NFCFormField(label=_("Nota"), max_length=500, required=False)
+    version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    lines = forms.IntegerField(required=False, min_value=0, max_value=SHEET_LINES_MAX,
+                               widget=forms.HiddenInput)
+
+    def __init__(self, data: Any = None, *, championship: Championship, sheet: bool,
+                 can_adjust: bool, hands: Sequence[dict[str, Any]] = (),
+                 more_lines: int = 0, **kwargs: Any) -> None:
+        super().__init__(data, **kwargs)
+        self.championship = championship
+        self.sheet = sheet
+        self.can_adjust = can_adjust
+        rules = championship.classic_rules()
+        allowed = {Game.EndedBy.ADJUSTED: can_adjust,
+                   Game.EndedBy.TIME: rules.time_limit_minutes is not None,
+                   Game.EndedBy.DEALS: rules.max_deals is not None and not sheet,
+                   Game.EndedBy.TARGET: not sheet}
+        #: The ends offered (a sheet ends by itself at the target or the deal limit).
+        self.ended_choices = [value for value, _label in Game.EndedBy.choices
+                              if allowed[Game.EndedBy(value)]]
+        self.line_forms: list[HandLineForm] = []
+        if not sheet:
+            if data is None and not self.initial:
+                # A table with no game yet, opened after the one before was saved: the
+                # referee types the points at once.
+                self.fields["ns_points"].widget.attrs["autofocus"] = True
+            return
+        for name in ("ns_points", "ew_points", "deals"):
+            del self.fields[name]  # the sheet's
+        base = rules.most_deals or SHEET_LINES_NO_LIMIT
+        typed = max(len(hands), base)  # a sheet as long as the longest game
+        if data is not None:
+            try:
+                typed = int(data.get("lines") or base)
+            except (TypeError, ValueError):
+                typed = base
+        count = max(min(typed + more_lines, SHEET_LINES_MAX), 1)
+        self.line_count = count
+        self.initial.setdefault("lines", count)
+        for k in range(count):
+            self.line_forms.append(HandLineForm(
+                data, prefix=f"h{k}", championship=championship,
+                initial=_hand_initial(hands[k]) if k < len(hands) else None,
+            ))
+
+    def typed_raw(self) -> list[tuple[int, dict[str, Any]]]:
+        """``(row, deal as scoring.classic takes it)`` of every line not blank."""
+        return [(row, line.raw()) for row, line in self.typed_lines()]
+
+    def ended_radios(self) -> list[Any]:
+        """The radio buttons of the ends offered (:attr:`ended_choices`)."""
+        return [r for r in self["ended_by"] if r.data["value"] in self.ended_choices]
+
+    def is_valid(self) -> bool:
+        lines_ok = all([line.is_valid() for line in self.line_forms])
+        return super().is_valid() and lines_ok
+
+    def typed_lines(self) -> list[tuple[int, HandLineForm]]:
+        """``(row, line)`` of every line not blank (after :meth:`is_valid`)."""
+        return [(k, line) for k, line in enumerate(self.line_forms)
+                if hasattr(line, "cleaned_data") and not line.is_blank]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        ended = data.get("ended_by") or ""
+        if ended == Game.EndedBy.ADJUSTED and not self.can_adjust:
+            self.add_error("ended_by", _("Només l'àrbitre principal o l'organitzador poden "
+                                         "posar una puntuació arbitral."))
+        if self.sheet and not any(not line.is_blank for line in self.line_forms
+                                  if hasattr(line, "cleaned_data")) \
+                and all(line.is_bound and not line.errors for line in self.line_forms):
+            self.add_error(None, _("Entreu almenys una mà del full."))
+        return data
+
+    def values(self) -> dict[str, Any]:
+        """The keywords of ``services.game_record`` (but the version and the user)."""
+        data = self.cleaned_data
+        out: dict[str, Any] = {"ended_by": data.get("ended_by") or None,
+                               "note": data.get("note") or ""}
+        if self.sheet:
+            out["hands"] = [line.raw() for _row, line in self.typed_lines()]
+        else:
+            out.update(ns_points=data.get("ns_points"), ew_points=data.get("ew_points"),
+                       deals=data.get("deals"))
+        return out
+
+    def add_service_error(self, exc: Exception) -> None:
+        """A refusal of ``services.game_record`` at its fields: each problem of a
+        ``ResultError`` (``hands[k].points`` at line ``k``'s points), else as
+        :func:`add_service_error`."""
+        problems = getattr(exc, "problems", None)
+        if not problems:
+            add_service_error(self, exc)
+            return
+        rows = [row for row, _line in self.typed_lines()]
+        for field, message in problems:
+            self.add_problem(field, message, rows)
+
+    def add_problem(self, field: str, message: str, rows: Sequence[int] = ()) -> None:
+        """``message`` at ``field`` (``hands[k].name``: line ``rows[k]``'s field)."""
+        if field.startswith("hands[") and "]" in field and self.line_forms:
+            end = field.index("]")
+            k = int(field[6:end])
+            row = rows[k] if k < len(rows) else k
+            name = field[end + 2:] if len(field) > end + 1 else ""
+            if row < len(self.line_forms):
+                line = self.line_forms[row]
+                line.add_error(name if name in line.fields else None, message)
+                return
+        self.add_error(field if field in self.fields else None, message)
+
+    @property
+    def line_errors(self) -> bool:
+        return any(line.errors for line in self.line_forms)
+
+
+def _hand_initial(hand: dict[str, Any]) -> dict[str, Any]:
+    """A stored deal (``scoring.classic.Hand.as_json``) as a line's initial values."""
+    return {
+        "chooser": hand.get("chooser") or "", "delegated": bool(hand.get("delegated")),
+        "trump": hand.get("trump") or "", "contro": bool(hand.get("contro")),
+        "recontro": bool(hand.get("recontro")), "sant_vicenc": bool(hand.get("sant_vicenc")),
+        "points": hand.get("points"), "revoke": hand.get("revoke") or "",
+    }
+
+
+def game_initial(game: Game | None) -> dict[str, Any]:
+    """A stored game as the :class:`GameForm`'s initial values."""
+    if game is None:
+        return {}
+    return {"ns_points": game.ns_points, "ew_points": game.ew_points, "deals": game.deals,
+            "ended_by": game.ended_by, "note": game.note, "version": game.version}

@@ -61,4 +61,6 @@ urlpatterns = [
     path(TABLE + "boards/<int:board>/", referee.result_entry, name="result_entry"),
     path(TABLE + "boards/<int:board>/score/", referee.result_hand_score,
          name="result_hand_score"),
+    path(TABLE + "game/", referee.game_entry, name="game_entry"),
+    path(TABLE + "game/sheet/", referee.game_sheet, name="game_sheet"),
 ]

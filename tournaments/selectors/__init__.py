@@ -33,6 +33,14 @@ from tournaments.selectors.boards import (
     travellers,
 )
 from tournaments.selectors.checklist import Checklist, Step, StepState, checklist
+from tournaments.selectors.games import (
+    PreviewLine,
+    SheetPreview,
+    game_history,
+    games_progress,
+    next_table_without_game,
+    sheet_preview,
+)
 from tournaments.selectors.hall import Hall, hall
 from tournaments.selectors.referee import (
     BoardSlot,
@@ -92,12 +100,14 @@ __all__ = [
     "HandView",
     "PairName",
     "PersonRole",
+    "PreviewLine",
     "Progress",
     "ResultValues",
     "RoundProgress",
     "ScoreCard",
     "ScoreCardRow",
     "ScoredChampionship",
+    "SheetPreview",
     "StandingRow",
     "Standings",
     "Step",
@@ -113,9 +123,12 @@ __all__ = [
     "checklist",
     "current_round",
     "double_dummy",
+    "game_history",
+    "games_progress",
     "hall",
     "load_results",
     "next_board_without_result",
+    "next_table_without_game",
     "pair_names",
     "pairs_by_number",
     "people",
@@ -131,6 +144,7 @@ __all__ = [
     "score_card",
     "score_cards",
     "scored_championship",
+    "sheet_preview",
     "standings",
     "standings_after_each_round",
     "to_scoring_result",

@@ -4,7 +4,9 @@ done. The championship's page renders this value and decides nothing itself
 (docs/decisions.md 53).
 
 The steps: rules, pairs, referees, rounds and boards, generate the boards, print; for
-each round: draw it, its results, close it; finish; publish the deal secret. The next
+each round: draw it, its results, close it; finish; publish the deal secret. A classic
+championship deals no boards: rounds, print its documents; for each round: draw it,
+its games, close it; finish. The next
 step is the first one neither done nor blocked, skipping the optional steps (referees,
 printing) once a later step is done (a club that needs no referee or no paper skipped
 them on purpose). Seven queries whatever the size of the championship.
@@ -113,15 +115,19 @@ def checklist(championship: Championship) -> Checklist:
         .annotate(tables=Count("seatings", distinct=True), sitting_out=Count("byes", distinct=True))
         .order_by("number")
     )
-    # The round pack holds the board sheets too.
-    printed = PrintJob.objects.filter(
-        championship=championship,
-        kind__in=[PrintJob.Kind.BOARD_SHEETS, PrintJob.Kind.ROUND_PACK],
-    ).exists()
+    classic = championship.is_classic
+    # The round pack holds the board sheets too; a classic championship prints only
+    # its own documents (table cards, score sheets...).
+    jobs = PrintJob.objects.filter(championship=championship)
+    if not classic:
+        jobs = jobs.filter(kind__in=[PrintJob.Kind.BOARD_SHEETS, PrintJob.Kind.ROUND_PACK])
+    printed = jobs.exists()
+    # Results in / expected: a classic championship's games in / tables seated.
     progress = round_progress(championship)
     has_results = any(p.results_in for p in progress.values())
-    set_up = bool(rounds) and championship.boards_per_round > 0
-    dealt = bool(championship.deal_commitment)
+    set_up = bool(rounds) and (classic or championship.boards_per_round > 0)
+    # A classic championship deals no boards in advance: nothing waits for them.
+    dealt = classic or bool(championship.deal_commitment)
 
     steps: list[Step] = [
         Step(
@@ -142,34 +148,29 @@ def checklist(championship: Championship) -> Checklist:
             url=reverse("people", args=[slug]), optional=True,
         ),
         Step(
-            "rounds", _("Rondes i taulers"), _state(set_up, over),
+            "rounds", _("Rondes") if classic else _("Rondes i taulers"), _state(set_up, over),
             detail=(
-                ngettext("%(rounds)s ronda de %(boards)s", "%(rounds)s rondes de %(boards)s",
-                         len(rounds))
+                "" if not set_up
+                else ngettext("%(n)s ronda", "%(n)s rondes", len(rounds)) % {"n": len(rounds)}
+                if classic
+                else ngettext("%(rounds)s ronda de %(boards)s", "%(rounds)s rondes de %(boards)s",
+                              len(rounds))
                 % {"rounds": len(rounds), "boards": ngettext(
                     "%(n)s tauler", "%(n)s taulers", championship.boards_per_round)
                    % {"n": championship.boards_per_round}}
-                if set_up else ""
             ),
             why=over, url="" if finished else reverse("rounds_setup", args=[slug]),
         ),
-        Step(
-            "boards", _("Generar els taulers"),
-            _state(dealt, over or ("" if set_up else _("Primer cal preparar les rondes."))),
-            why=over or ("" if set_up else _("Primer cal preparar les rondes.")),
-            detail=(_("Es poden tornar a generar fins al primer resultat.")
-                    if dealt and not has_results and not finished else ""),
-            url="" if finished or (dealt and has_results)
-            else reverse("boards_generate", args=[slug]),
-            post=not dealt,
-        ),
-        Step(
-            "print", _("Imprimir els fulls dels taulers"),
-            _state(printed, "" if dealt else _("Primer cal generar els taulers.")),
-            why="" if dealt else _("Primer cal generar els taulers."),
-            url=reverse("print_jobs", args=[slug]), optional=True,
-        ),
     ]
+    if classic:
+        steps.append(Step(
+            "print", _("Imprimir els documents"), _state(printed),
+            detail=_("Cartells de les taules, fulls de partida, classificacions."),
+            url=reverse("print_jobs", args=[slug]), optional=True,
+        ))
+    else:
+        steps += _board_steps(slug, set_up=set_up, dealt=dealt, has_results=has_results,
+                              finished=finished, over=over, printed=printed)
     for rnd in rounds:
         n = rnd.number
         drawn = bool(rnd.tables or rnd.sitting_out)
@@ -197,13 +198,18 @@ def checklist(championship: Championship) -> Checklist:
                 else ("" if draw_why else reverse("round_draw", args=[slug, n])),
             ),
             Step(
-                "results", _("Resultats de la ronda %(n)s") % {"n": n},
+                "results", (_("Partides de la ronda %(n)s") if classic
+                            else _("Resultats de la ronda %(n)s")) % {"n": n},
                 _state(drawn and (rnd.is_closed or 0 < expected <= results_in),
                        not_drawn or ("" if rnd.is_closed else over)),
                 round=n, why=not_drawn or ("" if rnd.is_closed else over),
-                detail=(ngettext("%(in)s de %(due)s resultat", "%(in)s de %(due)s resultats",
-                                 expected) % {"in": results_in, "due": expected}
-                        if drawn else ""),
+                detail=(
+                    "" if not drawn
+                    else ngettext("%(in)s de %(due)s partida", "%(in)s de %(due)s partides",
+                                  expected) % {"in": results_in, "due": expected}
+                    if classic
+                    else ngettext("%(in)s de %(due)s resultat", "%(in)s de %(due)s resultats",
+                                  expected) % {"in": results_in, "due": expected}),
                 url=reverse("referee_tables", args=[slug]) if drawn else "",
             ),
             Step(
@@ -220,6 +226,8 @@ def checklist(championship: Championship) -> Checklist:
             url="" if finished else reverse("championship_finish", args=[slug]),
         ),
     ]
+    if classic:  # no boards dealt in advance: no secret to publish
+        return Checklist(_with_next(steps))
     publish_why = (
         "" if championship.deal_secret_published
         else _("Primer cal acabar el campionat.") if not finished
@@ -233,6 +241,31 @@ def checklist(championship: Championship) -> Checklist:
         post=True,
     ))
     return Checklist(_with_next(steps))
+
+
+def _board_steps(slug: str, *, set_up: bool, dealt: bool, has_results: bool,
+                 finished: bool, over: str, printed: bool) -> list[Step]:
+    """A duplicate championship's steps between the rounds and the first draw: deal
+    the boards, print their sheets."""
+    not_set_up = "" if set_up else _("Primer cal preparar les rondes.")
+    return [
+        Step(
+            "boards", _("Generar els taulers"),
+            _state(dealt, over or not_set_up),
+            why=over or not_set_up,
+            detail=(_("Es poden tornar a generar fins al primer resultat.")
+                    if dealt and not has_results and not finished else ""),
+            url="" if finished or (dealt and has_results)
+            else reverse("boards_generate", args=[slug]),
+            post=not dealt,
+        ),
+        Step(
+            "print", _("Imprimir els fulls dels taulers"),
+            _state(printed, "" if dealt else _("Primer cal generar els taulers.")),
+            why="" if dealt else _("Primer cal generar els taulers."),
+            url=reverse("print_jobs", args=[slug]), optional=True,
+        ),
+    ]
 
 
 def _pairs_detail(registered: int, withdrawn: int) -> str:

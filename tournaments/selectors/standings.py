@@ -24,6 +24,7 @@ from scoring.visibility import count_by
 from tournaments.models import Championship, Pair, Result
 from tournaments.numbers import average_out, comparative_out
 from tournaments.selectors.formats import column, column_places, percent_column, percent_value
+from tournaments.selectors.games import games_progress
 from tournaments.selectors.names import fold, short_name
 from tournaments.selectors.results import ScoredChampionship, scored_or_new, visibility
 
@@ -248,7 +249,10 @@ def round_progress(championship: Championship) -> dict[int, RoundProgress]:
     """``{round number: RoundProgress}`` of every drawn round, as :func:`rounds_progress`
     counts it, without scoring anything: for the organiser's pages (the championship's
     rounds, closing a round). Three queries: each result's round, board and board's
-    round; the boards; the tables seated per round."""
+    round; the boards; the tables seated per round. A classic championship counts its
+    games in out of its tables (``games_progress``, two queries)."""
+    if championship.is_classic:
+        return games_progress(championship)
     rows = list(Result.objects.filter(board__championship=championship).values_list(
         "seating__round__number", "board__round__number", "board__number"))
     seen = visibility(

@@ -19,6 +19,7 @@ from scoring.interchange import dumps
 from tournaments import selectors, services
 from tournaments.forms import (
     ChampionshipForm,
+    ClassicRulesForm,
     RulesForm,
     add_service_error,
 )
@@ -117,6 +118,10 @@ def championship_create(request: HttpRequest) -> HttpResponse:
         except ValueError as exc:  # every service refusal is a ValueError
             add_service_error(form, exc)
         else:
+            if championship.is_classic:
+                # Created with the classic defaults: the organiser reviews them first.
+                messages.success(request, _("Campionat creat. Reviseu-ne les regles."))
+                return redirect("rules_edit", championship.slug)
             messages.success(request, _("Campionat creat."))
             return redirect("championship", championship.slug)
     return render(request, "tournaments/championship_form.html", {"form": form})
@@ -124,7 +129,10 @@ def championship_create(request: HttpRequest) -> HttpResponse:
 
 @capability_required(Capability.EDIT_RULES)
 def rules_edit(request: HttpRequest, championship: Championship) -> HttpResponse:
-    """Change the rules while no result exists (``services.championship_update_rules``)."""
+    """Change the rules while no result exists (``services.championship_update_rules``).
+    A classic championship has its own rules (:func:`classic_rules_edit`)."""
+    if championship.is_classic:
+        return classic_rules_edit(request, championship)
     # The form edits a copy: a refused change must not show on the page as if saved.
     form = RulesForm(
         request.POST or None, instance=Championship.objects.get(pk=championship.pk)
@@ -143,6 +151,28 @@ def rules_edit(request: HttpRequest, championship: Championship) -> HttpResponse
     return render(
         request, "tournaments/rules_edit.html",
         page_context(request, championship, form=form, closed=closed),
+    )
+
+
+def classic_rules_edit(request: HttpRequest, championship: Championship) -> HttpResponse:
+    """The rules of a classic championship's games (target, limits, cap, a level game,
+    the ranking order, byes, doubles allowed, variant), while no game is in."""
+    form = ClassicRulesForm(request.POST or None, championship=championship)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.championship_update_rules(
+                championship=championship, acting_user=request.user, **form.cleaned_data
+            )
+        except ValueError as exc:  # every service refusal is a ValueError
+            form.add_service_error(exc)
+        else:
+            messages.success(request, _("Regles desades."))
+            return redirect("championship", championship.slug)
+    closed = close_forms(services.rules_edit_refusal(championship), form)
+    return render(
+        request, "tournaments/classic_rules_edit.html",
+        page_context(request, championship, form=form, closed=closed,
+                     target_suggestions=(36, 51, 100, 101)),
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -14,20 +14,26 @@ from django.utils.translation import gettext as _
 from engine.cards import HAND_POINTS, other_side_points
 from tournaments import referee_checks, selectors, services
 from tournaments.forms import (
+    GameForm,
     ResultForm,
     add_service_error,
+    game_initial,
 )
+from tournaments.game_messages import game_problems
 from tournaments.models import (
     Board,
     Championship,
+    Game,
     Result,
     Round,
+    Seating,
 )
 from tournaments.permissions import (
     Capability,
     allows,
     roles_of,
 )
+from tournaments.selectors.classic import round_games
 from tournaments.web.common import (
     capability_required,
     int_param,
@@ -45,8 +51,14 @@ def referee_tables(request: HttpRequest, championship: Championship) -> HttpResp
         round_or_404(championship, number) if number is not None
         else selectors.current_round(championship)
     )
-    sheets = selectors.referee_round(rnd) if rnd is not None else []
     rounds = list(Round.objects.filter(championship=championship).order_by("number"))
+    if championship.is_classic:
+        # Each table's pairs and game (or "en joc"): the classic read model's.
+        games = round_games(championship, rnd) if rnd is not None else None
+        context = page_context(request, championship, round=rnd, games=games, rounds=rounds)
+        context["can_close"] = Capability.CLOSE_ROUND in context["caps"]
+        return render(request, "tournaments/referee_games.html", context)
+    sheets = selectors.referee_round(rnd) if rnd is not None else []
     context = page_context(request, championship, round=rnd, sheets=sheets, rounds=rounds)
     context["can_close"] = Capability.CLOSE_ROUND in context["caps"]
     return render(request, "tournaments/referee_tables.html", context)
@@ -56,7 +68,10 @@ def referee_tables(request: HttpRequest, championship: Championship) -> HttpResp
 def referee_table(
     request: HttpRequest, championship: Championship, round: int, table: int
 ) -> HttpResponse:
-    """One table: the boards of the round with the dealer of each and its result so far."""
+    """One table: the boards of the round with the dealer of each and its result so far
+    (a classic championship's table has one game: its form)."""
+    if championship.is_classic:
+        return redirect("game_entry", championship.slug, round, table)
     seating = seating_or_404(round_or_404(championship, round), table)
     sheet = selectors.referee_table(seating)
     context = page_context(request, championship, sheet=sheet, seating=seating)
@@ -216,3 +231,148 @@ def result_hand_score(
     ``error`` while the values are incomplete or not allowed). The result form asks it
     as the referee types."""
     return JsonResponse(referee_checks.hand_score(championship, board, request.GET))
+
+
+# --------------------------------------------------------------- a classic game
+
+
+def _game_page(request: HttpRequest, championship: Championship, round: int, table: int
+               ) -> tuple[Seating, Game | None]:
+    """The table's seating and its game; 404 for a championship of predonats."""
+    if not championship.is_classic:
+        raise Http404(_("Aquest campionat és de predonats: els resultats s'entren per tauler."))
+    seating = seating_or_404(round_or_404(championship, round), table)
+    return seating, Game.objects.filter(seating=seating).first()
+
+
+def _sheet_mode(request: HttpRequest, current: Game | None) -> bool:
+    """Deal by deal (``mode=sheet``) or the final (``mode=final``); a game stored with
+    its sheet opens on its sheet."""
+    mode = request.POST.get("mode") or request.GET.get("mode") or ""
+    if mode in ("sheet", "final"):
+        return mode == "sheet"
+    return bool(current is not None and current.hands)
+
+
+@capability_required(Capability.ENTER_RESULT)
+def game_entry(
+    request: HttpRequest, championship: Championship, round: int, table: int
+) -> HttpResponse:
+    """Enter or correct one table's game (classic championship), phone-sized: the final
+    (points NS and EO, deals, how it ended) or the score sheet deal by deal, its running
+    totals asked of the server as the referee types (:func:`game_sheet`).
+
+    As a board's result: the version the referee saw travels as a hidden field; when
+    another save came in between, ``services.game_record`` raises ``GameConflict`` and
+    the page shows the stored game with the form re-based on its version, what was
+    typed kept. The same values again (a double tap) are saved once. After a save, the
+    next table of the round without a game."""
+    seating, current = _game_page(request, championship, round, table)
+    roles = roles_of(request.user, championship)
+    can_adjust = allows(roles, Capability.ADJUST_SCORE)
+    can_save = (
+        allows(roles, Capability.CHANGE_CLOSED_ROUND) or not seating.round.is_closed
+    ) and (can_adjust or current is None or current.ended_by != Game.EndedBy.ADJUSTED)
+    sheet = _sheet_mode(request, current)
+    conflict: Game | None = None
+    conflict_mine = False
+    if request.method == "POST":
+        more = 1 if request.POST.get("add_line") else 0
+        form = GameForm(request.POST, championship=championship, sheet=sheet,
+                        can_adjust=can_adjust, more_lines=more)
+        if more:
+            form.is_valid()  # the lines typed so far, checked; nothing saved
+        elif form.is_valid():
+            data = form.values()
+            try:
+                saved = services.game_record(
+                    seating=seating, expected_version=form.cleaned_data["version"],
+                    acting_user=request.user, **data,
+                )
+            except services.GameConflict as exc:
+                form.add_error(None, str(exc))
+                conflict, conflict_mine = exc.current, exc.by_same_user
+                # Re-based on what is stored now: saving again is a deliberate correction.
+                rebased = cast(QueryDict, form.data).copy()
+                rebased["version"] = str(exc.current_version or "")
+                form.data = rebased
+            except ValueError as exc:  # every service refusal is a ValueError
+                form.add_service_error(exc)
+            else:
+                messages.success(request, _game_saved_message(table, saved))
+                following = selectors.next_table_without_game(seating, after=table)
+                if following is None:
+                    return redirect(reverse("referee_tables", args=[championship.slug])
+                                    + f"?round={round}")
+                return redirect("game_entry", championship.slug, round, following)
+    else:
+        initial = game_initial(current)
+        if sheet and initial.get("ended_by") not in (Game.EndedBy.TIME,
+                                                     Game.EndedBy.ADJUSTED):
+            initial.pop("ended_by", None)  # the sheet's own end
+        form = GameForm(championship=championship, sheet=sheet, can_adjust=can_adjust,
+                        hands=(current.hands or []) if current and sheet else [],
+                        initial=initial)
+    preview = _preview(championship, form) if sheet else None
+    return render(
+        request, "tournaments/game_form.html",
+        page_context(
+            request, championship, seating=seating, form=form, current=current,
+            sheet=sheet, can_save=can_save, can_adjust=can_adjust,
+            conflict=conflict, conflict_mine=conflict_mine, preview=preview,
+            # Each line of the sheet with its scores and running totals.
+            sheet_lines=list(zip(form.line_forms, [line for _k, line in preview["cells"]],
+                                 strict=True)) if preview else [],
+            history=selectors.game_history(current) if current else [],
+        ),
+    )
+
+
+def _preview(championship: Championship, form: GameForm) -> dict[str, Any]:
+    """The sheet's running totals (``selectors.sheet_preview``) with each problem's
+    words, for the page and its live fragment."""
+    if form.is_bound:
+        form.is_valid()
+        typed = form.typed_raw()
+        ended = getattr(form, "cleaned_data", {}).get("ended_by") or None
+    else:
+        typed = [(k, _initial_raw(dict(line.initial)))
+                 for k, line in enumerate(form.line_forms) if line.initial]
+        ended = form.initial.get("ended_by") or None
+    view = selectors.sheet_preview(championship, typed, ended_by=ended)
+    rows = {line.row: line for line in view.lines}
+    return {
+        "view": view,
+        "problems": [message for _field, message in game_problems(view.problems)],
+        # Each line of the form with its scores and running totals (None: not typed).
+        "cells": [(k, rows.get(k)) for k in range(len(form.line_forms))],
+        "ended_label": Game.EndedBy(view.game.ended_by.value).label if view.game else "",
+    }
+
+
+def _initial_raw(initial: dict[str, Any]) -> dict[str, Any]:
+    """A line's initial values (a stored deal) back as ``scoring.classic`` takes them."""
+    return {key: (value if value != "" else None) for key, value in initial.items()}
+
+
+@capability_required(Capability.ENTER_RESULT)
+def game_sheet(
+    request: HttpRequest, championship: Championship, round: int, table: int
+) -> HttpResponse:
+    """``GET`` with the score sheet's fields -> the running totals as an HTML fragment
+    (htmx swaps it in, each line's total out of band). Reads only."""
+    _game_page(request, championship, round, table)
+    form = GameForm(request.GET, championship=championship, sheet=True,
+                    can_adjust=allows(roles_of(request.user, championship),
+                                      Capability.ADJUST_SCORE))
+    return render(request, "tournaments/_game_sheet_totals.html",
+                  {"preview": _preview(championship, form), "form": form, "oob": True,
+                   "championship": championship})
+
+
+def _game_saved_message(table: int, saved: services.GameSaved) -> str:
+    """What the referee reads on the next table's page after a save."""
+    if saved.kind is services.SaveKind.UNCHANGED:
+        return _("Taula %(table)s: aquesta partida ja estava desada.") % {"table": table}
+    return _("Taula %(table)s desada: NS %(ns)s · EO %(ew)s.") % {
+        "table": table, "ns": saved.game.ns_points, "ew": saved.game.ew_points}

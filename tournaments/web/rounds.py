@@ -42,12 +42,13 @@ from tournaments.web.common import (
 @capability_required(Capability.SET_UP_ROUNDS)
 def rounds_setup(request: HttpRequest, championship: Championship) -> HttpResponse:
     """Set the number of rounds and the boards per round (replaces an earlier setup
-    while no table is drawn)."""
+    while no table is drawn); a classic championship asks only the rounds."""
     initial = {
         "rounds": Round.objects.filter(championship=championship).count() or 4,
         "boards_per_round": championship.boards_per_round or 6,
     }
-    form = RoundsSetupForm(request.POST or None, initial=initial)
+    form = RoundsSetupForm(request.POST or None, initial=initial,
+                           classic=championship.is_classic)
     if request.method == "POST" and form.is_valid():
         try:
             services.rounds_setup(
