@@ -32,7 +32,7 @@ from engine.cards import other_side_points
 from engine.deal import Deal
 from engine.seats import dealer, first_leader
 from tournaments import selectors
-from tournaments.models import Board, Championship, Pair, Round, Seating
+from tournaments.models import Board, Championship, Game, Pair, Round, Seating
 from tournaments.reports import labels
 from tournaments.reports.documents import (
     BoardSheet,
@@ -836,8 +836,15 @@ def score_sheets(championship: Championship, *, round_number: int,
     per deal the game can last (:attr:`GameRules.deal_lines`). Raises
     :class:`ReportError` when the round is not drawn."""
     seen = seen or _round_games(championship, round_number)
-    return ScoreSheets(header=header(championship), round=round_number,
-                       rules=game_rules(championship), sheets=_pairings(seen))
+    rules = game_rules(championship)
+    ended = Game.EndedBy
+    ends = [ended.TARGET.label]
+    if rules.max_deals is not None:
+        ends.append(ended.DEALS.label)
+    if rules.time_limit_minutes is not None:
+        ends.append(ended.TIME.label)
+    return ScoreSheets(header=header(championship), round=round_number, rules=rules,
+                       sheets=_pairings(seen), ends=tuple(str(e) for e in ends))
 
 
 def classic_round_pack(championship: Championship, *, round_number: int

@@ -473,12 +473,15 @@ class Pairings:
 @dataclass(frozen=True, slots=True)
 class ScoreSheets:
     """The score sheets of a classic round, one per table: the paper the table keeps its
-    game on, deal by deal, under the game's ``rules``."""
+    game on, deal by deal, under the game's ``rules``. ``ends``: how a game of the
+    championship can end, worded, to tick at the foot (the target; the deal limit and
+    time only when the championship has them)."""
 
     header: Header
     round: int
     rules: GameRules
     sheets: tuple[Pairing, ...]
+    ends: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,8 @@ deal-by-deal entry: the deal, who chose trump (NS or EO), delegated, the trump (
 botifarra), the doubles the championship allows (contro, recontro, Sant Vicenç), the
 points the choosing side took, a revoke (by NS or EO), each side's score on the deal
 and the running totals. At the foot the final score, the deals played, how the game
-ended, and the signatures. A sheet whose lines do not fit one page goes on over the
+ended (the ends the championship has: ``ScoreSheets.ends``), and the signatures. The
+words are the referee's game form's. A sheet whose lines do not fit one page goes on over the
 next (at least :data:`MIN_ROW` points a line, room to write by hand).
 
 ``build.score_sheets`` makes the document; this module only draws it.
@@ -72,16 +73,16 @@ def _columns(document: ScoreSheets) -> list[tuple[str, float, str]]:
     ns, ew = labels.side("NS"), labels.side("EW")
     columns = [
         (_("Mà"), 0.6, "deal"),
-        (_("Tria"), 1.2, "sides"),
+        (_("Qui tria"), 1.2, "sides"),
         (_("Delegat"), 0.8, "check"),
         (_("Trumfo"), 3.4, "trump"),
     ]
     if rules.contro:
-        columns.append(("Contro", 0.8, "check"))
+        columns.append((_("Contro"), 0.8, "check"))
     if rules.recontro:
-        columns.append(("Recontro", 0.8, "check"))
+        columns.append((_("Recontro"), 0.8, "check"))
     if rules.sant_vicenc:
-        columns.append(("Sant Vicenç", 0.8, "check"))
+        columns.append((_("Sant Vicenç"), 0.8, "check"))
     columns += [
         (_("Punts de qui tria"), 1.0, "blank"),
         (_("Renunci"), 1.2, "sides"),
@@ -243,25 +244,22 @@ def _trumps(c: canvas.Canvas, x: float, y: float, w: float, h: float, box: float
 def _draw_foot(c: canvas.Canvas, document: ScoreSheets, y: float) -> None:
     """The final score, the deals played, how the game ended, the signatures."""
     usable = WIDTH - 2 * MARGIN
-    rules = document.rules
     ns, ew = labels.side("NS"), labels.side("EW")
     y -= 26
     blank = "________"
-    draw_fitted(c, _("Resultat final: %(ns)s %(blank)s · %(ew)s %(blank)s · Mans jugades: "
-                     "%(blank)s") % {"ns": ns, "ew": ew, "blank": blank},
-                MARGIN, y, usable * 0.5, 20, font=FONT_BOLD, size=11, max_lines=1)
-    ends = [_("%(n)s punts") % {"n": rules.target}]
-    if rules.max_deals is not None:
-        ends.append(_("límit de mans"))
-    if rules.time_limit_minutes is not None:
-        ends.append(_("temps"))
-    x = MARGIN + usable * 0.52
-    draw_fitted(c, _("Acaba per:"), x, y, 70, 20, font=FONT_BOLD, size=10, max_lines=1)
-    x += 72
-    step = (MARGIN + usable - x) / len(ends)
+    final = " · ".join([f"{_('Resultat final')}: {ns} {blank}", f"{ew} {blank}",
+                        f"{_('Mans jugades')}: {blank}"])
+    draw_fitted(c, final, MARGIN, y, usable * 0.47, 20, font=FONT_BOLD, size=11,
+                max_lines=1)
+    ends = document.ends
+    x = MARGIN + usable * 0.49
+    draw_fitted(c, _("Com s'ha acabat") + ":", x, y, 90, 20, font=FONT_BOLD, size=10,
+                max_lines=1)
+    x += 92
+    step = (MARGIN + usable - x) / max(len(ends), 1)
     for end in ends:
         _box(c, x, y + 5, 10)
-        draw_fitted(c, end, x + 12, y, step - 20, 20, size=10, max_lines=1)
+        draw_fitted(c, end, x + 12, y, step - 16, 20, size=9, max_lines=1)
         x += step
     y -= 34
     signers = (_("Signatura %(side)s") % {"side": ns}, _("Signatura %(side)s") % {"side": ew},

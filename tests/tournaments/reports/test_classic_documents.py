@@ -126,8 +126,10 @@ def test_the_score_sheet_has_a_line_per_deal_and_the_rules(played: Classic) -> N
         assert "Partida a 101 punts" in text and "Com a màxim 12 mans" in text
         assert "Temps límit: 55 minuts" in text and "Es compten fins a 121 punts" in text
         assert "Doblatges: contro, recontro" in text
-        for label in ("Mà", "Tria", "Trumfo", "Contro", "Recontro", "Renunci",
-                      "Total NS", "Total EO", "Resultat final", "Signatura NS", "Àrbitre"):
+        for label in ("Mà", "Qui tria", "Delegat", "Trumfo", "Contro", "Recontro",
+                      "Renunci", "Total NS", "Total EO",
+                      "Resultat final", "Mans jugades", "Com s'ha acabat", "Punts assolits",
+                      "Mans esgotades", "Temps esgotat", "Signatura NS", "Àrbitre"):
             assert label in text, label
         assert "Sant Vicenç" not in text  # not allowed here: no column for it
     assert text_outside_page(data) == []
