@@ -325,6 +325,8 @@ def test_the_prints_page_and_the_api_offer_the_classic_documents_and_refuse_the_
         assert f'data-not-ready="{kind}"' in page, kind
     assert "no té taulers predonats" in page
     assert 'id="id_round-pack_copies"' not in page  # no board sheets to copy
+    seating = client.get(reverse("round_seating", args=[slug, 2])).content.decode()
+    assert "Aparellaments, rètols de taula i fulls d'anotació" in seating
     posted = client.post(url, {"kind": "travellers", "round_number": 0})
     assert posted.status_code == 200
     assert "no hi ha fulls de recorregut" in posted.content.decode()
