@@ -46,6 +46,9 @@ from scoring.validate import Problem
 MAX_GAME_POINTS = 9999
 #: The most one deal can score: 36 x 16 (a botifarra with Sant Vicenç).
 MAX_DEAL_SCORE = 36 * 16
+#: The most deals a score sheet may have (the referees' form shows as many lines): a
+#: game with no deal limit ends on time long before.
+MAX_SHEET_DEALS = 40
 
 
 class EndedBy(enum.Enum):
@@ -399,6 +402,9 @@ def validate_game(
     if hands_raw not in (None, []):
         if not isinstance(hands_raw, list):
             return None, [Problem("hands_not_list", "hands", {"value": hands_raw})]
+        if len(hands_raw) > MAX_SHEET_DEALS:
+            return None, [Problem("sheet_too_long", "hands",
+                                  {"value": len(hands_raw), "maximum": MAX_SHEET_DEALS})]
         for k, item in enumerate(hands_raw):
             hand, problems = validate_hand(item, rules, path=f"hands[{k}].")
             out.extend(problems)

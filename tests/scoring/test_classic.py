@@ -150,3 +150,16 @@ def test_head_to_head_and_buchholz_break_ties() -> None:
     assert {r.rank for r in rows} == {1}
     rules = ClassicRules(tiebreaks=(Tiebreak.WINS, Tiebreak.BUCHHOLZ))
     assert all(r.buchholz == 2 for r in classic.classic_standings(games, rules))
+
+
+def test_a_sheet_longer_than_the_form_shows_is_refused_before_its_deals_are_read() -> None:
+    """Without a deal limit nothing else ends a sheet of level deals: 40000 of them once
+    reached the database's small integer (a 500)."""
+    rules = ClassicRules(max_deals=None)
+    level = {"chooser": "NS", "trump": "O", "points": 36}
+    longest = [level] * classic.MAX_SHEET_DEALS
+    game, problems = classic.validate_game({"hands": longest, "ended_by": "time"}, rules)
+    assert problems == [] and game is not None and game.deals == classic.MAX_SHEET_DEALS
+    too_long = [*longest, "not even a deal"]
+    assert codes({"hands": too_long, "ended_by": "time"}, rules) == [
+        ("sheet_too_long", "hands")]
