@@ -4,11 +4,17 @@ the same moment as a finish, a close or a rules change."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+from typing import Any
+
 import pytest
+from django.db import connection, transaction
+from django.utils import timezone
 
 from tests.tournaments.classic.conftest import Classic, make_classic
 from tournaments import services
-from tournaments.models import AuditEntry, Game, Seating
+from tournaments.models import AuditEntry, Championship, Game, Round, Seating
 
 LEVEL = {"chooser": "NS", "trump": "O", "points": 36}
 
@@ -30,3 +36,100 @@ def test_a_sheet_of_forty_thousand_level_deals_is_a_clear_error_not_a_crash() ->
     assert "40" in str(error.value)
     assert not Game.objects.exists()
     assert not AuditEntry.objects.filter(action__startswith="game.").exists()
+
+
+def _waiting_on_a_lock(pid_holder: list[int]) -> bool:
+    """Whether the backend in ``pid_holder`` waits for a row lock (pg_stat_activity)."""
+    if not pid_holder:
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s",
+                       [pid_holder[0]])
+        row = cursor.fetchone()
+    return row is not None and row[0] == "Lock"
+
+
+def _save_while_the_championship_is_locked(
+    c: Classic, change: Callable[[], None], **game: Any
+) -> object:
+    """Save a game in another thread while this one holds the championship's row as a
+    finish, a close or a rules change holds it (FOR UPDATE) and makes ``change``; the
+    save's outcome (the saved game or the error) once this one commits."""
+    table = first_table(c)
+    outcome: list[object] = []
+    pid: list[int] = []
+
+    def save() -> None:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                pid.append(cursor.fetchone()[0])
+            outcome.append(services.game_record(
+                seating=Seating.objects.get(pk=table.pk), expected_version=None,
+                acting_user=c.referee, **game))
+        except Exception as exc:  # asserted on by the caller
+            outcome.append(exc)
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=save)
+    with transaction.atomic():
+        Championship.objects.select_for_update().get(pk=c.championship.pk)
+        change()
+        worker.start()
+        # Until the save either waits for the row or is done without waiting.
+        while worker.is_alive() and not _waiting_on_a_lock(pid):
+            worker.join(timeout=0.01)
+    worker.join(timeout=30)
+    return outcome[0]
+
+
+FINAL = {"ns_points": 101, "ew_points": 40, "deals": 8, "ended_by": "target"}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_game_saved_while_the_championship_finishes_waits_and_is_refused(
+    on_postgres: None,
+) -> None:
+    c = make_classic(pairs=4, rounds=1)
+
+    def finish() -> None:
+        Championship.objects.filter(pk=c.championship.pk).update(
+            status=Championship.Status.FINISHED)
+
+    outcome = _save_while_the_championship_is_locked(c, finish, **FINAL)
+    assert isinstance(outcome, services.ChampionshipStateError)
+    assert not Game.objects.exists()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_game_saved_while_the_rules_change_is_checked_by_the_new_rules(
+    on_postgres: None,
+) -> None:
+    c = make_classic(pairs=4, rounds=1)
+
+    def target_151() -> None:
+        Championship.objects.filter(pk=c.championship.pk).update(game_target=151,
+                                                                  score_cap=171)
+
+    outcome = _save_while_the_championship_is_locked(c, target_151, **FINAL)
+    assert isinstance(outcome, services.ResultError), outcome
+    assert "151" in str(outcome)
+    assert not Game.objects.exists()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_plain_referee_saving_while_the_round_closes_is_refused(
+    on_postgres: None,
+) -> None:
+    c = make_classic(pairs=4, rounds=1)
+
+    def close() -> None:
+        Round.objects.filter(pk=c.rounds[0].pk).update(closed_at=timezone.now())
+
+    outcome = _save_while_the_championship_is_locked(c, close, **FINAL)
+    assert isinstance(outcome, services.NotAllowedError), outcome
+    assert not Game.objects.exists()
