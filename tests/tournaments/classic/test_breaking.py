@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.db import connection, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from tests.tournaments.classic.conftest import Classic, make_classic
@@ -132,4 +133,24 @@ def test_a_plain_referee_saving_while_the_round_closes_is_refused(
 
     outcome = _save_while_the_championship_is_locked(c, close, **FINAL)
     assert isinstance(outcome, services.NotAllowedError), outcome
+    assert not Game.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_refused_sheet_line_says_the_same_at_the_line_and_in_the_summary(client) -> None:
+    """After a save refused for a deal's 73 points, the sheet's summary said the points
+    were missing (the field's error had emptied its value) while the line said 73."""
+    c = make_classic(pairs=4, rounds=1)
+    first_table(c)
+    client.force_login(c.referee)
+    url = reverse("game_entry", args=[c.championship.slug, 1, 1])
+    response = client.post(url, {
+        "mode": "sheet", "lines": "12", "ended_by": "time", "note": "",
+        "h0-chooser": "NS", "h0-trump": "O", "h0-points": "73",
+    })
+    assert response.status_code == 200
+    page = response.content.decode()
+    summary = page[page.index('id="sheet-summary"'):]
+    assert "«73»" in summary
+    assert "Cal saber els punts" not in page
     assert not Game.objects.exists()
