@@ -224,7 +224,9 @@ def validate_hand(
             out.append(Problem("unknown_field", f"{path}{key}", {"value": key}))
     chooser = raw.get("chooser")
     chooser = getattr(chooser, "value", chooser)
-    if chooser not in _SIDES:
+    if chooser is None:
+        out.append(Problem("chooser_missing", f"{path}chooser"))
+    elif chooser not in _SIDES:
         out.append(Problem("chooser_unknown", f"{path}chooser",
                            {"value": chooser, "choices": _SIDES}))
     trump = raw.get("trump")

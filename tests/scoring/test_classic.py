@@ -163,3 +163,9 @@ def test_a_sheet_longer_than_the_form_shows_is_refused_before_its_deals_are_read
     too_long = [*longest, "not even a deal"]
     assert codes({"hands": too_long, "ended_by": "time"}, rules) == [
         ("sheet_too_long", "hands")]
+
+
+def test_a_deal_without_its_chooser_says_it_is_missing_not_none() -> None:
+    problems = classic.validate_hand({"trump": "O", "points": 40}, RULES, path="hands[0].")[1]
+    assert [(p.code, p.field, p.params) for p in problems] == [
+        ("chooser_missing", "hands[0].chooser", {})]
