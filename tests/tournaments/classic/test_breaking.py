@@ -154,3 +154,20 @@ def test_a_refused_sheet_line_says_the_same_at_the_line_and_in_the_summary(clien
     assert "«73»" in summary
     assert "Cal saber els punts" not in page
     assert not Game.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_log_of_a_classic_championship_speaks_of_games_not_boards(client) -> None:
+    """It read "5 rondes de 0 taulers", the ranking order as JSON
+    (["wins", "difference", ...]) and offered to filter boards and results."""
+    c = make_classic(pairs=4, rounds=3)
+    client.force_login(c.organiser)
+    url = reverse("audit_log", args=[c.championship.slug])
+    page = client.get(url).content.decode()
+    assert "3 rondes" in page and "de 0 taulers" not in page
+    assert "Partides guanyades, Diferència de punts, Punts a favor" in page
+    assert "&quot;wins&quot;" not in page
+    assert 'value="game"' in page
+    assert 'value="boards"' not in page and 'value="result"' not in page
+    # A kind the format never has filters nothing.
+    assert "3 rondes" in client.get(url + "?kind=boards").content.decode()
