@@ -89,9 +89,9 @@ _AUDIT_CODE_LISTS: dict[str, dict[str, Any]] = {
     "tiebreaks": dict(Championship.Tiebreak.choices),
 }
 #: The kinds of action a championship of each format never has (the log's filter).
-_KINDS_NOT_IN = {
-    Championship.Format.CLASSIC: ("boards", "result"),
-    Championship.Format.DUPLICATE: ("game",),
+_KINDS_NOT_IN: dict[str, tuple[str, ...]] = {
+    Championship.Format.CLASSIC.value: ("boards", "result"),
+    Championship.Format.DUPLICATE.value: ("game",),
 }
 
 
@@ -236,7 +236,7 @@ def audit_log(request: HttpRequest, championship: Championship) -> HttpResponse:
     newest first, :data:`AUDIT_PAGE_SIZE` rows a page (``?page=N``; past the end: the last
     page), ``?kind=`` one kind of action (``result``, ``round``...; unknown: all).
     Organiser and head referee (``Capability.VIEW_AUDIT_LOG``). Four queries."""
-    never = _KINDS_NOT_IN.get(championship.format, ())
+    never = _KINDS_NOT_IN.get(str(championship.format), ())
     kinds = [(code, label) for code, label in AuditEntry.KINDS.items() if code not in never]
     kind = request.GET.get("kind", "")
     if kind not in dict(kinds):
