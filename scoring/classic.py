@@ -46,9 +46,10 @@ from scoring.validate import Problem
 MAX_GAME_POINTS = 9999
 #: The most one deal can score: 36 x 16 (a botifarra with Sant Vicenç).
 MAX_DEAL_SCORE = 36 * 16
-#: The most deals a score sheet may have (the referees' form shows as many lines): a
+#: The most deals a score sheet may have (the referees' form at most as many lines; an
+#: interchange file's game as many, ``scoring.interchange.limits.MAX_GAME_HANDS``): a
 #: game with no deal limit ends on time long before.
-MAX_SHEET_DEALS = 40
+MAX_SHEET_DEALS = 100
 
 
 class EndedBy(enum.Enum):

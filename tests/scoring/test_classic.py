@@ -169,3 +169,8 @@ def test_a_deal_without_its_chooser_says_it_is_missing_not_none() -> None:
     problems = classic.validate_hand({"trump": "O", "points": 40}, RULES, path="hands[0].")[1]
     assert [(p.code, p.field, p.params) for p in problems] == [
         ("chooser_missing", "hands[0].chooser", {})]
+
+
+def test_a_sheet_has_the_same_most_deals_in_the_app_and_in_a_file() -> None:
+    from scoring.interchange.limits import MAX_GAME_HANDS
+    assert classic.MAX_SHEET_DEALS == MAX_GAME_HANDS
