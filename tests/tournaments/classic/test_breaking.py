@@ -171,3 +171,22 @@ def test_the_log_of_a_classic_championship_speaks_of_games_not_boards(client) ->
     assert 'value="boards"' not in page and 'value="result"' not in page
     # A kind the format never has filters nothing.
     assert "3 rondes" in client.get(url + "?kind=boards").content.decode()
+
+
+@pytest.mark.django_db
+def test_withdrawing_a_pair_before_a_round_with_games_is_refused_clearly() -> None:
+    """Only a board's results stopped it: with games in round 2, withdrawing a pair after
+    round 1 undid round 2's draw, whose seatings the games protect (a 500)."""
+    c = make_classic(pairs=4, rounds=2)
+    services.round_draw(round=c.rounds[0], seed=1, acting_user=c.organiser)
+    services.round_draw(round=c.rounds[1], seed=1, acting_user=c.organiser)
+    table = (Seating.objects.filter(round=c.rounds[1]).select_related("table", "round")
+             .order_by("table__number").first())
+    services.game_record(seating=table, expected_version=None, acting_user=c.organiser,
+                         **FINAL)
+    with pytest.raises(services.ChampionshipStateError) as error:
+        services.pair_withdraw(pair=table.ns_pair, after_round=1, reason="malalt",
+                               acting_user=c.organiser)
+    assert "ronda 2" in str(error.value)
+    assert Game.objects.count() == 1
+    assert Seating.objects.filter(round=c.rounds[1]).count() == 2
