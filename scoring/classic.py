@@ -491,8 +491,8 @@ def game_problems(game: Game, rules: ClassicRules) -> list[Problem]:
               and rules.extra_deals > 0 and deals == rules.max_deals):
             out.append(Problem("level_needs_extra_deals", "deals",
                                {"limit": rules.max_deals, "extra": rules.extra_deals}))
-        elif (ns != ew and deals > rules.max_deals
-              and deals != rules.max_deals + rules.extra_deals):
+        elif deals > rules.max_deals and deals != rules.max_deals + rules.extra_deals:
+            # Past the limit a game plays every extra deal, level or not (play_sheet).
             out.append(Problem("extra_deals_count", "deals",
                                {"value": deals, "extra": rules.extra_deals,
                                 "limit": rules.max_deals}))

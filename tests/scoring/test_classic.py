@@ -174,3 +174,15 @@ def test_a_deal_without_its_chooser_says_it_is_missing_not_none() -> None:
 def test_a_sheet_has_the_same_most_deals_in_the_app_and_in_a_file() -> None:
     from scoring.interchange.limits import MAX_GAME_HANDS
     assert classic.MAX_SHEET_DEALS == MAX_GAME_HANDS
+
+
+def test_a_final_level_in_the_middle_of_the_extra_deals_is_not_ended_by_deals() -> None:
+    """A level game plays every extra deal (as play_sheet reads a sheet): level after 13
+    of 12 + 2 deals it has not ended by the deal limit."""
+    rules = ClassicRules(level_game=LevelGame.EXTRA_DEALS, extra_deals=2)
+    assert codes(final(80, 80, 13, "deals"), rules) == [("extra_deals_count", "deals")]
+    assert codes(final(80, 80, 14, "deals"), rules) == []
+    level = {"chooser": "NS", "trump": "O", "points": 36}
+    _game, problems = classic.validate_game(
+        {"hands": [level] * 14, "ended_by": "time"}, rules)
+    assert [(p.code, p.field) for p in problems] == [("sheet_mismatch", "ended_by")]
