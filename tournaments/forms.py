@@ -677,8 +677,9 @@ class GameForm(forms.Form):
         widget=forms.RadioSelect)
     note = NFCFormField(label=_("Nota"), max_length=500, required=False)
     version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
-    lines = forms.IntegerField(required=False, min_value=0, max_value=SHEET_LINES_MAX,
-                               widget=forms.HiddenInput)
+    # How many lines the page showed: read, and kept to 1..SHEET_LINES_MAX, in __init__
+    # (not a field check: an error on a hidden field would refuse the save unseen).
+    lines = forms.CharField(required=False, max_length=12, widget=forms.HiddenInput)
 
     def __init__(self, data: Any = None, *, championship: Championship, sheet: bool,
                  can_adjust: bool, hands: Sequence[dict[str, Any]] = (),

@@ -190,3 +190,20 @@ def test_withdrawing_a_pair_before_a_round_with_games_is_refused_clearly() -> No
     assert "ronda 2" in str(error.value)
     assert Game.objects.count() == 1
     assert Seating.objects.filter(round=c.rounds[1]).count() == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lines", ["999", "-4", "abc"])
+def test_a_sheet_sent_with_an_odd_line_count_is_still_saved(client, lines: str) -> None:
+    """The hidden count of lines was checked as a field: out of range, the save was
+    refused with no message on the page (a hidden field's error is not shown)."""
+    c = make_classic(pairs=4, rounds=1)
+    first_table(c)
+    client.force_login(c.referee)
+    url = reverse("game_entry", args=[c.championship.slug, 1, 1])
+    response = client.post(url, {
+        "mode": "sheet", "lines": lines, "ended_by": "time", "note": "",
+        "h0-chooser": "NS", "h0-trump": "O", "h0-points": "50",
+    })
+    assert response.status_code == 302
+    assert Game.objects.get().hands[0]["points"] == 50
