@@ -46,6 +46,10 @@ from scoring.validate import Problem
 MAX_GAME_POINTS = 9999
 #: The most one deal can score: 36 x 16 (a botifarra with Sant Vicenç).
 MAX_DEAL_SCORE = 36 * 16
+#: The most deals a score sheet may have (the referees' form at most as many lines; an
+#: interchange file's game as many, ``scoring.interchange.limits.MAX_GAME_HANDS``): a
+#: game with no deal limit ends on time long before.
+MAX_SHEET_DEALS = 100
 
 
 class EndedBy(enum.Enum):
@@ -221,7 +225,9 @@ def validate_hand(
             out.append(Problem("unknown_field", f"{path}{key}", {"value": key}))
     chooser = raw.get("chooser")
     chooser = getattr(chooser, "value", chooser)
-    if chooser not in _SIDES:
+    if chooser is None:
+        out.append(Problem("chooser_missing", f"{path}chooser"))
+    elif chooser not in _SIDES:
         out.append(Problem("chooser_unknown", f"{path}chooser",
                            {"value": chooser, "choices": _SIDES}))
     trump = raw.get("trump")
@@ -399,6 +405,9 @@ def validate_game(
     if hands_raw not in (None, []):
         if not isinstance(hands_raw, list):
             return None, [Problem("hands_not_list", "hands", {"value": hands_raw})]
+        if len(hands_raw) > MAX_SHEET_DEALS:
+            return None, [Problem("sheet_too_long", "hands",
+                                  {"value": len(hands_raw), "maximum": MAX_SHEET_DEALS})]
         for k, item in enumerate(hands_raw):
             hand, problems = validate_hand(item, rules, path=f"hands[{k}].")
             out.extend(problems)
@@ -482,8 +491,8 @@ def game_problems(game: Game, rules: ClassicRules) -> list[Problem]:
               and rules.extra_deals > 0 and deals == rules.max_deals):
             out.append(Problem("level_needs_extra_deals", "deals",
                                {"limit": rules.max_deals, "extra": rules.extra_deals}))
-        elif (ns != ew and deals > rules.max_deals
-              and deals != rules.max_deals + rules.extra_deals):
+        elif deals > rules.max_deals and deals != rules.max_deals + rules.extra_deals:
+            # Past the limit a game plays every extra deal, level or not (play_sheet).
             out.append(Problem("extra_deals_count", "deals",
                                {"value": deals, "extra": rules.extra_deals,
                                 "limit": rules.max_deals}))

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine import Suit, sant_vicenc_default
 from engine.score import classic_multiplier
+from scoring.classic import MAX_SHEET_DEALS
 from tournaments.fields import NFCFormField
 from tournaments.models import Championship, Game, Result
 from tournaments.result_messages import result_problems
@@ -591,7 +592,7 @@ SIDE_CHOICES = [("NS", _("NS")), ("EW", _("EO"))]
 HAND_TRUMP_CHOICES = [("", "—"), *TRUMP_CHOICES]
 #: The lines of a score sheet with no deal limit, and the most a sheet may have.
 SHEET_LINES_NO_LIMIT = 16
-SHEET_LINES_MAX = 40
+SHEET_LINES_MAX = MAX_SHEET_DEALS
 #: The doubles of a deal, each with the championship rule that allows it.
 DOUBLES = (("contro", "contro_allowed"), ("recontro", "recontro_allowed"),
            ("sant_vicenc", "sant_vicenc"))
@@ -676,8 +677,9 @@ class GameForm(forms.Form):
         widget=forms.RadioSelect)
     note = NFCFormField(label=_("Nota"), max_length=500, required=False)
     version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
-    lines = forms.IntegerField(required=False, min_value=0, max_value=SHEET_LINES_MAX,
-                               widget=forms.HiddenInput)
+    # How many lines the page showed: read, and kept to 1..SHEET_LINES_MAX, in __init__
+    # (not a field check: an error on a hidden field would refuse the save unseen).
+    lines = forms.CharField(required=False, max_length=12, widget=forms.HiddenInput)
 
     def __init__(self, data: Any = None, *, championship: Championship, sheet: bool,
                  can_adjust: bool, hands: Sequence[dict[str, Any]] = (),

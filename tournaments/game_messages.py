@@ -57,7 +57,12 @@ MESSAGES: Mapping[str, Promise] = {
     ),
     "hands_not_list": _("Les mans han de ser una llista."),
     "hands_empty": _("El full de la partida no té cap mà."),
+    "sheet_too_long": _(
+        "Un full pot tenir com a màxim %(maximum)s mans, no %(value)s: entreu la "
+        "partida pel resultat final."
+    ),
     "hand_not_object": _("Cada mà ha de ser un objecte."),
+    "chooser_missing": _("Cal saber qui ha triat el trumfo: NS o EO."),
     "chooser_unknown": _("Qui tria: «%(value)s» ha de ser NS o EO."),
     "hand_points_missing": _("Cal saber els punts que ha fet la parella que tria (0 a 72)."),
     "hand_points_out_of_range": _(

@@ -150,3 +150,39 @@ def test_head_to_head_and_buchholz_break_ties() -> None:
     assert {r.rank for r in rows} == {1}
     rules = ClassicRules(tiebreaks=(Tiebreak.WINS, Tiebreak.BUCHHOLZ))
     assert all(r.buchholz == 2 for r in classic.classic_standings(games, rules))
+
+
+def test_a_sheet_longer_than_the_form_shows_is_refused_before_its_deals_are_read() -> None:
+    """Without a deal limit nothing else ends a sheet of level deals: 40000 of them once
+    reached the database's small integer (a 500)."""
+    rules = ClassicRules(max_deals=None)
+    level = {"chooser": "NS", "trump": "O", "points": 36}
+    longest = [level] * classic.MAX_SHEET_DEALS
+    game, problems = classic.validate_game({"hands": longest, "ended_by": "time"}, rules)
+    assert problems == [] and game is not None and game.deals == classic.MAX_SHEET_DEALS
+    too_long = [*longest, "not even a deal"]
+    assert codes({"hands": too_long, "ended_by": "time"}, rules) == [
+        ("sheet_too_long", "hands")]
+
+
+def test_a_deal_without_its_chooser_says_it_is_missing_not_none() -> None:
+    problems = classic.validate_hand({"trump": "O", "points": 40}, RULES, path="hands[0].")[1]
+    assert [(p.code, p.field, p.params) for p in problems] == [
+        ("chooser_missing", "hands[0].chooser", {})]
+
+
+def test_a_sheet_has_the_same_most_deals_in_the_app_and_in_a_file() -> None:
+    from scoring.interchange.limits import MAX_GAME_HANDS
+    assert classic.MAX_SHEET_DEALS == MAX_GAME_HANDS
+
+
+def test_a_final_level_in_the_middle_of_the_extra_deals_is_not_ended_by_deals() -> None:
+    """A level game plays every extra deal (as play_sheet reads a sheet): level after 13
+    of 12 + 2 deals it has not ended by the deal limit."""
+    rules = ClassicRules(level_game=LevelGame.EXTRA_DEALS, extra_deals=2)
+    assert codes(final(80, 80, 13, "deals"), rules) == [("extra_deals_count", "deals")]
+    assert codes(final(80, 80, 14, "deals"), rules) == []
+    level = {"chooser": "NS", "trump": "O", "points": 36}
+    _game, problems = classic.validate_game(
+        {"hands": [level] * 14, "ended_by": "time"}, rules)
+    assert [(p.code, p.field) for p in problems] == [("sheet_mismatch", "ended_by")]

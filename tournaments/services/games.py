@@ -6,12 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, router, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import classic
 from scoring.text import normalise
+from tournaments.db.games import share_round
 from tournaments.game_messages import game_problems
 from tournaments.models import AuditEntry, Championship, Game, Seating
 from tournaments.services.common import Capability, User, audit, require
@@ -61,7 +62,15 @@ def _where(seating: Seating) -> str:
     }
 
 
+def _share_round(by: str, params: list[Any]) -> None:
+    """The championship's and the round's rows held before the seating is read
+    (:func:`tournaments.db.games.share_round`): a finish, a close or a rules change
+    runs wholly before this save, which then sees it, or after it."""
+    share_round(by, params, using=router.db_for_write(Game))
+
+
 def _locked_seating(slug: str, round_number: int, table_number: int) -> Seating:
+    _share_round("slug", [slug, round_number])
     seating = (
         Seating.objects.select_for_update(of=("self",))
         .select_related("round__championship", "table", "ns_pair", "ew_pair")
@@ -102,6 +111,7 @@ def game_record(*, seating: Seating, **values: Any) -> GameSaved:
     Raises :class:`NotAllowedError`, :class:`ChampionshipStateError` (finished),
     :class:`ResultError` (every problem at its field), :class:`GameConflict`.
     """
+    _share_round("round", [seating.round_id])
     locked = Seating.objects.select_for_update(of=("self",)).select_related(
         "round__championship", "table", "ns_pair", "ew_pair"
     ).filter(pk=seating.pk).first()
@@ -227,6 +237,7 @@ def game_delete(
 ) -> None:
     """Delete a table's game (the version the referee saw; audited). Same capabilities
     as a correction. Raises :class:`GameConflict` when it changed meanwhile."""
+    _share_round("seating", [game.seating_id])
     seating = Seating.objects.select_for_update(of=("self",)).select_related(
         "round__championship", "table"
     ).get(pk=game.seating_id)

@@ -20,6 +20,7 @@ from tournaments.models import (
     AuditEntry,
     Bye,
     Championship,
+    Game,
     Pair,
     Player,
     Result,
@@ -683,10 +684,14 @@ def pair_withdraw(
             field="reason",
         )
     later = Round.objects.filter(championship=championship, number__gt=after_round)
-    played = (
-        Result.objects.filter(seating__round__in=later)
-        .order_by("seating__round__number")
-        .values_list("seating__round__number", flat=True).first()
+    # A board's result or, classic, a game: either keeps its round's draw.
+    played = min(
+        (number for model in (Result, Game) if (number := (
+            model.objects.filter(seating__round__in=later)
+            .order_by("seating__round__number")
+            .values_list("seating__round__number", flat=True).first()
+        )) is not None),
+        default=None,
     )
     if played is not None:
         raise ChampionshipStateError(

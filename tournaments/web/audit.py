@@ -84,6 +84,15 @@ _AUDIT_CODES: dict[str, dict[str, Any]] = {
     "infraction": dict(Result._meta.get_field("infraction").flatchoices),
     "role": dict(Membership.Role.choices),
 }
+#: Lists of codes, each shown by its label: a classic championship's ranking order.
+_AUDIT_CODE_LISTS: dict[str, dict[str, Any]] = {
+    "tiebreaks": dict(Championship.Tiebreak.choices),
+}
+#: The kinds of action a championship of each format never has (the log's filter).
+_KINDS_NOT_IN: dict[str, tuple[str, ...]] = {
+    Championship.Format.CLASSIC.value: ("boards", "result"),
+    Championship.Format.DUPLICATE.value: ("game",),
+}
 
 
 def _audit_label(key: str) -> str:
@@ -133,6 +142,10 @@ def _audit_value(value: Any, key: str = "") -> str:
         return moment
     if isinstance(value, bool):
         return _("sí") if value else _("no")
+    listed = _AUDIT_CODE_LISTS.get(key)
+    if listed is not None and isinstance(value, list) and value \
+            and all(isinstance(v, str) and v in listed for v in value):
+        return ", ".join(str(listed[v]) for v in value)
     text = (
         value if isinstance(value, str)
         else json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
@@ -194,6 +207,8 @@ def audit_summary(entry: AuditEntry) -> str:
         return _("ronda %(n)s") % {"n": entry.round_number}
     if action == Action.ROUNDS_SETUP:
         rounds, boards = _count(after.get("rounds")), _count(after.get("boards_per_round"))
+        if rounds is not None and boards == 0:  # a classic championship: no boards
+            return ngettext("%(n)s ronda", "%(n)s rondes", rounds) % {"n": rounds}
         if rounds is not None and boards is not None:
             return _("%(rounds)s de %(boards)s") % {
                 "rounds": ngettext("%(n)s ronda", "%(n)s rondes", rounds) % {"n": rounds},
@@ -221,8 +236,10 @@ def audit_log(request: HttpRequest, championship: Championship) -> HttpResponse:
     newest first, :data:`AUDIT_PAGE_SIZE` rows a page (``?page=N``; past the end: the last
     page), ``?kind=`` one kind of action (``result``, ``round``...; unknown: all).
     Organiser and head referee (``Capability.VIEW_AUDIT_LOG``). Four queries."""
+    never = _KINDS_NOT_IN.get(str(championship.format), ())
+    kinds = [(code, label) for code, label in AuditEntry.KINDS.items() if code not in never]
     kind = request.GET.get("kind", "")
-    if kind not in AuditEntry.KINDS:
+    if kind not in dict(kinds):
         kind = ""
     entries = (
         AuditEntry.objects.filter(championship=championship)
@@ -236,5 +253,5 @@ def audit_log(request: HttpRequest, championship: Championship) -> HttpResponse:
     return render(
         request, "tournaments/audit_log.html",
         page_context(request, championship, page=page, rows=rows, kind=kind,
-                 kinds=list(AuditEntry.KINDS.items())),
+                 kinds=kinds),
     )

@@ -276,10 +276,14 @@ def game_entry(
     sheet = _sheet_mode(request, current)
     conflict: Game | None = None
     conflict_mine = False
+    preview: dict[str, Any] | None = None
     if request.method == "POST":
         more = 1 if request.POST.get("add_line") else 0
         form = GameForm(request.POST, championship=championship, sheet=sheet,
                         can_adjust=can_adjust, more_lines=more)
+        if sheet:
+            # The sheet as typed, before a refusal's errors empty the fields they name.
+            preview = _preview(championship, form)
         if more:
             form.is_valid()  # the lines typed so far, checked; nothing saved
         elif form.is_valid():
@@ -313,7 +317,8 @@ def game_entry(
         form = GameForm(championship=championship, sheet=sheet, can_adjust=can_adjust,
                         hands=(current.hands or []) if current and sheet else [],
                         initial=initial)
-    preview = _preview(championship, form) if sheet else None
+    if sheet and preview is None:
+        preview = _preview(championship, form)
     return render(
         request, "tournaments/game_form.html",
         page_context(
