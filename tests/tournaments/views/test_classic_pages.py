@@ -159,7 +159,33 @@ def test_the_checklist_of_a_classic_championship_counts_games(client, drawn: Cla
     assert checklist.step("rounds").state == "done"
     assert checklist.step("results", 1).detail == "1 de 2 partides"
     assert checklist.step("draw", 2).state == "todo"  # no boards to wait for
-    assert "documents" in checklist.step("print").label
+    assert checklist.step("print", 1).label == "Imprimir la ronda 1"
+
+
+def test_a_classic_rounds_printing_comes_after_its_draw(client, drawn: Classic) -> None:
+    """The round's documents need its draw: printing is a step of each round, the next
+    one once the round is drawn, skipped once a game is in or done once asked for."""
+    from tournaments.models import PrintJob
+
+    client.force_login(drawn.organiser)
+    url = reverse("championship", args=[drawn.championship.slug])
+
+    def checklist() -> Any:
+        return client.get(url).context["checklist"]
+
+    keys = [(s.key, s.round) for s in checklist().steps]
+    assert keys.index(("draw", 1)) < keys.index(("print", 1)) < keys.index(("results", 1))
+    assert checklist().next.anchor == "step-print-1"
+    assert checklist().step("print", 1).url.endswith("/rounds/1/seating/#print-round")
+    assert checklist().step("print", 2).state == "blocked"
+    services.game_record(seating=_tables(drawn)[0], ns_points=101, ew_points=64, deals=9,
+                         ended_by="target", expected_version=None, acting_user=None)
+    assert checklist().step("print", 1).state == "todo"
+    assert checklist().next.anchor == "step-results-1"
+    PrintJob.objects.create(championship=drawn.championship, kind="round-pack",
+                            round_number=1)
+    assert checklist().step("print", 1).state == "done"
+    assert checklist().step("print", 2).state == "blocked"
 
 
 def test_no_organiser_or_referee_page_fails_for_a_classic_championship(
