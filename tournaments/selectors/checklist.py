@@ -202,7 +202,7 @@ def checklist(championship: Championship) -> Checklist:
                 "print", _("Imprimir la ronda %(n)s") % {"n": n},
                 _state(round_printed, not_drawn), round=n, why=not_drawn,
                 detail="" if not drawn else _(
-                    "Aparellaments, rètols de taula i fulls de partida."),
+                    "Aparellaments, rètols de taula i fulls d'anotació."),
                 url=reverse("round_seating", args=[slug, n]) + "#print-round"
                 if drawn else "",
                 optional=True,
