@@ -310,6 +310,8 @@ def test_a_sheet_entered_deal_by_deal_scores_the_botifarra_with_contro_36(
     assert "Partida acabada a la mà 2" in fragment and "<strong>108</strong>" in fragment
     response = client.post(_game_url(drawn), _sheet(botifarra_contro, recontro))
     assert response.status_code == 302, response.context["form"].errors
+    # The next table opens on its score sheet too.
+    assert response["Location"] == _game_url(drawn, 2) + "?mode=sheet"
     game = Game.objects.get()
     assert (game.ns_points, game.ew_points, game.deals, game.ended_by) == (
         0, 108, 2, "target")
