@@ -394,3 +394,10 @@ def test_a_referee_of_another_championship_gets_403(client, drawn: Classic) -> N
     sheet_url = reverse("game_sheet", args=[drawn.championship.slug, 1, 1])
     assert client.get(sheet_url).status_code == 403
     assert not Game.objects.exists()
+
+
+def test_closing_a_classic_round_with_games_missing_says_games(client, drawn: Classic) -> None:
+    client.force_login(drawn.organiser)
+    page = client.get(reverse("round_close", args=[drawn.championship.slug, 1])
+                      ).content.decode()
+    assert "Tancar-la encara que hi faltin partides" in page and "resultats</label>" not in page
