@@ -401,3 +401,10 @@ def test_closing_a_classic_round_with_games_missing_says_games(client, drawn: Cl
     page = client.get(reverse("round_close", args=[drawn.championship.slug, 1])
                       ).content.decode()
     assert "Tancar-la encara que hi faltin partides" in page and "resultats</label>" not in page
+
+
+def test_the_championship_page_says_a_classic_ranking_order_and_draw(client) -> None:
+    c = make_classic()
+    page = client.get(reverse("championship", args=[c.championship.slug])).content.decode()
+    assert 'id="classic-ranking-order">Ordenat per partides guanyades' in page
+    assert "Moviment: Sistema suís" in page
