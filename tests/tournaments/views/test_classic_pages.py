@@ -408,3 +408,16 @@ def test_the_championship_page_says_a_classic_ranking_order_and_draw(client) -> 
     page = client.get(reverse("championship", args=[c.championship.slug])).content.decode()
     assert 'id="classic-ranking-order">Ordenat per partides guanyades' in page
     assert "Moviment: Sistema suís" in page
+
+
+def test_the_log_names_a_games_fields_and_how_it_ended(client, drawn: Classic) -> None:
+    client.force_login(drawn.organiser)
+    client.post(_game_url(drawn), _sheet(
+        {"chooser": "NS", "trump": "botifarra", "contro": "on", "points": "60"},
+        {"chooser": "NS", "trump": "O", "points": "50"},
+    ))
+    assert Game.objects.get().ns_points == 110
+    page = client.get(reverse("audit_log", args=[drawn.championship.slug])).content.decode()
+    assert "punts EO" in page and "mans jugades" in page and "com s&#x27;ha acabat" in page
+    assert "Punts assolits" in page and "2 mans" in page
+    assert "ew_points" not in page and '"chooser"' not in page
