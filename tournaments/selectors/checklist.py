@@ -135,7 +135,9 @@ def checklist(championship: Championship) -> Checklist:
     steps: list[Step] = [
         Step(
             "rules", _("Regles"), StepState.DONE,
-            detail=_("Es poden canviar fins al primer resultat.") if not has_results else "",
+            detail="" if has_results
+            else _("Es poden canviar fins a la primera partida entrada.") if classic
+            else _("Es poden canviar fins al primer resultat."),
             url=reverse("rules_edit", args=[slug]) if not has_results and not finished else "",
         ),
         Step(

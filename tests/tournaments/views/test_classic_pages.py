@@ -173,6 +173,8 @@ def test_a_classic_rounds_printing_comes_after_its_draw(client, drawn: Classic) 
     def checklist() -> Any:
         return client.get(url).context["checklist"]
 
+    assert checklist().step("rules").detail == (
+        "Es poden canviar fins a la primera partida entrada.")
     keys = [(s.key, s.round) for s in checklist().steps]
     assert keys.index(("draw", 1)) < keys.index(("print", 1)) < keys.index(("results", 1))
     assert checklist().next.anchor == "step-print-1"
