@@ -423,3 +423,11 @@ def test_the_log_names_a_games_fields_and_how_it_ended(client, drawn: Classic) -
     assert "punts EO" in page and "mans jugades" in page and "com s&#x27;ha acabat" in page
     assert "Punts assolits" in page and "2 mans" in page
     assert "ew_points" not in page and '"chooser"' not in page
+
+
+def test_a_finished_championships_done_steps_give_no_reason(client, drawn: Classic) -> None:
+    services.championship_finish(championship=drawn.championship, acting_user=drawn.organiser)
+    client.force_login(drawn.organiser)
+    page = client.get(reverse("championship", args=[drawn.championship.slug])).content.decode()
+    done = page.split('id="step-pairs"')[1].split("</li>")[0]
+    assert 'data-state="done"' in done and "s&#x27;ha acabat" not in done
