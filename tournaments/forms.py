@@ -491,6 +491,14 @@ class RoundCloseForm(ConfirmForm):
     )
 
 
+class ClassicRoundCloseForm(RoundCloseForm):
+    """:class:`RoundCloseForm` of a classic round, whose tables have games, not results."""
+
+    allow_missing = forms.BooleanField(
+        label=_("Tancar-la encara que hi faltin partides"), required=False
+    )
+
+
 TRUMP_CHOICES = [
     ("O", _("Oros")),
     ("C", _("Copes")),

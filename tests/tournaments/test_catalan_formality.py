@@ -9,8 +9,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 #: "tu" forms that only a sentence addressed to the user uses.
-TU = re.compile(r"\b(No tens|tens permís|Revisa'l|Revisa-ho|Comprova-ho|Escriu |Tria |"
-                r"Torna a obrir|Torna a desar|pots |vols |has de )")
+TU = re.compile(r"(: tria |\b(No tens|tens permís|Revisa'l|Revisa-ho|Comprova-ho|Escriu |Tria |"
+                r"Torna a obrir|Torna a desar|pots |vols |has de ))")
 
 
 def test_no_catalan_text_addresses_the_user_as_tu() -> None:
@@ -53,3 +53,8 @@ def test_the_tu_check_catches_the_forms_it_names() -> None:
     assert not TU_WORDS.search("Ho vau desar vós (versió 2): torneu a desar")
     assert not TU_WORDS.search("Entra a partir de la ronda 2")
     assert len(_catalan_msgids()) > 500
+
+
+def test_the_tu_check_of_the_sources_catches_a_heading_after_a_colon() -> None:
+    assert TU.search("Ronda 1: tria la taula")
+    assert not TU.search("Ronda 1: trieu la taula") and not TU.search("Punts de qui tria")

@@ -5,11 +5,12 @@ done. The championship's page renders this value and decides nothing itself
 
 The steps: rules, pairs, referees, rounds and boards, generate the boards, print; for
 each round: draw it, its results, close it; finish; publish the deal secret. A classic
-championship deals no boards: rounds, print its documents; for each round: draw it,
-its games, close it; finish. The next
-step is the first one neither done nor blocked, skipping the optional steps (referees,
-printing) once a later step is done (a club that needs no referee or no paper skipped
-them on purpose). Seven queries whatever the size of the championship.
+championship deals no boards: rounds; for each round: draw it, print its documents
+(pairings, table cards, score sheets: they need the draw), its games, close it; finish.
+The next step is the first one neither done nor blocked, skipping the optional steps
+(referees, printing) once a later step is done or, for a classic round's printing, once
+its first game is in (a club that needs no referee or no paper skipped them on
+purpose). Seven queries whatever the size of the championship.
 """
 
 from __future__ import annotations
@@ -121,7 +122,9 @@ def checklist(championship: Championship) -> Checklist:
     jobs = PrintJob.objects.filter(championship=championship)
     if not classic:
         jobs = jobs.filter(kind__in=[PrintJob.Kind.BOARD_SHEETS, PrintJob.Kind.ROUND_PACK])
-    printed = jobs.exists()
+    # A classic round's documents: any document asked for that round counts.
+    printed_rounds = set(jobs.values_list("round_number", flat=True).distinct())
+    printed = bool(printed_rounds)
     # Results in / expected: a classic championship's games in / tables seated.
     progress = round_progress(championship)
     has_results = any(p.results_in for p in progress.values())
@@ -132,7 +135,9 @@ def checklist(championship: Championship) -> Checklist:
     steps: list[Step] = [
         Step(
             "rules", _("Regles"), StepState.DONE,
-            detail=_("Es poden canviar fins al primer resultat.") if not has_results else "",
+            detail="" if has_results
+            else _("Es poden canviar fins a la primera partida entrada.") if classic
+            else _("Es poden canviar fins al primer resultat."),
             url=reverse("rules_edit", args=[slug]) if not has_results and not finished else "",
         ),
         Step(
@@ -162,13 +167,8 @@ def checklist(championship: Championship) -> Checklist:
             why=over, url="" if finished else reverse("rounds_setup", args=[slug]),
         ),
     ]
-    if classic:
-        steps.append(Step(
-            "print", _("Imprimir els documents"), _state(printed),
-            detail=_("Cartells de les taules, fulls de partida, classificacions."),
-            url=reverse("print_jobs", args=[slug]), optional=True,
-        ))
-    else:
+    skipped: set[int] = set()  # optional steps never the next one
+    if not classic:
         steps += _board_steps(slug, set_up=set_up, dealt=dealt, has_results=has_results,
                               finished=finished, over=over, printed=printed)
     for rnd in rounds:
@@ -190,13 +190,26 @@ def checklist(championship: Championship) -> Checklist:
         else:
             draw_why = ""
         not_drawn = "" if drawn else _("La ronda encara no està sortejada.")
+        steps.append(Step(
+            "draw", _("Sortejar la ronda %(n)s") % {"n": n},
+            _state(drawn, draw_why), round=n, why=draw_why,
+            url=reverse("round_seating", args=[slug, n]) if drawn
+            else ("" if draw_why else reverse("round_draw", args=[slug, n])),
+        ))
+        if classic:
+            round_printed = n in printed_rounds
+            if results_in and not round_printed:
+                skipped.add(len(steps))
+            steps.append(Step(
+                "print", _("Imprimir la ronda %(n)s") % {"n": n},
+                _state(round_printed, not_drawn), round=n, why=not_drawn,
+                detail="" if not drawn else _(
+                    "Aparellaments, rètols de taula i fulls d'anotació."),
+                url=reverse("round_seating", args=[slug, n]) + "#print-round"
+                if drawn else "",
+                optional=True,
+            ))
         steps += [
-            Step(
-                "draw", _("Sortejar la ronda %(n)s") % {"n": n},
-                _state(drawn, draw_why), round=n, why=draw_why,
-                url=reverse("round_seating", args=[slug, n]) if drawn
-                else ("" if draw_why else reverse("round_draw", args=[slug, n])),
-            ),
             Step(
                 "results", (_("Partides de la ronda %(n)s") if classic
                             else _("Resultats de la ronda %(n)s")) % {"n": n},
@@ -227,7 +240,7 @@ def checklist(championship: Championship) -> Checklist:
         ),
     ]
     if classic:  # no boards dealt in advance: no secret to publish
-        return Checklist(_with_next(steps))
+        return Checklist(_with_next(steps, skipped))
     publish_why = (
         "" if championship.deal_secret_published
         else _("Primer cal acabar el campionat.") if not finished
@@ -281,12 +294,14 @@ def _pairs_detail(registered: int, withdrawn: int) -> str:
     }
 
 
-def _with_next(steps: list[Step]) -> tuple[Step, ...]:
+def _with_next(steps: list[Step], skipped: set[int] | None = None) -> tuple[Step, ...]:
     """Mark the next step: the first one that is to do, skipping an optional step when a
-    later step is done."""
+    later step is done, and the steps at the indexes ``skipped``."""
     last_done = max((i for i, s in enumerate(steps) if s.state is StepState.DONE), default=-1)
     for i, s in enumerate(steps):
         if s.state is not StepState.TODO or (s.optional and i < last_done):
+            continue
+        if skipped and i in skipped:
             continue
         steps[i] = replace(s, state=StepState.NEXT)
         break

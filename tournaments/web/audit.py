@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from tournaments.models import (
     AuditEntry,
     Championship,
+    Game,
     Membership,
     Result,
 )
@@ -42,6 +43,11 @@ _AUDIT_LABELS = {
     "recontro": gettext_lazy("recontro"),
     "sant_vicenc": gettext_lazy("Sant Vicenç"),
     "ns_points_taken": gettext_lazy("punts NS"),
+    "ns_points": gettext_lazy("punts NS"),
+    "ew_points": gettext_lazy("punts EO"),
+    "deals": gettext_lazy("mans jugades"),
+    "ended_by": gettext_lazy("com s'ha acabat"),
+    "hands": gettext_lazy("full de la partida"),
     "infraction": gettext_lazy("infracció"),
     "adjusted": gettext_lazy("ajustat"),
     "note": gettext_lazy("nota"),
@@ -83,6 +89,7 @@ _AUDIT_CODES: dict[str, dict[str, Any]] = {
     "trump": dict(Result._meta.get_field("trump").flatchoices),
     "infraction": dict(Result._meta.get_field("infraction").flatchoices),
     "role": dict(Membership.Role.choices),
+    "ended_by": dict(Game.EndedBy.choices),
 }
 #: Lists of codes, each shown by its label: a classic championship's ranking order.
 _AUDIT_CODE_LISTS: dict[str, dict[str, Any]] = {
@@ -135,6 +142,8 @@ def _audit_value(value: Any, key: str = "") -> str:
     (:data:`_AUDIT_CODES`), a moment or a day as the log's own times, JSON for lists."""
     if value is None or value == "":
         return "—"
+    if key == "hands" and isinstance(value, list):  # a game's score sheet: its length
+        return ngettext("%(n)s mà", "%(n)s mans", len(value)) % {"n": len(value)}
     codes = _AUDIT_CODES.get(key)
     if codes is not None and isinstance(value, str) and value in codes:
         return str(codes[value])

@@ -30,6 +30,7 @@ from tournaments.models import (
     Round,
 )
 from tournaments.permissions import Capability
+from tournaments.selectors.classic_words import ranking_order
 from tournaments.web.common import (
     capability_required,
     close_forms,
@@ -95,6 +96,9 @@ def championship_detail(request: HttpRequest, slug: str) -> HttpResponse:
         has_results=any(p.results_in for p in progress.values()),
         # The organiser's steps, each with its state (the rule: selectors.checklist).
         checklist=selectors.checklist(championship) if context["is_organiser"] else None,
+        # A classic championship's ranking order, in the standings' own sentence.
+        ranking_order=ranking_order(championship.classic_rules())
+        if championship.is_classic else "",
     )
     return render(request, "tournaments/championship.html", context)
 

@@ -266,7 +266,7 @@ def game_entry(
     another save came in between, ``services.game_record`` raises ``GameConflict`` and
     the page shows the stored game with the form re-based on its version, what was
     typed kept. The same values again (a double tap) are saved once. After a save, the
-    next table of the round without a game."""
+    next table of the round without a game, in the same mode (final or sheet)."""
     seating, current = _game_page(request, championship, round, table)
     roles = roles_of(request.user, championship)
     can_adjust = allows(roles, Capability.ADJUST_SCORE)
@@ -308,7 +308,9 @@ def game_entry(
                 if following is None:
                     return redirect(reverse("referee_tables", args=[championship.slug])
                                     + f"?round={round}")
-                return redirect("game_entry", championship.slug, round, following)
+                # A referee copying score sheets goes on deal by deal at the next table.
+                return redirect(reverse("game_entry", args=[championship.slug, round, following])
+                                + ("?mode=sheet" if sheet else ""))
     else:
         initial = game_initial(current)
         if sheet and initial.get("ended_by") not in (Game.EndedBy.TIME,

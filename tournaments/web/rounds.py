@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import selectors, services
 from tournaments.forms import (
+    ClassicRoundCloseForm,
     ConfirmForm,
     DrawForm,
     PairForm,
@@ -164,7 +165,9 @@ def round_close(request: HttpRequest, championship: Championship, round: int) ->
             allow_missing=bool(data.get("allow_missing")),
         )
 
-    form_class = RoundCloseForm if may_leave_missing and results_in < due else ConfirmForm
+    form_class: type[ConfirmForm] = ConfirmForm
+    if may_leave_missing and results_in < due:
+        form_class = ClassicRoundCloseForm if championship.is_classic else RoundCloseForm
     return run_confirmed(
         request, championship, call, _("Ronda %(n)s tancada.") % {"n": rnd.number},
         form_class=form_class,

@@ -159,7 +159,35 @@ def test_the_checklist_of_a_classic_championship_counts_games(client, drawn: Cla
     assert checklist.step("rounds").state == "done"
     assert checklist.step("results", 1).detail == "1 de 2 partides"
     assert checklist.step("draw", 2).state == "todo"  # no boards to wait for
-    assert "documents" in checklist.step("print").label
+    assert checklist.step("print", 1).label == "Imprimir la ronda 1"
+
+
+def test_a_classic_rounds_printing_comes_after_its_draw(client, drawn: Classic) -> None:
+    """The round's documents need its draw: printing is a step of each round, the next
+    one once the round is drawn, skipped once a game is in or done once asked for."""
+    from tournaments.models import PrintJob
+
+    client.force_login(drawn.organiser)
+    url = reverse("championship", args=[drawn.championship.slug])
+
+    def checklist() -> Any:
+        return client.get(url).context["checklist"]
+
+    assert checklist().step("rules").detail == (
+        "Es poden canviar fins a la primera partida entrada.")
+    keys = [(s.key, s.round) for s in checklist().steps]
+    assert keys.index(("draw", 1)) < keys.index(("print", 1)) < keys.index(("results", 1))
+    assert checklist().next.anchor == "step-print-1"
+    assert checklist().step("print", 1).url.endswith("/rounds/1/seating/#print-round")
+    assert checklist().step("print", 2).state == "blocked"
+    services.game_record(seating=_tables(drawn)[0], ns_points=101, ew_points=64, deals=9,
+                         ended_by="target", expected_version=None, acting_user=None)
+    assert checklist().step("print", 1).state == "todo"
+    assert checklist().next.anchor == "step-results-1"
+    PrintJob.objects.create(championship=drawn.championship, kind="round-pack",
+                            round_number=1)
+    assert checklist().step("print", 1).state == "done"
+    assert checklist().step("print", 2).state == "blocked"
 
 
 def test_no_organiser_or_referee_page_fails_for_a_classic_championship(
@@ -284,6 +312,8 @@ def test_a_sheet_entered_deal_by_deal_scores_the_botifarra_with_contro_36(
     assert "Partida acabada a la mà 2" in fragment and "<strong>108</strong>" in fragment
     response = client.post(_game_url(drawn), _sheet(botifarra_contro, recontro))
     assert response.status_code == 302, response.context["form"].errors
+    # The next table opens on its score sheet too.
+    assert response["Location"] == _game_url(drawn, 2) + "?mode=sheet"
     game = Game.objects.get()
     assert (game.ns_points, game.ew_points, game.deals, game.ended_by) == (
         0, 108, 2, "target")
@@ -366,3 +396,38 @@ def test_a_referee_of_another_championship_gets_403(client, drawn: Classic) -> N
     sheet_url = reverse("game_sheet", args=[drawn.championship.slug, 1, 1])
     assert client.get(sheet_url).status_code == 403
     assert not Game.objects.exists()
+
+
+def test_closing_a_classic_round_with_games_missing_says_games(client, drawn: Classic) -> None:
+    client.force_login(drawn.organiser)
+    page = client.get(reverse("round_close", args=[drawn.championship.slug, 1])
+                      ).content.decode()
+    assert "Tancar-la encara que hi faltin partides" in page and "resultats</label>" not in page
+
+
+def test_the_championship_page_says_a_classic_ranking_order_and_draw(client) -> None:
+    c = make_classic()
+    page = client.get(reverse("championship", args=[c.championship.slug])).content.decode()
+    assert 'id="classic-ranking-order">Ordenat per partides guanyades' in page
+    assert "Moviment: Sistema suís" in page
+
+
+def test_the_log_names_a_games_fields_and_how_it_ended(client, drawn: Classic) -> None:
+    client.force_login(drawn.organiser)
+    client.post(_game_url(drawn), _sheet(
+        {"chooser": "NS", "trump": "botifarra", "contro": "on", "points": "60"},
+        {"chooser": "NS", "trump": "O", "points": "50"},
+    ))
+    assert Game.objects.get().ns_points == 110
+    page = client.get(reverse("audit_log", args=[drawn.championship.slug])).content.decode()
+    assert "punts EO" in page and "mans jugades" in page and "com s&#x27;ha acabat" in page
+    assert "Punts assolits" in page and "2 mans" in page
+    assert "ew_points" not in page and '"chooser"' not in page
+
+
+def test_a_finished_championships_done_steps_give_no_reason(client, drawn: Classic) -> None:
+    services.championship_finish(championship=drawn.championship, acting_user=drawn.organiser)
+    client.force_login(drawn.organiser)
+    page = client.get(reverse("championship", args=[drawn.championship.slug])).content.decode()
+    done = page.split('id="step-pairs"')[1].split("</li>")[0]
+    assert 'data-state="done"' in done and "s&#x27;ha acabat" not in done

@@ -47,8 +47,13 @@ def test_no_stray_separator_without_date_or_venue(client, db) -> None:
     )
     home = client.get(reverse("home")).content.decode()
     page = client.get(reverse("championship", args=[championship.slug])).content.decode()
-    assert '<strong>Sense data</strong><span class="muted">Esborrany</span>' in home
+    # Each championship says its format (classic or duplicate), no stray separator.
+    assert '<strong>Sense data</strong><span class="muted">Predonats · Esborrany</span>' in home
     assert '<p class="muted" id="when-where"><span class="badge">' in page
+    services.championship_create(name="Partides", date=None, venue="", format="classic",
+                                 acting_user=None)
+    home = client.get(reverse("home")).content.decode()
+    assert '<strong>Partides</strong><span class="muted">Clàssic · Esborrany</span>' in home
 
 
 def test_a_hidden_board_before_its_round_is_drawn_says_so(client, web: Small) -> None:
