@@ -17,6 +17,8 @@ Source: docs/rules.md "Stages (groups, second chance, knockout)". The steps:
    meet only in the final; byes to the top seeds); :func:`advance` records winners;
    :func:`match_winner` decides a best-of-three (or best-of-any odd number) match.
 
+For duplicate, :func:`split_finals` cuts the standings into an A final, a B final, ...
+
 >>> [g.pairs for g in split_groups(range(1, 9), 2, method="snake")]
 [(1, 4, 5, 8), (2, 3, 6, 7)]
 >>> [(m.top, m.bottom) for m in seed_bracket([11, 12, 13, 14, 15]).rounds[0]]
@@ -176,6 +178,33 @@ def split_groups(
             column = groups - 1 - column
         dealt[column].append(pair)
     return [Group(group_name(k), tuple(members_)) for k, members_ in enumerate(dealt)]
+
+
+def split_finals(ranking: Sequence[int], sizes: Sequence[int]) -> list[Group]:
+    """Finals by standings (a duplicate championship's A and B finals): the first
+    ``sizes[0]`` pairs of ``ranking`` (best first) play final "A", the next ``sizes[1]``
+    final "B", and so on. The sizes must add up to the pairs ranked (the caller leaves
+    out the pairs that play no final), each 2 or more. Raises :class:`GroupSplitError`.
+
+    >>> [(g.name, g.pairs) for g in split_finals([7, 3, 9, 1, 4], [3, 2])]
+    [('A', (7, 3, 9)), ('B', (1, 4))]
+    """
+    order = _check_pairs(ranking, GroupSplitError)
+    listed = list(sizes)
+    if not listed or any(
+        not isinstance(n, int) or isinstance(n, bool) or n < 2 for n in listed
+    ):
+        raise GroupSplitError(f"final sizes {listed} must each be 2 or more")
+    if sum(listed) != len(order):
+        raise GroupSplitError(
+            f"final sizes {listed} add up to {sum(listed)}, not the {len(order)} pairs ranked"
+        )
+    out: list[Group] = []
+    start = 0
+    for k, n in enumerate(listed):
+        out.append(Group(group_name(k), tuple(order[start : start + n])))
+        start += n
+    return out
 
 
 # --------------------------------------------------------------------------- schedule

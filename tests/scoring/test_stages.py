@@ -88,6 +88,22 @@ def test_every_pair_in_exactly_one_group_sizes_within_one(data: st.DataObject) -
     assert [grp.name for grp in groups] == [stages.group_name(k) for k in range(g)]
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 8), st.integers(1, 5))
+def test_a_snake_of_full_row_pairs_gives_every_group_the_same_seed_sum(g: int, k: int) -> None:
+    ranking = list(range(1, 2 * k * g + 1))
+    groups = stages.split_groups(ranking, g, method="snake", ranking=ranking)
+    assert len({sum(grp.pairs) for grp in groups}) == 1
+
+
+def test_finals_cut_the_standings_in_order() -> None:
+    finals = stages.split_finals([5, 2, 8, 1, 7, 3], [2, 4])
+    assert [(f.name, f.pairs) for f in finals] == [("A", (5, 2)), ("B", (8, 1, 7, 3))]
+    for sizes, message in (([2, 3], "add up to 5"), ([1, 5], "2 or more"), ([], "2 or more")):
+        with pytest.raises(stages.GroupSplitError, match=message):
+            stages.split_finals([5, 2, 8, 1, 7, 3], sizes)
+
+
 # --------------------------------------------------------------------------- schedule
 
 
