@@ -210,12 +210,16 @@ def split_finals(ranking: Sequence[int], sizes: Sequence[int]) -> list[Group]:
 # --------------------------------------------------------------------------- schedule
 
 
-def group_schedule(group: Group) -> tuple[Draw, ...]:
+def group_schedule(group: Group, *, absent: Iterable[int] = ()) -> tuple[Draw, ...]:
     """Every round of the group's all-play-all (:func:`scoring.movement.draw_round_robin`
     over the group's pairs): each pair meets every other once; n-1 rounds for n even, n
-    rounds with one bye each for n odd. Tables are numbered within the group."""
+    rounds with one bye each for n odd. Tables are numbered within the group.
+    ``absent``: pairs withdrawn since the split; their opponents sit out instead."""
     total = round_robin_rounds(group.size)
-    return tuple(draw_round_robin(group.pairs, round=r) for r in range(1, total + 1))
+    gone = tuple(absent)
+    return tuple(
+        draw_round_robin(group.pairs, round=r, absent=gone) for r in range(1, total + 1)
+    )
 
 
 def stage_rounds(groups: Sequence[Group]) -> int:
@@ -223,11 +227,15 @@ def stage_rounds(groups: Sequence[Group]) -> int:
     return max((round_robin_rounds(g.size) for g in groups), default=0)
 
 
-def stage_round(groups: Sequence[Group], round: int) -> Draw:
+def stage_round(
+    groups: Sequence[Group], round: int, *, absent: Iterable[int] = ()
+) -> Draw:
     """Round ``round`` of every group at once: group A's tables first, then B's, ...,
     numbered 1, 2, ... through the hall; the byes of every group together (sorted). A
     group whose all-play-all is over by then (a smaller group) has no table and no bye.
-    Raises :class:`StageError` for a round outside 1..:func:`stage_rounds`."""
+    ``absent``: as :func:`group_schedule`. Raises :class:`StageError` for a round
+    outside 1..:func:`stage_rounds`."""
+    gone = tuple(absent)
     total = stage_rounds(groups)
     if not 1 <= round <= total:
         raise StageError(f"the group stage has rounds 1 to {total}, not {round}")
@@ -236,7 +244,7 @@ def stage_round(groups: Sequence[Group], round: int) -> Draw:
     for g in groups:
         if round > round_robin_rounds(g.size):
             continue
-        draw = draw_round_robin(g.pairs, round=round)
+        draw = draw_round_robin(g.pairs, round=round, absent=gone)
         for t in draw.tables:
             tables.append(Table(len(tables) + 1, t.ns, t.ew))
         byes.extend(draw.byes)

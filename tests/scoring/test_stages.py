@@ -132,6 +132,16 @@ def test_a_stage_round_numbers_tables_through_the_hall() -> None:
         stages.stage_round(groups, 6)
 
 
+def test_a_withdrawn_pairs_opponents_sit_out() -> None:
+    group = Group("A", (1, 2, 3, 4))
+    draws = stages.group_schedule(group, absent=[4])
+    assert all(4 not in d.seated and 4 not in d.byes for d in draws)
+    assert sorted(p for d in draws for p in d.byes) == [1, 2, 3]
+    assert stages.stage_round([group, Group("B", (5, 6))], 1, absent=[4]).byes == (
+        draws[0].byes
+    )
+
+
 # -------------------------------------------------------------------------- standings
 
 
