@@ -576,22 +576,56 @@ class Bracket:
 
 
 def seed_bracket(
-    qualified_in_seed_order: Sequence[int] | Sequence[Qualified], *, third_place: bool = False
+    qualified_in_seed_order: Sequence[int] | Sequence[Qualified], *, third_place: bool = False,
+    avoid_same_group: bool = False,
 ) -> Bracket:
     """The bracket of the pairs in seed order (best first; :func:`qualify`'s list or
     pair numbers): :func:`seed_positions` of the next power of two, the seeds past the
     number of pairs left empty, so the byes go to the top seeds (seed 1 first) and no
     two byes meet. ``third_place``: the semifinal losers play for third (4 pairs or
-    more). Raises :class:`BracketError` for fewer than 2 pairs or a pair twice."""
+    more).
+
+    ``avoid_same_group`` (with :class:`Qualified` pairs): a first-round match of two
+    pairs of one group swaps its lower seed with the lower seed of the match whose lower
+    seed is nearest (the worse one first when two are as near) and where the swap makes
+    no such match; the upper seeds, and so the byes and the halves of the top seeds,
+    stay. A meeting no swap avoids stays. Raises :class:`BracketError` for fewer than 2
+    pairs or a pair twice."""
     pairs = [q.pair if isinstance(q, Qualified) else q for q in qualified_in_seed_order]
+    groups = {q.pair: q.group for q in qualified_in_seed_order if isinstance(q, Qualified)}
     _check_pairs(pairs, BracketError)
     if len(pairs) < 2:
         raise BracketError(f"a bracket needs at least 2 pairs, not {len(pairs)}")
     if third_place and len(pairs) < 4:
         raise BracketError("a third-place match needs at least 4 pairs")
     size = bracket_size(len(pairs))
-    positions = tuple(pairs[s - 1] if s <= len(pairs) else None for s in seed_positions(size))
+    seeds: list[int | None] = [s if s <= len(pairs) else None for s in seed_positions(size)]
+    if avoid_same_group:
+        if len(groups) != len(pairs):
+            raise BracketError("avoid_same_group needs every pair's group (Qualified)")
+        _keep_groups_apart(seeds, {k: groups[p] for k, p in enumerate(pairs, start=1)})
+    positions = tuple(None if s is None else pairs[s - 1] for s in seeds)
     return Bracket(positions, {}, third_place)
+
+
+def _keep_groups_apart(seeds: list[int | None], group_of: Mapping[int, str]) -> None:
+    """Swap lower seeds (odd places) between first-round matches so that no match holds
+    two pairs of one group, where a swap allows it (see :func:`seed_bracket`)."""
+
+    def clash(top: int | None, bottom: int | None) -> bool:
+        return top is not None and bottom is not None and group_of[top] == group_of[bottom]
+
+    matches = sorted(range(0, len(seeds), 2), key=lambda i: seeds[i] or len(seeds) + 1)
+    for i in matches:
+        bottom = seeds[i + 1]
+        if bottom is None or not clash(seeds[i], bottom):
+            continue
+        others = [j for j in matches if j != i and seeds[j + 1] is not None]
+        others.sort(key=lambda j: (abs((seeds[j + 1] or 0) - bottom), -(seeds[j + 1] or 0)))
+        for j in others:
+            if not clash(seeds[i], seeds[j + 1]) and not clash(seeds[j], bottom):
+                seeds[i + 1], seeds[j + 1] = seeds[j + 1], bottom
+                break
 
 
 def advance(bracket: Bracket, winners: Mapping[MatchKey, int]) -> Bracket:

@@ -333,6 +333,43 @@ def test_bracket_invariants(n: int, seed: int) -> None:
     assert not done.ready()
 
 
+def test_a_runner_up_can_be_kept_from_its_group_winner() -> None:
+    qualified = [Qualified(10 + k, stages.group_name(k), 1, "group") for k in range(15)]
+    qualified.append(Qualified(99, "A", 2, "second_chance"))  # seed 16, A like seed 1
+    plain = stages.seed_bracket(qualified)
+    assert plain.rounds[0][0].pairs == (10, 99)
+    apart = stages.seed_bracket(qualified, avoid_same_group=True)
+    # Seed 16 swaps with the nearest lower seed, 15 (pair 24, group O).
+    assert apart.rounds[0][0].pairs == (10, 24)
+    assert [m.pairs for m in apart.rounds[0]][1:] == [
+        m.pairs if 24 not in m.pairs else (m.pairs[0], 99) for m in plain.rounds[0][1:]
+    ]
+    with pytest.raises(stages.BracketError, match="needs every pair's group"):
+        stages.seed_bracket(list(range(1, 9)), avoid_same_group=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 40), st.integers(2, 12), st.integers(0, 999))
+def test_keeping_groups_apart_keeps_the_top_seeds_and_the_byes(
+    n: int, g: int, seed: int,
+) -> None:
+    rng = random.Random(seed)
+    qualified = [Qualified(k + 1, stages.group_name(rng.randrange(g)), 1, "group")
+                 for k in range(n)]
+    plain = stages.seed_bracket(qualified).rounds[0]
+    apart = stages.seed_bracket(qualified, avoid_same_group=True).rounds[0]
+    assert [m.top for m in apart] == [m.top for m in plain]
+    assert [m.bottom is None for m in apart] == [m.bottom is None for m in plain]
+    assert sorted(p for m in apart for p in m.pairs) == list(range(1, n + 1))
+    group = {q.pair: q.group for q in qualified}
+
+    def clashes(matches: tuple[stages.Match, ...]) -> int:
+        return sum(len(m.pairs) == 2 and group[m.pairs[0]] == group[m.pairs[1]]
+                   for m in matches)
+
+    assert clashes(apart) <= clashes(plain)
+
+
 def test_a_third_place_match_plays_the_semifinal_losers() -> None:
     bracket = stages.seed_bracket([1, 2, 3, 4, 5, 6], third_place=True)
     done = play_out(bracket)
