@@ -450,7 +450,7 @@ def seed_positions(size: int) -> list[int]:
     """The seeds of a bracket of ``size`` places (a power of two) top to bottom, the
     first round's matches two by two. Seed s meets seed size+1-s in the first round and
     the halves are built so that, were the better seed always to win, round k's matches
-    would hold seeds whose sum is 2^(rounds-k+1)+1 (1 and 2 meet only in the final, 1..4
+    would hold seeds whose sum is 2^(rounds-k+1)+1 (1 and 2 can meet only in the final, 1..4
     only in the semifinals).
 
     >>> seed_positions(8)

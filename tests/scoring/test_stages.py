@@ -262,7 +262,7 @@ def play_out(bracket: Bracket, pick: random.Random | None = None) -> Bracket:
     return bracket
 
 
-def test_the_girona_shape_16_groups_of_4_winners_to_a_bracket_of_16() -> None:
+def test_64_pairs_in_16_groups_of_4_winners_to_a_bracket_of_16() -> None:
     groups = stages.split_groups(range(1, 65), 16, method="seeding")
     assert {g.size for g in groups} == {4}
     standings = []
