@@ -27,6 +27,7 @@ from tournaments.reports.pages import (
     new_canvas,
     page_counter,
 )
+from tournaments.reports.score_cards import card_page_top
 from tournaments.reports.tables import Column, TableWriter
 
 #: The line under the rounds saying what the bracketed points are.
@@ -53,16 +54,7 @@ def render_pair_cards(document: PairCards, on_page: OnPage | None = None) -> byt
 
 def _card(c: canvas.Canvas, document: PairCards, card: PairCard,
           page_done: Callable[[], None]) -> None:
-    title = _("Full de puntuació · Parella %(pair)s: %(players)s") % {
-        "pair": card.pair, "players": card.players}
-
-    def page_top(cv: canvas.Canvas) -> float:
-        subtitle = document.header.championship
-        if document.through_round:
-            subtitle += " · " + _("després de la ronda %(n)s") % {"n": document.through_round}
-        if document.header.rules_summary:
-            subtitle += " · " + document.header.rules_summary
-        return heading(cv, title, subtitle)
+    page_top = card_page_top(document, card)
 
     writer = TableWriter(
         c,

@@ -7,12 +7,13 @@ round N count).
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 from django.utils.translation import gettext as _
 from reportlab.pdfgen import canvas
 
 from tournaments.reports import labels
-from tournaments.reports.documents import ScoreCard, ScoreCards
+from tournaments.reports.documents import PairCard, PairCards, ScoreCard, ScoreCards
 from tournaments.reports.formats import fmt_points, fmt_score
 from tournaments.reports.pages import OnPage, heading, new_canvas, page_counter
 from tournaments.reports.tables import Column, TableWriter
@@ -37,8 +38,10 @@ def render_score_cards(document: ScoreCards, on_page: OnPage | None = None) -> b
     return buffer.getvalue()
 
 
-def _card(c: canvas.Canvas, document: ScoreCards, card: ScoreCard, page_done: object
-          ) -> None:
+def card_page_top(document: ScoreCards | PairCards, card: ScoreCard | PairCard
+                  ) -> Callable[[canvas.Canvas], float]:
+    """The heading of each page of a pair's card (duplicate or classic): the pair and
+    its players, the championship, the scope and the rules."""
     title = _("Full de puntuació · Parella %(pair)s: %(players)s") % {
         "pair": card.pair, "players": card.players}
 
@@ -49,6 +52,13 @@ def _card(c: canvas.Canvas, document: ScoreCards, card: ScoreCard, page_done: ob
         if document.header.rules_summary:
             subtitle += " · " + document.header.rules_summary
         return heading(cv, title, subtitle)
+
+    return page_top
+
+
+def _card(c: canvas.Canvas, document: ScoreCards, card: ScoreCard, page_done: object
+          ) -> None:
+    page_top = card_page_top(document, card)
 
     writer = TableWriter(
         c,
