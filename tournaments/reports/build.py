@@ -956,9 +956,10 @@ def pair_cards(championship: Championship, *, pair_number: int = 0,
     if pair_number and pair_number not in names:
         raise ReportError(_("%(championship)s: no hi ha cap parella %(pair)s.")
                           % {"championship": championship.slug, "pair": pair_number})
+    read = classic_reads.pair_cards(championship, numbers)
     cards = tuple(
         PairCard(pair=n, players=names[n].names, lines=tuple(
-            _card_line(line) for line in classic_reads.pair_card(championship, n)
+            _card_line(line) for line in read[n]
             if not through_round or line.round <= through_round))
         for n in numbers
     )

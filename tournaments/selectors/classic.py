@@ -7,6 +7,7 @@ tiebreaks); this module reads the rows and words the numbers, nothing more.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -303,40 +304,55 @@ class CardLine:
 def pair_card(championship: Championship, pair_number: int) -> list[CardLine]:
     """A pair's rounds: opponent, score, result, the running wins and the rank after
     each round (the standings through that round)."""
+    return pair_cards(championship, [pair_number])[pair_number]
+
+
+def pair_cards(championship: Championship, numbers: Iterable[int] | None = None
+               ) -> dict[int, list[CardLine]]:
+    """:func:`pair_card` of each pair in ``numbers`` (every registered pair when
+    ``None``), read once: the games, the names and the seatings in five queries and the
+    standings after each round computed once, whatever the number of cards (the
+    printed pair cards of 200 pairs)."""
     data = championship_games(championship)
     names = pair_names(championship)
     rules = championship.classic_rules()
-    seated = {
-        r: (t, ns, ew) for r, t, ns, ew in Seating.objects.filter(
-            round__championship=championship).filter(
-            ns_pair__number=pair_number).values_list(
-            "round__number", "table__number", "ns_pair__number", "ew_pair__number")
-    }
-    seated.update({
-        r: (t, ns, ew) for r, t, ns, ew in Seating.objects.filter(
-            round__championship=championship).filter(
-            ew_pair__number=pair_number).values_list(
-            "round__number", "table__number", "ns_pair__number", "ew_pair__number")
-    })
-    by_round = {g.round: g for g in data.games if pair_number in (g.ns_pair, g.ew_pair)}
-    bye_rounds = {r for r, p in data.byes if p == pair_number}
-    lines: list[CardLine] = []
-    for r in sorted(set(seated) | bye_rounds):
-        ranked = classic.classic_standings(
+    wanted = list(data.pairs if numbers is None else numbers)
+    seated: dict[int, dict[int, tuple[int, int, int]]] = defaultdict(dict)
+    for r, t, ns, ew in Seating.objects.filter(round__championship=championship).values_list(
+            "round__number", "table__number", "ns_pair__number", "ew_pair__number"):
+        seated[ns][r] = seated[ew][r] = (t, ns, ew)
+    games = {(g.round, pair): g for g in data.games for pair in (g.ns_pair, g.ew_pair)}
+    byes = set(data.byes)
+    rounds = sorted({r for pair in wanted for r in seated[pair]}
+                    | {r for r, p in byes if p in wanted})
+    after = {
+        r: {s.pair: s for s in classic.classic_standings(
             data.games, rules, pairs=data.pairs, byes=data.byes, through_round=r,
-            withdrawn=[p for p, last in data.withdrawn.items() if last <= r],
-        )
-        mine = next((s for s in ranked if s.pair == pair_number), None)
+            withdrawn=[p for p, last in data.withdrawn.items() if last <= r])}
+        for r in rounds
+    }
+    return {n: _card_lines(n, seated[n], games, byes, after, names, rules) for n in wanted}
+
+
+def _card_lines(
+    pair_number: int, seated: dict[int, tuple[int, int, int]],
+    games: dict[tuple[int, int], classic.PlayedGame], byes: set[tuple[int, int]],
+    after: dict[int, dict[int, classic.ClassicStanding]], names: dict[int, PairName],
+    rules: classic.ClassicRules,
+) -> list[CardLine]:
+    lines: list[CardLine] = []
+    for r in sorted(set(seated) | {r for r, p in byes if p == pair_number}):
+        mine = after[r].get(pair_number)
         wins_after = mine.wins if mine else Fraction(0)
         rank_after = mine.place if mine else None
-        if r in bye_rounds:
+        if (r, pair_number) in byes:
             lines.append(CardLine(r, None, None, None, None, None, None, "bye",
                                   wins_after, rank_after))
             continue
         table, ns, ew = seated[r]
         is_ns = ns == pair_number
         other = ew if is_ns else ns
-        game = by_round.get(r)
+        game = games.get((r, pair_number))
         if game is None:
             lines.append(CardLine(r, table, names.get(other), None, None, None, None,
                                   "playing", wins_after, rank_after))

@@ -158,3 +158,23 @@ def test_a_round_names_the_winner_on_the_counted_points(
                          ended_by="target", expected_version=None, acting_user=c.referee)
     games = selectors.round_games(c.championship, c.rounds[0])
     assert [t.winner for t in games.tables] == [None, second.ew_pair.number]
+
+
+def test_every_pair_card_is_read_at_once_in_a_fixed_number_of_queries(
+        classic_championship: Classic, django_assert_max_num_queries) -> None:
+    """The printed pair cards of every pair: the same lines as each pair's own card, in
+    the queries of one card, not one read per pair."""
+    c = classic_championship
+    for rnd in c.rounds[:2]:
+        services.round_draw(round=rnd, seed=5, acting_user=c.organiser)
+        for k, seating in enumerate(seatings(rnd)):
+            services.game_record(seating=seating, ns_points=101, ew_points=40 + k,
+                                 deals=9, ended_by="target", expected_version=None,
+                                 acting_user=c.referee)
+    with django_assert_max_num_queries(7):
+        cards = selectors.pair_cards(c.championship)
+    assert sorted(cards) == [1, 2, 3, 4, 5]
+    for number, lines in cards.items():
+        assert lines == selectors.pair_card(c.championship, number)
+        assert [line.round for line in lines] == [1, 2]
+    assert sum(line.result == "bye" for lines in cards.values() for line in lines) == 2

@@ -198,7 +198,7 @@ def test_the_public_pages_queries_do_not_grow_with_the_pairs(
     # and names, the card's games (4), names and seats (2), the pair's seats and byes;
     # the round: the round, its tables with their games, its byes, the names, the
     # rounds around it; the hall: the standings and its current round.
-    for name, args, queries in (("pair_card", [7], 16), ("round_games", [1], 6),
+    for name, args, queries in (("pair_card", [7], 15), ("round_games", [1], 6),
                                 ("hall", [], 10)):
         with django_assert_num_queries(queries):
             assert client.get(reverse(name, args=[championship.slug, *args])).status_code == 200
