@@ -13,10 +13,14 @@ from fractions import Fraction
 
 from engine.seats import Side
 from scoring import classic
+from scoring.interchange.classic import number_out
 from scoring.model import Trump
 from scoring.progress import Progress, RoundProgress
 from tournaments.models import Bye, Championship, Game, Pair, Round, Seating
 from tournaments.selectors.standings import PairName, pair_names
+
+#: Games won as the API and the file write them: ``2`` or ``2.5`` (the file's rule).
+wins_out = number_out
 
 
 def wins_text(value: Fraction) -> str:
@@ -29,11 +33,6 @@ def wins_text(value: Fraction) -> str:
     if value.denominator not in (1, 2):
         return f"{float(value):.2f}"
     return f"{int(whole) or ''}½" if half else str(int(whole))
-
-
-def wins_out(value: Fraction) -> int | float:
-    """Games won as the API and the file write them: an integer, or ``2.5``."""
-    return int(value) if value.denominator == 1 else float(value)
 
 
 @dataclass(frozen=True, slots=True)
