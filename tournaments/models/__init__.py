@@ -41,6 +41,9 @@ from tournaments.models.rounds import (
     Seating,
     Table,
 )
+from tournaments.models.stages import (
+    Stage,
+)
 
 __all__ = [
     "AuditEntry",
@@ -58,5 +61,6 @@ __all__ = [
     "Round",
     "RoundPair",
     "Seating",
+    "Stage",
     "Table",
 ]

@@ -38,6 +38,8 @@ class AuditEntry(models.Model):
         PAIR_SHORT_NAMES = "pair.short_names", _("Noms curts canviats")
         ROUNDS_SETUP = "round.setup", _("Rondes preparades")
         ROUND_DRAW = "round.draw", _("Ronda sortejada")
+        STAGES_SETUP = "stage.setup", _("Fases preparades")
+        STAGE_START = "stage.start", _("Fase començada")
         ROUND_SEAT = "round.seat", _("Taula assignada a mà")
         ROUND_CLOSE = "round.close", _("Ronda tancada")
         ROUND_REOPEN = "round.reopen", _("Ronda reoberta")

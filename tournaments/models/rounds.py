@@ -28,6 +28,13 @@ class Round(models.Model):
         _("moviment"), max_length=12, choices=Championship.Movement.choices, blank=True
     )
     closed_at = models.DateTimeField(_("tancada el"), null=True, blank=True)
+    # The stage the round belongs to (None: a championship of one stage).
+    stage = models.ForeignKey(
+        "tournaments.Stage", on_delete=models.RESTRICT, related_name="rounds",
+        null=True, blank=True, verbose_name=_("fase"),
+    )
+    # The round's place in its stage (1, 2, ...; a knockout's round 1 is its first).
+    stage_round = models.PositiveSmallIntegerField(_("ronda de la fase"), null=True, blank=True)
 
     class Meta:
         ordering = ["championship", "number"]

@@ -102,6 +102,12 @@ from tournaments.services.rounds import (
     rounds_setup_refusal,
     seating_set,
 )
+from tournaments.services.stages import (
+    STAGES_MAX,
+    knockout_seat,
+    stage_start,
+    stages_setup,
+)
 
 __all__ = [
     "CREATE_PERMISSION",
@@ -110,6 +116,7 @@ __all__ = [
     "ROUNDS_SETUP_MAX",
     "RULE_FIELDS",
     "SIGN_IN_DAYS",
+    "STAGES_MAX",
     "WITHDRAWAL_REASON_MAX",
     "AccountError",
     "AddressError",
@@ -149,6 +156,7 @@ __all__ = [
     "game_delete",
     "game_record",
     "game_record_at",
+    "knockout_seat",
     "late_entry_round",
     "membership_grant",
     "membership_revoke",
@@ -178,6 +186,8 @@ __all__ = [
     "sign_in_check",
     "sign_in_refusal",
     "sign_in_token",
+    "stage_start",
+    "stages_setup",
     "user_ensure",
     "validate_result",
 ]

@@ -14,7 +14,7 @@ from scoring import classic
 from scoring.text import normalise
 from tournaments.db.games import share_round
 from tournaments.game_messages import game_problems
-from tournaments.models import AuditEntry, Championship, Game, Seating
+from tournaments.models import AuditEntry, Championship, Game, Seating, Stage
 from tournaments.services.common import Capability, User, audit, require
 from tournaments.services.common import acting_person as _person
 from tournaments.services.errors import (
@@ -24,6 +24,7 @@ from tournaments.services.errors import (
     ResultError,
 )
 from tournaments.services.results import SaveKind
+from tournaments.services.stages import knockout_level_check, knockout_seat
 
 NOTE_MAX = 500
 
@@ -165,6 +166,7 @@ def _record(
         "hands": [h.as_json() for h in data.hands] if data.hands else None,
         "note": note,
     }
+    knockout_level_check(seating, data.ns_points, data.ew_points)
     current = Game.objects.filter(seating=seating).first()
     if current is not None and all(
         getattr(current, name) == value for name, value in fields.items()
@@ -216,6 +218,7 @@ def _record(
         audit(championship, AuditEntry.Action.GAME_CREATE, acting_user, target=target,
               round_number=round.number, table_number=seating.table.number,
               before=None, after=game.snapshot(), at=now)
+        _knockout_follows(seating, acting_user)
         return GameSaved(SaveKind.CREATED, game)
     before = current.snapshot()
     for name, value in fields.items():
@@ -228,7 +231,18 @@ def _record(
     audit(championship, AuditEntry.Action.GAME_UPDATE, acting_user, target=target,
           round_number=round.number, table_number=seating.table.number,
           before=before, after=current.snapshot(), at=now)
+    _knockout_follows(seating, acting_user)
     return GameSaved(SaveKind.UPDATED, current)
+
+
+def _knockout_follows(seating: Seating, acting_user: User | None) -> None:
+    """In a knockout, seat the matches this game's winner (or a correction) makes ready
+    (``services.stages.knockout_seat``)."""
+    if seating.round.stage_id is None:
+        return
+    stage = Stage.objects.filter(pk=seating.round.stage_id).first()
+    if stage is not None and stage.kind == Stage.Kind.KNOCKOUT:
+        knockout_seat(stage, acting_user=acting_user)
 
 
 @transaction.atomic
@@ -263,3 +277,4 @@ def game_delete(
     audit(championship, AuditEntry.Action.GAME_DELETE, acting_user,
           target=_where(seating), round_number=seating.round.number,
           table_number=seating.table.number, before=before, after=None, reason=reason)
+    _knockout_follows(seating, acting_user)

@@ -26,6 +26,7 @@ from tournaments.models import (
     Round,
     RoundPair,
     Seating,
+    Stage,
     Table,
 )
 from tournaments.selectors import classic as classic_selectors
@@ -188,6 +189,10 @@ def round_draw(
             _("La ronda %(n)s ja té resultats: no es pot tornar a sortejar.")
             % {"n": round.number}
         )
+    if round.stage_id is not None:
+        stage = Stage.objects.get(pk=round.stage_id)
+        if stage.kind != Stage.Kind.SWISS:
+            return _stage_round_draw(championship, round, stage, seed, acting_user)
     method = movement.Movement(movement_name or championship.movement)
     field = field_of(championship, round.number)
     numbers = [p.number for p in field]
@@ -225,6 +230,38 @@ def round_draw(
             % {"n": round.number, "list": rematch_list(drawn.rematches)},
             rematches=drawn.rematches, seed=seed, movement=method.value,
         )
+    return _store_draw(championship, round, field, drawn, seed, method, acting_user)
+
+
+def _stage_round_draw(
+    championship: Championship, round: Round, stage: Stage, seed: int | None,
+    acting_user: User | None,
+) -> list[Seating]:
+    """A round of a groups, knockout or finals stage: its tables come from the stage
+    (``services.stages.stage_draw``), never a rematch check (a group's all-play-all and
+    a bracket fix who meets whom)."""
+    from tournaments.services import stages
+
+    if seed is None:
+        seed = secrets.randbits(62)
+    drawn = stages.stage_draw(championship=championship, round=round, stage=stage,
+                              seed=seed, acting_user=acting_user)
+    field = list(Pair.objects.filter(championship=championship).order_by("number"))
+    if not drawn.tables:
+        raise DrawError(
+            _("La ronda %(n)s encara no té cap partida per jugar: s'omple a mesura que "
+              "s'entren les partides que hi porten.") % {"n": round.number}
+            if stage.kind == Stage.Kind.KNOCKOUT else
+            _("La ronda %(n)s no té cap taula en aquesta fase.") % {"n": round.number}
+        )
+    return _store_draw(championship, round, field, drawn, seed, drawn.movement, acting_user)
+
+
+def _store_draw(
+    championship: Championship, round: Round, field: Sequence[Pair], drawn: movement.Draw,
+    seed: int, method: movement.Movement, acting_user: User | None,
+) -> list[Seating]:
+    """Replace ``round``'s tables and byes by ``drawn`` (audited)."""
     before = _draw_snapshot(round)
     Seating.objects.filter(round=round).delete()
     Bye.objects.filter(round=round).delete()

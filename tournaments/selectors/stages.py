@@ -1,0 +1,342 @@
+"""A championship's stages read once: the groups with their standings and who qualified,
+and the knockout bracket with each match's game and winner. The one read model the
+groups page, the bracket page, the hall screen, the API, the PDFs and the export render;
+the numbers come from ``scoring.stages`` (and ``scoring.classic`` through it).
+
+A knockout match is the game of its knockout round whose two pairs are the match's
+pairs (``services.stages`` seats match k of a round at table k, the upper pair NS); its
+winner is the pair with more points as entered: a knockout game is never level (the
+referee enters it after the extra deals), and the cap counts for standings, not here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from scoring import stages as pure
+from scoring.classic import PlayedGame
+from tournaments.models import Championship, Game, Round, Seating, Stage
+from tournaments.selectors.classic import ChampionshipGames, championship_games, wins_out
+from tournaments.selectors.standings import PairName, pair_names
+
+#: How a pair went through, as the API writes it.
+QUALIFIED_GROUP = "group"
+QUALIFIED_SECOND_CHANCE = "second_chance"
+
+
+def championship_stages(championship: Championship) -> list[Stage]:
+    """The championship's stages in playing order (empty: one stage, as before)."""
+    return list(Stage.objects.filter(championship=championship).order_by("number"))
+
+
+def stage_of_kind(championship: Championship, kind: str) -> Stage | None:
+    """The championship's first stage of ``kind`` (``Stage.Kind``), ``None`` without one."""
+    return Stage.objects.filter(championship=championship, kind=kind).order_by("number").first()
+
+
+def stage_round_numbers(stage: Stage) -> list[int]:
+    """The championship round numbers of ``stage``, in order."""
+    return list(Round.objects.filter(stage=stage).order_by("number")
+                .values_list("number", flat=True))
+
+
+# ---------------------------------------------------------------------------- groups
+
+
+@dataclass(frozen=True, slots=True)
+class GroupRow:
+    """One line of a group's standings."""
+
+    rank: int | None
+    pair: PairName
+    wins: Fraction
+    played: int
+    points_for: int
+    points_against: int
+    difference: int
+    qualified: str | None  # "group", "second_chance" or None
+
+    @property
+    def number(self) -> int:
+        return self.pair.number
+
+    @property
+    def wins_out(self) -> int | float:
+        return wins_out(self.wins)
+
+
+@dataclass(frozen=True, slots=True)
+class GroupTable:
+    """A group: its name, its pairs (as drawn), its standings and whether every game of
+    the group is in."""
+
+    name: str
+    pairs: tuple[int, ...]
+    rows: tuple[GroupRow, ...]
+    games_in: int
+    games_due: int
+
+    @property
+    def complete(self) -> bool:
+        return self.games_due > 0 and self.games_in >= self.games_due
+
+
+@dataclass(frozen=True, slots=True)
+class GroupsView:
+    """The groups stage: every group, and the qualified pairs in seed order once they are
+    known (every group game in, or fixed when the knockout started)."""
+
+    stage: Stage
+    groups: tuple[GroupTable, ...]
+    qualified: tuple[pure.Qualified, ...]
+    final: bool  # the qualification is known (not a provisional reading)
+
+    @property
+    def games_in(self) -> int:
+        return sum(g.games_in for g in self.groups)
+
+    @property
+    def games_due(self) -> int:
+        return sum(g.games_due for g in self.groups)
+
+
+def _stage_games(data: ChampionshipGames, rounds: Sequence[int]) -> list[PlayedGame]:
+    keep = set(rounds)
+    return [g for g in data.games if g.round in keep]
+
+
+def stored_qualified(stage: Stage) -> list[pure.Qualified]:
+    """The qualified pairs fixed on ``stage`` when the next stage started."""
+    return [pure.Qualified(int(q["pair"]), str(q["group"]), int(q["place_in_group"]),
+                           str(q["how"])) for q in (stage.qualified or [])]
+
+
+def group_standings(
+    stage: Stage, data: ChampionshipGames | None = None
+) -> list[pure.GroupStanding]:
+    """Each group's standings over its games in ``stage``'s rounds (``scoring.stages``)."""
+    championship = stage.championship
+    data = data or championship_games(championship)
+    rounds = stage_round_numbers(stage)
+    games = _stage_games(data, rounds)
+    keep = set(rounds)
+    byes = [(r, p) for r, p in data.byes if r in keep]
+    rules = championship.classic_rules()
+    return [
+        pure.group_standings(
+            pure.Group(str(g["name"]), tuple(int(p) for p in g["pairs"])), games, rules,
+            byes=byes, withdrawn=list(data.withdrawn),
+        )
+        for g in stage.group_list()
+    ]
+
+
+def qualification(stage: Stage, standings: Sequence[pure.GroupStanding]
+                  ) -> list[pure.Qualified]:
+    """The pairs through from ``stage`` by its rule (``scoring.stages.qualify``)."""
+    return pure.qualify(
+        standings, per_group=stage.per_group, best_of_rest=stage.second_chance,
+        rest_rule=stage.rest_rule, exclude_zero_wins=stage.exclude_zero_wins,
+    )
+
+
+def groups_view(championship: Championship, stage: Stage | None = None) -> GroupsView | None:
+    """The groups stage of ``championship`` (its first), ``None`` without one or before
+    its groups are formed."""
+    stage = stage or stage_of_kind(championship, Stage.Kind.GROUPS)
+    if stage is None or not stage.groups:
+        return None
+    stage.championship = championship
+    data = championship_games(championship)
+    names = pair_names(championship)
+    standings = group_standings(stage, data)
+    rounds = set(stage_round_numbers(stage))
+    played = {(g.round, g.ns_pair, g.ew_pair) for g in data.games if g.round in rounds}
+    due_per_group: dict[str, int] = {}
+    in_per_group: dict[str, int] = {}
+    for s in standings:
+        members = set(s.group.pairs)
+        n = len(members)
+        due_per_group[s.group.name] = n * (n - 1) // 2
+        in_per_group[s.group.name] = sum(
+            1 for _r, a, b in played if a in members and b in members)
+    complete = all(in_per_group[n] >= due_per_group[n] for n in due_per_group)
+    qualified: list[pure.Qualified] = stored_qualified(stage)
+    final = bool(qualified)
+    if not qualified and complete:
+        try:
+            qualified = qualification(stage, standings)
+            final = True
+        except pure.QualifyError:
+            qualified = []
+    how = {q.pair: q.how for q in qualified}
+    tables = []
+    for s in standings:
+        rows = tuple(
+            GroupRow(
+                rank=r.rank if r.placed else None, pair=names[r.pair], wins=r.wins,
+                played=r.played, points_for=r.points_for, points_against=r.points_against,
+                difference=r.difference, qualified=how.get(r.pair),
+            )
+            for r in s.rows if r.pair in names
+        )
+        tables.append(GroupTable(s.group.name, s.group.pairs, rows,
+                                 in_per_group[s.group.name], due_per_group[s.group.name]))
+    return GroupsView(stage, tuple(tables), tuple(qualified), final)
+
+
+# --------------------------------------------------------------------------- bracket
+
+
+@dataclass(frozen=True, slots=True)
+class MatchGame:
+    """A knockout game as played: the points of the match's upper and lower pair."""
+
+    table: int
+    top_points: int
+    bottom_points: int
+    deals: int
+
+
+@dataclass(frozen=True, slots=True)
+class BracketMatch:
+    """One match: its pairs (``None`` for a bye in the first round, or a pair not known
+    yet), its game once played, its winner, and the championship round and table it is
+    played at (``None`` before it is seated)."""
+
+    round: int  # the knockout's round, 1 first
+    number: int
+    top: PairName | None
+    bottom: PairName | None
+    winner: int | None
+    third_place: bool
+    game: MatchGame | None
+    round_number: int | None  # the championship's round
+    table: int | None
+
+    @property
+    def bye(self) -> bool:
+        return self.round == 1 and (self.top is None) != (self.bottom is None)
+
+    @property
+    def pair_numbers(self) -> tuple[int | None, int | None]:
+        return (self.top.number if self.top else None,
+                self.bottom.number if self.bottom else None)
+
+
+@dataclass(frozen=True, slots=True)
+class BracketRound:
+    number: int
+    round_number: int | None
+    matches: tuple[BracketMatch, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BracketView:
+    stage: Stage
+    rounds: tuple[BracketRound, ...]
+    champion: PairName | None
+    runner_up: PairName | None
+    third: PairName | None
+
+    def next_match(self, pair: int) -> BracketMatch | None:
+        """``pair``'s match to play (both pairs known or not), ``None`` when it is out or
+        the champion."""
+        for r in self.rounds:
+            for m in r.matches:
+                if pair in m.pair_numbers and m.winner is None:
+                    return m
+        return None
+
+    def eliminated(self, pair: int) -> bool:
+        """Whether ``pair`` played in the bracket and has no match left, not the
+        champion."""
+        seen = any(pair in m.pair_numbers for r in self.rounds for m in r.matches)
+        champion = self.champion.number if self.champion else None
+        return seen and pair != champion and self.next_match(pair) is None
+
+
+def stored_bracket(stage: Stage) -> pure.Bracket | None:
+    """The bracket fixed on ``stage`` when it started, no winner recorded."""
+    if not stage.bracket:
+        return None
+    positions = tuple(None if p is None else int(p) for p in stage.bracket["positions"])
+    return pure.Bracket(positions, {}, bool(stage.bracket.get("third_place", False)))
+
+
+def knockout_winner(ns_points: int, ew_points: int) -> str | None:
+    """``"ns"`` or ``"ew"``: the side with more points; ``None`` when level."""
+    if ns_points == ew_points:
+        return None
+    return "ns" if ns_points > ew_points else "ew"
+
+
+def bracket_with_winners(stage: Stage) -> tuple[pure.Bracket, dict[tuple[int, int], MatchGame],
+                                                 dict[int, Round]]:
+    """The stored bracket advanced by the knockout's games: the bracket, each played
+    match's game, and the knockout's rounds by their place in the stage."""
+    bracket = stored_bracket(stage)
+    if bracket is None:
+        raise pure.BracketError("the knockout has no bracket yet")
+    rounds = {r.stage_round: r for r in Round.objects.filter(stage=stage)
+              if r.stage_round is not None}
+    games: dict[int, dict[frozenset[int], tuple[int, int, int, int, int, int]]] = {}
+    rows = Game.objects.filter(seating__round__stage=stage).values_list(
+        "seating__round__stage_round", "seating__table__number", "seating__ns_pair__number",
+        "seating__ew_pair__number", "ns_points", "ew_points", "deals")
+    for k, table, ns, ew, nsp, ewp, deals in rows:
+        games.setdefault(k or 0, {})[frozenset((ns, ew))] = (table, ns, ew, nsp, ewp, deals)
+    played: dict[tuple[int, int], MatchGame] = {}
+    for k in range(1, bracket.round_count + 1):
+        for m in bracket.rounds[k - 1]:
+            if m.top is None or m.bottom is None:
+                continue
+            row = games.get(k, {}).get(frozenset((m.top, m.bottom)))
+            if row is None:
+                continue
+            table, ns, _ew, nsp, ewp, deals = row
+            top_points, bottom_points = (nsp, ewp) if ns == m.top else (ewp, nsp)
+            played[m.key] = MatchGame(table, top_points, bottom_points, deals)
+            if top_points != bottom_points:
+                winner = m.top if top_points > bottom_points else m.bottom
+                bracket = pure.advance(bracket, {m.key: winner})
+    return bracket, played, rounds
+
+
+def bracket_view(championship: Championship, stage: Stage | None = None) -> BracketView | None:
+    """The knockout of ``championship`` (its first), ``None`` without one or before its
+    bracket is seeded."""
+    stage = stage or stage_of_kind(championship, Stage.Kind.KNOCKOUT)
+    if stage is None or not stage.bracket:
+        return None
+    names = pair_names(championship)
+    bracket, played, rounds = bracket_with_winners(stage)
+    tables: dict[tuple[int, frozenset[int]], int] = {}
+    for k, ns, ew, number in Seating.objects.filter(round__stage=stage).values_list(
+            "round__stage_round", "ns_pair__number", "ew_pair__number", "table__number"):
+        tables[(k or 0, frozenset((ns, ew)))] = number
+    out = []
+    for k, matches in enumerate(bracket.rounds, start=1):
+        rnd = rounds.get(k)
+        view = []
+        for m in matches:
+            table: int | None = None
+            if m.top is not None and m.bottom is not None:
+                table = tables.get((k, frozenset((m.top, m.bottom))))
+            view.append(BracketMatch(
+                round=k, number=m.number,
+                top=names.get(m.top) if m.top is not None else None,
+                bottom=names.get(m.bottom) if m.bottom is not None else None,
+                winner=m.winner, third_place=m.third_place, game=played.get(m.key),
+                round_number=rnd.number if rnd is not None else None, table=table,
+            ))
+        out.append(BracketRound(k, rnd.number if rnd is not None else None, tuple(view)))
+    final = bracket.final
+    return BracketView(
+        stage=stage, rounds=tuple(out),
+        champion=names.get(final.winner) if final.winner is not None else None,
+        runner_up=names.get(final.loser) if final.loser is not None else None,
+        third=names.get(bracket.third) if bracket.third is not None else None,
+    )
