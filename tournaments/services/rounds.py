@@ -114,6 +114,9 @@ def rounds_setup(
     }
     Board.objects.filter(championship=championship).delete()
     Round.objects.filter(championship=championship).delete()
+    # Plain rounds are one stage: stages set up before go (stages_setup adds its own
+    # after this).
+    Stage.objects.filter(championship=championship).delete()
     created = Round.objects.bulk_create(
         [Round(championship=championship, number=n) for n in range(1, rounds + 1)]
     )

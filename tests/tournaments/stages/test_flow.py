@@ -105,3 +105,23 @@ def test_bracket_of_sixteen_seeds_like_the_pure_rule() -> None:
     ko = Stage.objects.get(championship=staged.championship, kind="knockout")
     assert ko.bracket is not None and ko.bracket["positions"] == list(expected.positions)
     assert Seating.objects.filter(round=staged.round(4)).count() == 8
+
+
+def test_plain_rounds_setup_replaces_the_stages() -> None:
+    staged = make_staged(8, groups=2, per_group=2)
+    services.rounds_setup(championship=staged.championship, rounds=3, boards_per_round=0,
+                          acting_user=staged.organiser)
+    assert not Stage.objects.filter(championship=staged.championship).exists()
+    assert list(Round.objects.filter(championship=staged.championship)
+                .values_list("stage", flat=True)) == [None, None, None]
+
+
+def test_a_played_staged_championship_can_be_deleted() -> None:
+    staged = make_staged(8, groups=2, per_group=2)
+    for r in (1, 2, 3, 4):
+        play_round(staged, r, seed=2)
+    services.championship_delete(championship=staged.championship,
+                                 confirm_slug=staged.championship.slug,
+                                 acting_user=staged.organiser)
+    assert not Stage.objects.exists()
+    assert not Round.objects.exists()
