@@ -132,7 +132,8 @@ ADJUSTED = {(2, 7, 3): ("average_plus", "average_minus")}
 
 
 class Command(BaseCommand):
-    help = "Create the demo championship (24 pairs, 4 rounds of 6 boards, played by bots)."
+    help = ("Create the demo championship (24 pairs, 4 rounds of 6 boards, played by bots); "
+            "--format classic: the classic one, with --groups in stages (see the options).")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--reset", action="store_true", help="delete and rebuild the demo")
@@ -170,9 +171,11 @@ class Command(BaseCommand):
         if not budget >= 0:  # NaN too: every comparison with it is false
             raise CommandError("--analysis-budget must be 0 or more seconds")
         if existing is not None and not options["reset"]:
+            again = (" (les mateixes opcions)" if self.shape.get("stages")
+                     else " --format classic" if self.classic else "")
             self.stdout.write(
                 f"La demo ja existeix ({existing.name}); `python manage.py demo"
-                f"{' --format classic' if self.classic else ''} --reset` la torna a crear."
+                f"{again} --reset` la torna a crear."
             )
             self._analyse(existing, budget)
             self._print_access(existing)
