@@ -226,7 +226,7 @@ def test_a_level_knockout_game_is_broken_and_entered_as_the_referees_final(
         assert game.ns_points != game.ew_points and "desempat" in game.note
     view = bracket_view(c)
     assert view is not None and view.champion is not None
-    assert "desempatades pel jutge 2" in out
+    assert "allargades fins a desempatar 2" in out
 
 
 # -- bad combinations ----------------------------------------------------------------------

@@ -500,7 +500,8 @@ class Command(BaseCommand):
         byes = list(Bye.objects.filter(round=rnd).values_list("pair__number", flat=True))
         self.stdout.write(
             _("  Ronda %(round)s (%(stage)s, %(k)s): partides %(games)s; amb mans de "
-              "desempat %(extra)s; empatades %(level)s; desempatades pel jutge %(replayed)s")
+              "desempat %(extra)s; empatades %(level)s; allargades fins a desempatar "
+              "%(replayed)s")
             % {
                 "round": rnd.number, "stage": stage.label, "k": rnd.stage_round,
                 "games": len(seatings), "extra": extra, "level": level,
@@ -522,9 +523,9 @@ class Command(BaseCommand):
         if bracket is not None and bracket.champion is not None:
             champion = bracket.champion
             self.stdout.write(
-                _("  Campiona: parella %(pair)s (%(names)s)") % {
-                    "pair": champion.number,
-                    "names": f"{champion.player1} i {champion.player2}"}
+                _("  Campiona: parella %(pair)s (%(player1)s i %(player2)s)") % {
+                    "pair": champion.number, "player1": champion.player1,
+                    "player2": champion.player2}
             )
 
     # -- output -------------------------------------------------------------------------
