@@ -20,6 +20,24 @@ bots (``scoring.classic_play``) and entered through ``services.game_record`` wit
 score sheet, as a referee would, and the round is closed. The same shape options apply
 (no ``--boards-per-round``: a classic championship has no boards).
 
+Classic in stages (Girona's shape: ``--format classic --pairs 64 --groups 16 --qualify 1
+--knockout --deals-per-game 8``): ``--groups G`` splits the pairs into G groups (at
+random, from the draw's seed) that play an all-play-all; ``--qualify K`` pairs of each
+group go through by place (default 1) and ``--second-chance M`` more of the rest
+(``--second-chance-rule best_placed|best_record``, default best_placed; a pair with no
+game won is left out); ``--knockout`` seeds them into a bracket (``--third-place``: the
+semifinal losers play on). The stages are set up by ``services.stages_setup``, every
+round is drawn by ``services.round_draw`` (a knockout's first round starts it; its later
+rounds are seated by the games as they come in) and every game is played by the bots and
+entered with its score sheet. With ``--knockout`` a level game plays the championship's
+``extra_deals`` (2) more deals (``level_game`` ``extra_deals``); a knockout game still
+level plays on two deals at a time until it is not, and is entered as the referee's
+final (``adjusted``), as the score sheet past the extra deals is not a valid one.
+``--deals-per-game D`` (any classic demo): each game lasts D deals and the higher score
+wins (``max_deals`` D, no target within reach, no time limit, no cap;
+docs/decisions.md). The slug: ``demo-girona`` for 64 pairs in 16 groups, otherwise
+``demo-classic-stages-N`` (N pairs); ``--slug`` chooses another.
+
 Idempotent: run twice, it says the demo exists (``--reset`` rebuilds it). Prints the URLs
 and the demo logins.
 
@@ -35,6 +53,7 @@ running it again (or ``manage.py analyse_boards demo``) goes on.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime
 import time
 from typing import Any
@@ -47,10 +66,12 @@ from django.utils.translation import gettext as _
 
 from engine.bots import play_board
 from scoring import movement
-from scoring.classic import EndedBy
-from scoring.classic_play import play_classic_game
+from scoring import stages as stages_rules
+from scoring.classic import MAX_SHEET_DEALS, ClassicRules, EndedBy, LevelGame
+from scoring.classic_play import BotGame, play_classic_game
 from tournaments import services
-from tournaments.models import Board, Bye, Championship, Membership, Round, Seating
+from tournaments.models import Board, Bye, Championship, Membership, Round, Seating, Stage
+from tournaments.selectors.stages import bracket_view, groups_view
 
 SLUG = "demo"
 SLUG_MAX: int = Championship._meta.get_field("slug").max_length or 0
@@ -66,6 +87,17 @@ CLASSIC_SLUG = "demo-classic"
 CLASSIC_NAME = "Campionat de Botifarra a la Partida – Vic (demo)"
 CLASSIC_ROUNDS = 5
 GAME_SEED = 2028
+#: The classic demo in stages: its slugs (``demo-girona`` at Girona's 64 pairs in 16
+#: groups, ``demo-classic-stages-N`` for N pairs otherwise) and its name.
+GIRONA_SLUG = "demo-girona"
+STAGES_SLUG = "demo-classic-stages-{pairs}"
+STAGES_NAME = "Campionat de Botifarra per Grups i Eliminatòria – Girona (demo)"
+#: ``--deals-per-game``: the target, out of reach of any game (a deal scores at most
+#: 36 x 16), so that the game ends on deals; the highest the rules take.
+DEALS_GAME_TARGET = 9999
+#: A knockout game still level after its extra deals plays on this many deals at a time
+#: (the championship's ``extra_deals``, at least 1), at most this many times.
+LEVEL_REPLAYS = 40
 #: Seconds the demo spends on double-dummy tables at most (a board started is finished).
 ANALYSIS_BUDGET = 60.0
 
@@ -100,7 +132,8 @@ ADJUSTED = {(2, 7, 3): ("average_plus", "average_minus")}
 
 
 class Command(BaseCommand):
-    help = "Create the demo championship (24 pairs, 4 rounds of 6 boards, played by bots)."
+    help = ("Create the demo championship (24 pairs, 4 rounds of 6 boards, played by bots); "
+            "--format classic: the classic one, with --groups in stages (see the options).")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--reset", action="store_true", help="delete and rebuild the demo")
@@ -127,6 +160,7 @@ class Command(BaseCommand):
         parser.add_argument("--analysis-budget", type=float, default=ANALYSIS_BUDGET,
                             help="seconds spent on the closed rounds' double-dummy tables "
                             f"(default {ANALYSIS_BUDGET:g}; 0: none)")
+        _add_stage_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         self.shape = _shape(options)
@@ -137,9 +171,11 @@ class Command(BaseCommand):
         if not budget >= 0:  # NaN too: every comparison with it is false
             raise CommandError("--analysis-budget must be 0 or more seconds")
         if existing is not None and not options["reset"]:
+            again = (" (les mateixes opcions)" if self.shape.get("stages")
+                     else " --format classic" if self.classic else "")
             self.stdout.write(
                 f"La demo ja existeix ({existing.name}); `python manage.py demo"
-                f"{' --format classic' if self.classic else ''} --reset` la torna a crear."
+                f"{again} --reset` la torna a crear."
             )
             self._analyse(existing, budget)
             self._print_access(existing)
@@ -150,7 +186,8 @@ class Command(BaseCommand):
                     championship=existing, confirm_slug=slug, acting_user=None
                 )
             try:
-                championship = self._build_classic() if self.classic else self._build()
+                championship = (self._build_classic_stages() if self.shape.get("stages")
+                                else self._build_classic() if self.classic else self._build())
             except ValueError as exc:  # a service refused: nothing is kept, one line
                 raise CommandError(str(exc)) from None
         self.stdout.write(self.style.SUCCESS(f"Demo creada: {championship.name}"))
@@ -302,7 +339,7 @@ class Command(BaseCommand):
         championship = services.championship_create(
             name=name, slug=shape["slug"], date=datetime.date(2026, 12, 6),
             venue="Vic, Casal Cívic", movement=shape["movement"], format="classic",
-            acting_user=organiser,
+            acting_user=organiser, **_classic_rule_options(shape),
         )
         for username, (_password, role) in USERS.items():
             services.membership_grant(
@@ -375,6 +412,122 @@ class Command(BaseCommand):
                if byes else "")
         )
 
+    # -- classic in stages (groups, second chance, knockout) ---------------------------
+
+    def _build_classic_stages(self) -> Championship:
+        """The classic championship in stages: pairs, the stages set up by
+        ``services.stages_setup``, then every round drawn (a knockout round after the
+        first is seated by the games), played by the bots and closed."""
+        users = self._users()
+        organiser = users["organitzador"]
+        shape = self.shape
+        stages = shape["stages"]
+        name = STAGES_NAME if shape["slug"] == GIRONA_SLUG else f"{STAGES_NAME} · {shape['slug']}"
+        championship = services.championship_create(
+            name=name, slug=shape["slug"], date=datetime.date(2026, 12, 13),
+            venue="Girona, Centre Cívic", movement=shape["movement"], format="classic",
+            acting_user=organiser, **_classic_rule_options(shape),
+        )
+        for username, (_password, role) in USERS.items():
+            services.membership_grant(
+                championship=championship, user=users[username], role=role,
+                acting_user=organiser,
+            )
+        lines = [f"{n};{_name(2 * n - 2)};{_name(2 * n - 1)}" for n in range(1, shape["pairs"] + 1)]
+        services.pairs_import_csv(
+            championship=championship, text="\n".join(lines), acting_user=organiser
+        )
+        spec: list[dict[str, Any]] = [{
+            "kind": "groups", "groups": stages["groups"], "split": "random",
+            "per_group": stages["qualify"], "second_chance": stages["second_chance"],
+            "rest_rule": stages["second_chance_rule"],
+        }]
+        if stages["knockout"]:
+            spec.append({"kind": "knockout", "third_place": stages["third_place"]})
+        services.stages_setup(championship=championship, stages=spec, acting_user=organiser)
+        championship.refresh_from_db()
+        for rnd in Round.objects.filter(championship=championship).select_related(
+                "stage").order_by("number"):
+            if rnd.number > shape["play_rounds"]:
+                break
+            self._play_stage_round(championship, rnd, organiser, users["arbitre"])
+        self._print_stages_outcome(championship)
+        championship.refresh_from_db()
+        return championship
+
+    def _play_stage_round(
+        self, championship: Championship, rnd: Round, organiser: Any, referee: Any
+    ) -> None:
+        """Draw the round unless the knockout's games seated it already, have the bots
+        play every game (a level knockout game broken by more deals) and close it."""
+        stage = rnd.stage
+        assert stage is not None  # every round of a championship in stages has its stage
+        if not Seating.objects.filter(round=rnd).exists():
+            services.round_draw(round=rnd, seed=DRAW_SEED + rnd.number, acting_user=organiser)
+        knockout = stage.kind == Stage.Kind.KNOCKOUT
+        rules, play = championship.classic_rules(), championship.engine_rules()
+        seatings = list(
+            Seating.objects.filter(round=rnd).select_related("table").order_by("table__number")
+        )
+        extra = replayed = level = 0
+        for seating in seatings:
+            seed = GAME_SEED * 100_000 + rnd.number * 1000 + seating.table.number
+            played = play_classic_game(rules, play, seed=seed)
+            game = played.game
+            if knockout and game.ns_points == game.ew_points:
+                longer = _break_level(rules, play, seed, len(played.hands))
+                services.game_record(
+                    seating=seating, ns_points=longer.game.ns_points,
+                    ew_points=longer.game.ew_points, deals=len(longer.hands),
+                    ended_by=EndedBy.ADJUSTED.value,
+                    note=(f"Empatada a {game.ns_points} en {len(played.hands)} mans; "
+                          f"desempat jugat fins a {len(longer.hands)} mans"),
+                    expected_version=None, acting_user=organiser,
+                )
+                replayed += 1
+                continue
+            revokes = [k for k, hand in enumerate(played.hands, start=1)
+                       if hand.revoke is not None]
+            services.game_record(
+                seating=seating, hands=[hand.as_json() for hand in played.hands],
+                ended_by=played.ended_by.value,
+                note=("Renunci a la mà " + ", ".join(map(str, revokes))) if revokes else "",
+                expected_version=None, acting_user=referee,
+            )
+            extra += rules.max_deals is not None and len(played.hands) > rules.max_deals
+            level += game.ns_points == game.ew_points
+        services.round_close(round=rnd, acting_user=organiser, analyse=False)
+        byes = list(Bye.objects.filter(round=rnd).values_list("pair__number", flat=True))
+        self.stdout.write(
+            _("  Ronda %(round)s (%(stage)s, %(k)s): partides %(games)s; amb mans de "
+              "desempat %(extra)s; empatades %(level)s; allargades fins a desempatar "
+              "%(replayed)s")
+            % {
+                "round": rnd.number, "stage": stage.label, "k": rnd.stage_round,
+                "games": len(seatings), "extra": extra, "level": level,
+                "replayed": replayed,
+            }
+            + (_("; descansa %(pairs)s") % {"pairs": ", ".join(map(str, byes))}
+               if byes else "")
+        )
+
+    def _print_stages_outcome(self, championship: Championship) -> None:
+        """The qualified pairs and, once the final is in, the champion."""
+        groups = groups_view(championship)
+        if groups is not None and groups.final:
+            self.stdout.write(
+                _("  Classificades: %(pairs)s") % {
+                    "pairs": ", ".join(str(q.pair) for q in groups.qualified)}
+            )
+        bracket = bracket_view(championship)
+        if bracket is not None and bracket.champion is not None:
+            champion = bracket.champion
+            self.stdout.write(
+                _("  Campiona: parella %(pair)s (%(player1)s i %(player2)s)") % {
+                    "pair": champion.number, "player1": champion.player1,
+                    "player2": champion.player2}
+            )
+
     # -- output -------------------------------------------------------------------------
 
     def _print_summary(self, championship: Championship) -> None:
@@ -424,6 +577,10 @@ def _shape(options: dict[str, Any]) -> dict[str, Any]:
     (``services.PAIR_NUMBER_MAX`` pairs, ``services.ROUNDS_SETUP_MAX`` rounds and boards
     a round, the rounds of a round-robin)."""
     classic = options.get("format") == Championship.Format.CLASSIC
+    stages = _stage_shape(options)
+    if stages.get("groups"):
+        options = {**options, "rounds": stages["rounds"],
+                   "slug": options["slug"] or stages["slug"]}
     if classic and options["boards_per_round"] is not None:
         raise CommandError("--boards-per-round: a classic championship plays games, "
                            "not boards")
@@ -483,4 +640,136 @@ def _shape(options: dict[str, Any]) -> dict[str, Any]:
         "boards_per_round": options["boards_per_round"], "movement": options["movement"],
         "play_rounds": play, "withdraw": withdraw,
         "format": Championship.Format.CLASSIC if classic else Championship.Format.DUPLICATE,
+        "stages": stages if stages.get("groups") else None,
+        "deals_per_game": stages.get("deals_per_game"),
     }
+
+
+# -- classic in stages: options ----------------------------------------------------------
+
+
+def _add_stage_arguments(parser: CommandParser) -> None:
+    """The options of a classic championship in stages, and ``--deals-per-game``."""
+    parser.add_argument("--groups", type=int, default=None, metavar="G",
+                        help="classic only: G groups playing an all-play-all, then the "
+                        f"stages below (slug {GIRONA_SLUG} at 64 pairs in 16 groups, "
+                        f"{STAGES_SLUG.format(pairs='N')} otherwise)")
+    parser.add_argument("--qualify", type=int, default=None, metavar="K",
+                        help="with --groups: the first K of each group go through (default 1)")
+    parser.add_argument("--second-chance", type=int, default=None, metavar="M",
+                        help="with --groups: M more pairs of the rest go through (default 0)")
+    parser.add_argument("--second-chance-rule", default=None,
+                        choices=[r.value for r in Stage.RestRule],
+                        help="with --second-chance: the rest ranked by place first "
+                        "(best_placed, the default) or by the record only (best_record)")
+    parser.add_argument("--knockout", action="store_true",
+                        help="with --groups: the qualified pairs play a knockout")
+    parser.add_argument("--third-place", action="store_true",
+                        help="with --knockout: the semifinal losers play for third place")
+    parser.add_argument("--deals-per-game", type=int, default=None, metavar="D",
+                        help="classic only: every game lasts D deals, the higher score wins "
+                        "(no target within reach, no time limit, no cap)")
+
+
+def _stage_shape(options: dict[str, Any]) -> dict[str, Any]:
+    """The stages and the deals a game from the options (``{"groups": None, ...}`` when
+    there are no stages); a bad combination is a CommandError naming the option."""
+    classic = options.get("format") == Championship.Format.CLASSIC
+    deals = options.get("deals_per_game")
+    if deals is not None:
+        if not classic:
+            raise CommandError("--deals-per-game: only with --format classic")
+        most = MAX_SHEET_DEALS - Championship._meta.get_field("extra_deals").default
+        if not 1 <= deals <= most:
+            raise CommandError(f"--deals-per-game {deals}: must be between 1 and {most}")
+    groups = options.get("groups")
+    if groups is None:
+        for key in ("qualify", "second_chance", "second_chance_rule"):
+            if options.get(key) is not None:
+                raise CommandError(f"--{key.replace('_', '-')}: only with --groups")
+        for key in ("knockout", "third_place"):
+            if options.get(key):
+                raise CommandError(f"--{key.replace('_', '-')}: only with --groups")
+        return {"groups": None, "deals_per_game": deals}
+    if not classic:
+        raise CommandError("--groups: only with --format classic (groups and a knockout "
+                           "are a classic championship's stages)")
+    pairs = options["pairs"]
+    if not 1 <= groups <= 64:
+        raise CommandError(f"--groups {groups}: must be between 1 and 64")
+    if pairs < 2 * groups:
+        raise CommandError(f"--pairs {pairs}: {groups} groups need at least {2 * groups} "
+                           "pairs (2 a group)")
+    for key in ("rounds", "movement"):
+        if options.get(key) is not None:
+            raise CommandError(f"--{key}: not with --groups (the stages give the rounds)")
+    if options.get("withdraw"):
+        raise CommandError("--withdraw: not with --groups")
+    smallest = pairs // groups
+    qualify = 1 if options.get("qualify") is None else options["qualify"]
+    if not 0 <= qualify <= smallest:
+        raise CommandError(f"--qualify {qualify}: must be between 0 and the smallest "
+                           f"group's {smallest} pairs")
+    second = options.get("second_chance") or 0
+    rest = pairs - qualify * groups
+    if not 0 <= second <= rest:
+        raise CommandError(f"--second-chance {second}: must be between 0 and the "
+                           f"{rest} pairs not qualified by place")
+    if options.get("second_chance_rule") is not None and not second:
+        raise CommandError("--second-chance-rule: only with --second-chance 1 or more")
+    qualified = qualify * groups + second
+    if qualified == 0:
+        raise CommandError("--qualify 0: nobody goes through (add --second-chance)")
+    if options.get("knockout") and qualified < 2:
+        raise CommandError(f"--knockout: {qualified} pair qualified, a knockout needs 2 "
+                           "or more (--qualify, --second-chance)")
+    if options.get("third_place") and not options.get("knockout"):
+        raise CommandError("--third-place: only with --knockout")
+    if options.get("third_place") and qualified < 4:
+        raise CommandError(f"--third-place: {qualified} pairs qualified, a third-place "
+                           "game needs 4 or more")
+    rounds = movement.round_robin_rounds(-(-pairs // groups))
+    if options.get("knockout"):
+        rounds += (stages_rules.bracket_size(qualified) - 1).bit_length()
+    slug = GIRONA_SLUG if (pairs, groups) == (64, 16) else STAGES_SLUG.format(pairs=pairs)
+    return {
+        "groups": groups, "qualify": qualify, "second_chance": second,
+        "second_chance_rule": options.get("second_chance_rule")
+        or Stage.RestRule.BEST_PLACED.value,
+        "knockout": bool(options.get("knockout")),
+        "third_place": bool(options.get("third_place")),
+        "rounds": rounds, "slug": slug, "deals_per_game": deals,
+    }
+
+
+def _classic_rule_options(shape: dict[str, Any]) -> dict[str, Any]:
+    """The rules a classic demo changes from the defaults: ``--deals-per-game`` plays
+    every game to D deals, the higher score winning (the target out of reach, no time
+    limit, no cap: counted points are played points); with a knockout a level game plays
+    the extra deals (``level_game`` ``extra_deals``; 2 deals, the default)."""
+    rules: dict[str, Any] = {}
+    stages = shape.get("stages") or {}
+    if stages.get("knockout"):
+        rules["level_game"] = Championship.LevelGame.EXTRA_DEALS.value
+    deals = shape.get("deals_per_game")
+    if deals is not None:
+        rules.update(max_deals=deals, game_target=DEALS_GAME_TARGET,
+                     time_limit_minutes=None, score_cap=None)
+    return rules
+
+
+def _break_level(rules: ClassicRules, play: Any, seed: int, deals: int) -> BotGame:
+    """The game of ``seed`` played on past its ``deals`` deals, ``extra_deals`` at a time
+    (at least 1), until it is not level: the same deals first (the same seed deals the
+    same game), then the new ones. Raises CommandError after :data:`LEVEL_REPLAYS`."""
+    step = max(rules.extra_deals, 1)
+    for k in range(1, LEVEL_REPLAYS + 1):
+        longer = dataclasses.replace(
+            rules, max_deals=deals + k * step, time_limit_minutes=None,
+            level_game=LevelGame.HALF,
+        )
+        game = play_classic_game(longer, play, seed=seed)
+        if game.game.ns_points != game.game.ew_points:
+            return game
+    raise CommandError(f"a knockout game (seed {seed}) is still level after "
+                       f"{deals + LEVEL_REPLAYS * step} deals")
