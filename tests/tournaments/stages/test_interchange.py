@@ -112,3 +112,30 @@ def test_a_staged_championship_round_trips_and_scores_as_the_web_app(tmp_path: P
     assert status == 0
     assert err.startswith("warning: stages[0].qualified: the file qualifies pairs ")
     assert json.loads(out)["stages"][0]["qualified_agrees"] is False
+
+
+def test_a_championship_exported_mid_groups_is_played_on_after_the_import() -> None:
+    """Exported after two group rounds (no qualification nor bracket yet), imported, and
+    played to the end on the copy: the groups fixed in the file are the ones played, the
+    knockout starts from them, and the copy's file scores the same champion."""
+    staged = make_staged(8, groups=2, per_group=2)
+    for number in (1, 2):
+        play_round(staged, number, seed=5)
+    exported = services.championship_export(staged.championship)
+    groups, knockout = exported["stages"]
+    assert "qualified" not in groups and "bracket" not in knockout
+    assert (groups["games_in"], groups["games_due"]) == (8, 12)
+    imported = services.championship_import(data=exported, acting_user=None).championship
+    assert same_file(services.championship_export(imported)) == same_file(exported)
+    copies = list(Stage.objects.filter(championship=imported).order_by("number"))
+    assert [(s.kind, s.is_started) for s in copies] == [("groups", True), ("knockout", False)]
+    copy_staged = Staged(imported, staged.organiser, staged.organiser, copies)
+    for number in (3, 4, 5):
+        play_round(copy_staged, number, seed=5)
+    final = services.championship_export(imported)
+    assert final["stages"][0]["groups"] == groups["groups"]
+    assert [q["pair"] for q in final["stages"][0]["qualified"]] == [
+        q["pair"] for q in final["stages"][0]["qualification"]]
+    view = bracket_view(imported)
+    assert view is not None and view.champion is not None
+    assert final["stages"][1]["champion"] == view.champion.number
