@@ -108,8 +108,21 @@ def read_stages(
                                    "an earlier stage: stages play in order")
             owner.setdefault(number, path)
         last = max([last, *stage.rounds])
+        if stage.bracket is not None and out and out[-1].qualified is not None:
+            _bracket_of_qualified(rd, stage.bracket, out[-1].qualified, i)
         out.append(stage)
     return tuple(out)
+
+
+def _bracket_of_qualified(rd: Reader, bracket: BracketDoc, qualified: Sequence[Qualified],
+                          index: int) -> None:
+    """A knockout after a groups stage seeds exactly the pairs that stage qualified."""
+    seeded = {p for p in bracket.positions if p is not None}
+    through = {q.pair for q in qualified}
+    if seeded != through:
+        rd.problem(f"stages[{index}].bracket.positions",
+                   f"pairs {sorted(seeded)} are not the pairs stages[{index - 1}] qualified "
+                   f"{sorted(through)}")
 
 
 def _stage(

@@ -166,6 +166,9 @@ def test_defaults_and_a_stage_not_started_yet() -> None:
      "stages[1].bracket.positions[2]: pair 1 appears twice in the bracket"),
     (lambda s: s[1]["bracket"].update(positions=[1, 2, 3, 40]),
      "stages[1].bracket.positions[3]: pair 40 does not exist"),
+    (lambda s: s[1]["bracket"].update(positions=[1, 2, 3, 5]),
+     "stages[1].bracket.positions: pairs [1, 2, 3, 5] are not the pairs stages[0] "
+     "qualified [1, 2, 3, 4]"),
     (lambda s: s[1]["bracket"].update(positions=[1, 8, 4, 5, 3, 6, 2, 7]),
      "stages[1].rounds: a bracket of 8 places plays 3 rounds, not 2"),
     (lambda s: s[1]["bracket"].update(positions=[1, None], third_place=True),
@@ -254,6 +257,8 @@ def test_python_m_scoring_says_when_the_stored_qualification_is_not_the_games(
     data["stages"][0]["qualified"][2:] = [
         {"pair": 5, "group": "A", "place_in_group": 3, "how": "group"},
         {"pair": 4, "group": "B", "place_in_group": 2, "how": "group"}]
+    data["stages"][1]["bracket"]["positions"] = [1, 4, 2, 5]
+    data["rounds"][3]["tables"][1]["ew"] = 5
     path = tmp_path / "staged.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     status, out, err = run(path)
