@@ -191,7 +191,7 @@ def stages_text(doc: ChampionshipDoc, scores: Sequence[StageScore]) -> str:
     names = _pair_names(doc)
     parts: list[str] = []
     for i, (stage, score) in enumerate(zip(doc.stages, scores, strict=True), start=1):
-        rounds = ", ".join(str(r) for r in stage.rounds)
+        rounds = ", ".join(str(r) for r in stage.rounds) or "none"
         title = f"Stage {i}: {stage.kind}" + (f" ({stage.name})" if stage.name else "")
         parts.append(f"\n{title}, rounds {rounds}\n")
         if isinstance(score, GroupsScore):

@@ -42,6 +42,11 @@ Questions the spec leaves open, and the reading chosen here:
   ``tournaments.selectors.classic`` shows). A file without the Sant Vicenç settings takes
   them from its score sheets (on when a deal has one), else the classic default (off);
   without ``championship.movement``, Swiss.
+- A championship in stages (docs/file-format.md "Stages") travels with its ``Stage``
+  rows: each stage's settings, its rounds (``Round.stage``, ``Round.stage_round``) and
+  what it fixed (groups, qualified pairs, bracket). The import marks started a stage
+  that fixed something (or a Swiss stage with a table), so a later draw does not fix
+  it again; the export adds what the games give (``scoring.interchange.stages``).
 - Every value is checked against its model field (``max_length``, integer range, NUL,
   slug pattern, decimal digits) before anything is written, so a file the spec-level
   limits of ``scoring.interchange`` let through can still never reach the database as a
