@@ -695,3 +695,33 @@ def match_winner(games: Sequence[int], best_of: int = 3) -> int | None:
         if count >= needed:
             return pair
     return None
+
+
+def play_bracket(
+    bracket: Bracket, games: Mapping[int, Iterable[PlayedGame]]
+) -> tuple[Bracket, dict[MatchKey, PlayedGame]]:
+    """``bracket`` advanced by the knockout's games, and each played match's game.
+
+    ``games``: the games of each knockout round (1 first, the championship's rounds of
+    the stage in order). A match's game is the game of its round whose two pairs are
+    the match's pairs; its winner is the pair with more points as entered (a knockout
+    game is never level: the referee enters it after the extra deals; the standings'
+    cap does not count here). A level game, or one that matches no match, decides
+    nothing. Round by round, so a round's winners seat the next round's matches.
+    """
+    by_round = {k: {frozenset((g.ns_pair, g.ew_pair)): g for g in listed}
+                for k, listed in games.items()}
+    played: dict[MatchKey, PlayedGame] = {}
+    for k in range(1, bracket.round_count + 1):
+        for m in bracket.rounds[k - 1]:
+            if m.top is None or m.bottom is None:
+                continue
+            game = by_round.get(k, {}).get(frozenset((m.top, m.bottom)))
+            if game is None:
+                continue
+            played[m.key] = game
+            ns, ew = game.game.ns_points, game.game.ew_points
+            if ns != ew:
+                winner = game.ns_pair if ns > ew else game.ew_pair
+                bracket = advance(bracket, {m.key: winner})
+    return bracket, played

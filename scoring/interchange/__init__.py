@@ -5,7 +5,8 @@ guarded against hostile input), :mod:`.load` with :mod:`.checks` (the schema che
 :mod:`.document` (the checked dataclasses), :mod:`.dump` (the writer and its number
 formats), :mod:`.limits` (every size), :mod:`.public` (the boards the public sees),
 :mod:`.classic` (what only a classic championship's file has: its games' rules, a
-table's ``game``, the standings by games won).
+table's ``game``, the standings by games won), :mod:`.stages` (a championship in
+stages: its groups, qualified pairs and bracket, and what its games give).
 
 :func:`load` checks a whole document and returns frozen
 dataclasses, or raises :class:`InterchangeError` listing every problem as "JSON path:

@@ -37,6 +37,7 @@ from engine.rules import CarregarScope, Variant
 from scoring.championship import Absences
 from scoring.classic import ClassicRules, ClassicStanding, Game, PlayedGame, classic_standings
 from scoring.model import Result, ScoringRules
+from scoring.stages import Group, Qualified
 from scoring.validate import ResultRules
 
 FORMAT = "botifarra-duplicate/1"
@@ -113,6 +114,53 @@ class RoundDoc:
     movement: str | None = None
 
 
+#: ``stages[].kind`` values, and the kinds each ``championship.format`` takes.
+STAGE_KINDS = ("swiss", "groups", "knockout", "finals")
+FORMAT_STAGE_KINDS = {
+    DUPLICATE: ("swiss", "finals"),
+    CLASSIC: ("swiss", "groups", "knockout"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BracketDoc:
+    """A knockout's bracket as fixed when it started: round 1's places top to bottom
+    (a pair number, or ``None`` for a bye) and whether a third-place match is played."""
+
+    positions: tuple[int | None, ...]
+    third_place: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StageDoc:
+    """A stage (docs/file-format.md "Stages"): its ``kind``, ``name``, the championship
+    ``rounds`` it owns (in order: its round k is ``rounds[k-1]``), the settings of its
+    kind (the others keep their defaults) and what was fixed as it went: ``groups``
+    (the groups, or the finals, when the stage started), ``qualified`` (a groups stage's
+    qualified pairs in seed order, when the next stage started), ``bracket`` (a
+    knockout's, when it started) and the ``seed`` of a random split; ``None`` until
+    then."""
+
+    kind: str
+    name: str = ""
+    rounds: tuple[int, ...] = ()
+    group_count: int = 0
+    split: str = "snake"
+    per_group: int = 1
+    second_chance: int = 0
+    rest_rule: str = "best_placed"
+    exclude_zero_wins: bool = True
+    third_place: bool = False
+    avoid_same_group: bool = True
+    finals: tuple[tuple[str, int], ...] = ()
+    carry_over: str = "none"
+    carry_over_percent: int = 0
+    seed: int | None = None
+    groups: tuple[Group, ...] | None = None
+    qualified: tuple[Qualified, ...] | None = None
+    bracket: BracketDoc | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class PlayDoc:
     """The play settings the file may carry next to ``rules.variant`` (``None``: not
@@ -160,6 +208,7 @@ class ChampionshipDoc:
     movement: str | None = None
     format: str = DUPLICATE
     classic: ClassicRules | None = None
+    stages: tuple[StageDoc, ...] = ()
 
     @property
     def is_classic(self) -> bool:

@@ -14,6 +14,7 @@ from scoring.championship import ChampionshipScore
 from scoring.classic import ClassicStanding
 from scoring.errors import InterchangeError
 from scoring.interchange import classic as classic_file
+from scoring.interchange import stages as stages_file
 from scoring.interchange.document import (
     FORMAT,
     BoardDoc,
@@ -57,6 +58,7 @@ def dump(
     scores: ChampionshipScore | None = None,
     *,
     classic_standings: Sequence[ClassicStanding] | None = None,
+    stage_scores: Sequence[stages_file.StageScore] | None = None,
 ) -> dict[str, Any]:
     """The interchange document of ``doc`` (plain JSON values, keys in the spec's order).
 
@@ -70,9 +72,13 @@ def dump(
     its games' rules and each table's ``game``, and no boards; with
     ``classic_standings`` (``doc.classic_standings()``), its standings are added
     (:func:`scoring.interchange.classic.dump_standings`).
+
+    A championship in stages gets its ``stages`` after ``rounds``; with ``stage_scores``
+    (:func:`scoring.interchange.stages.score_stages` of ``doc``), each stage with what
+    its games give (:func:`scoring.interchange.stages.dump_stage_scores`).
     """
     if doc.is_classic:
-        return _dump_classic(doc, classic_standings)
+        return _with_stages(_dump_classic(doc, classic_standings), doc, stage_scores)
     rules = doc.rules
     out: dict[str, Any] = {
         "format": FORMAT,
@@ -111,7 +117,26 @@ def dump(
             }
             for s in scores.standings()
         ]
-    return out
+    return _with_stages(out, doc, stage_scores)
+
+
+def _with_stages(
+    out: dict[str, Any], doc: ChampionshipDoc,
+    scores: Sequence[stages_file.StageScore] | None,
+) -> dict[str, Any]:
+    """``out`` with ``stages`` after ``rounds`` when ``doc`` has stages."""
+    if not doc.stages:
+        return out
+    stages = stages_file.dump_stages(doc.stages)
+    if scores is not None:
+        stages_file.dump_stage_scores(stages, doc, scores)
+    ordered: dict[str, Any] = {}
+    for key, value in out.items():
+        if key == "standings":
+            ordered["stages"] = stages
+        ordered[key] = value
+    ordered.setdefault("stages", stages)
+    return ordered
 
 
 def _championship(doc: ChampionshipDoc) -> dict[str, Any]:

@@ -40,3 +40,11 @@ MAX_DRAW_SEED = 2**62
 MAX_GAME_HANDS = 100
 #: Classic rules' numbers (``game_target``, ``max_deals``, ``score_cap``...) are at most this.
 MAX_CLASSIC_NUMBER = 9999
+#: Most stages a championship file may list (``stages``; the web app takes as many).
+MAX_STAGES = 5
+#: Longest stage name, in characters.
+MAX_STAGE_NAME_LENGTH = 60
+#: Most groups of a groups stage, and most pairs qualified per group.
+MAX_GROUPS = 64
+#: Most pairs through a groups stage's second chance.
+MAX_SECOND_CHANCE = 256

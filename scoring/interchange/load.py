@@ -16,6 +16,7 @@ from engine.rules import CarregarScope, Variant
 from scoring.classic import ClassicRules
 from scoring.errors import InterchangeError
 from scoring.interchange import classic as classic_file
+from scoring.interchange import stages as stages_file
 from scoring.interchange.checks import MISSING, Reader, check_field
 from scoring.interchange.document import (
     CLASSIC,
@@ -83,7 +84,7 @@ def _load(rd: Reader, data: object) -> ChampionshipDoc | None:
         data,
         "",
         required=("format", "championship"),
-        optional=("rules", "players", "pairs", "boards", "rounds"),
+        optional=("rules", "players", "pairs", "boards", "rounds", "stages"),
         ignored=frozenset({"standings"}),
     )
     if top is None:
@@ -122,6 +123,10 @@ def _load(rd: Reader, data: object) -> ChampionshipDoc | None:
     for board in boards.values():
         if board.round is not None and board.round not in round_numbers:
             rd.problem(f"{board_paths[board.number]}.round", f"round {board.round} does not exist")
+    stages = stages_file.read_stages(
+        rd, top.get("stages", MISSING), rounds=round_numbers, pairs=pair_numbers,
+        format=head.format,
+    )
     if head.name is None or head.slug is None:
         return None
     return ChampionshipDoc(
@@ -144,6 +149,7 @@ def _load(rd: Reader, data: object) -> ChampionshipDoc | None:
         movement=head.movement,
         format=head.format,
         classic=classic_rules,
+        stages=stages,
     )
 
 

@@ -6,7 +6,8 @@ the numbers come from ``scoring.stages`` (and ``scoring.classic`` through it).
 A knockout match is the game of its knockout round whose two pairs are the match's
 pairs (``services.stages`` seats match k of a round at table k, the upper pair NS); its
 winner is the pair with more points as entered: a knockout game is never level (the
-referee enters it after the extra deals), and the cap counts for standings, not here.
+referee enters it after the extra deals), and the cap counts for standings, not here
+(``scoring.stages.play_bracket``, the rule the interchange file's scorer uses too).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from scoring import stages as pure
-from scoring.classic import PlayedGame
+from scoring.classic import EndedBy, PlayedGame
+from scoring.classic import Game as ClassicGame
 from tournaments.models import Championship, Game, Round, Seating, Stage
 from tournaments.selectors.classic import ChampionshipGames, championship_games, wins_out
 from tournaments.selectors.standings import PairName, pair_names
@@ -282,26 +284,23 @@ def bracket_with_winners(stage: Stage) -> tuple[pure.Bracket, dict[tuple[int, in
         raise pure.BracketError("the knockout has no bracket yet")
     rounds = {r.stage_round: r for r in Round.objects.filter(stage=stage)
               if r.stage_round is not None}
-    games: dict[int, dict[frozenset[int], tuple[int, int, int, int, int, int]]] = {}
+    games: dict[int, list[PlayedGame]] = {}
+    tables: dict[tuple[int, frozenset[int]], int] = {}
     rows = Game.objects.filter(seating__round__stage=stage).values_list(
         "seating__round__stage_round", "seating__table__number", "seating__ns_pair__number",
-        "seating__ew_pair__number", "ns_points", "ew_points", "deals")
-    for k, table, ns, ew, nsp, ewp, deals in rows:
-        games.setdefault(k or 0, {})[frozenset((ns, ew))] = (table, ns, ew, nsp, ewp, deals)
+        "seating__ew_pair__number", "ns_points", "ew_points", "deals", "ended_by")
+    for k, table, ns, ew, nsp, ewp, deals, ended_by in rows:
+        games.setdefault(k or 0, []).append(
+            PlayedGame(k or 0, ns, ew, ClassicGame(nsp, ewp, deals, EndedBy(ended_by))))
+        tables[(k or 0, frozenset((ns, ew)))] = table
+    bracket, won = pure.play_bracket(bracket, games)
     played: dict[tuple[int, int], MatchGame] = {}
-    for k in range(1, bracket.round_count + 1):
-        for m in bracket.rounds[k - 1]:
-            if m.top is None or m.bottom is None:
-                continue
-            row = games.get(k, {}).get(frozenset((m.top, m.bottom)))
-            if row is None:
-                continue
-            table, ns, _ew, nsp, ewp, deals = row
-            top_points, bottom_points = (nsp, ewp) if ns == m.top else (ewp, nsp)
-            played[m.key] = MatchGame(table, top_points, bottom_points, deals)
-            if top_points != bottom_points:
-                winner = m.top if top_points > bottom_points else m.bottom
-                bracket = pure.advance(bracket, {m.key: winner})
+    for key, g in won.items():
+        top_is_ns = g.ns_pair == bracket.match(key).top
+        nsp, ewp = g.game.ns_points, g.game.ew_points
+        played[key] = MatchGame(tables[(key[0], frozenset((g.ns_pair, g.ew_pair)))],
+                                nsp if top_is_ns else ewp, ewp if top_is_ns else nsp,
+                                g.game.deals)
     return bracket, played, rounds
 
 

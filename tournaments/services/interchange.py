@@ -42,6 +42,11 @@ Questions the spec leaves open, and the reading chosen here:
   ``tournaments.selectors.classic`` shows). A file without the Sant Vicenç settings takes
   them from its score sheets (on when a deal has one), else the classic default (off);
   without ``championship.movement``, Swiss.
+- A championship in stages (docs/file-format.md "Stages") travels with its ``Stage``
+  rows: each stage's settings, its rounds (``Round.stage``, ``Round.stage_round``) and
+  what it fixed (groups, qualified pairs, bracket). The import marks started a stage
+  that fixed something (or a Swiss stage with a table), so a later draw does not fix
+  it again; the export adds what the games give (``scoring.interchange.stages``).
 - Every value is checked against its model field (``max_length``, integer range, NUL,
   slug pattern, decimal digits) before anything is written, so a file the spec-level
   limits of ``scoring.interchange`` let through can still never reach the database as a
@@ -82,7 +87,10 @@ from scoring.interchange import (
     load,
 )
 from scoring.interchange.classic import stored_game
+from scoring.interchange.document import BracketDoc, StageDoc
 from scoring.interchange.public import without_private_words
+from scoring.interchange.stages import score_stages
+from scoring.stages import Group, Qualified
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -96,6 +104,7 @@ from tournaments.models import (
     Round,
     RoundPair,
     Seating,
+    Stage,
     Table,
 )
 from tournaments.selectors import to_scoring_result
@@ -331,6 +340,7 @@ def championship_import(*, data: Any, acting_user: User | None) -> Imported:
     )
     try:
         _write_rows(championship, doc, acting_user)
+        _write_stages(championship, doc)
     except IntegrityError as exc:  # a rule load() does not check (e.g. a pair of one player)
         raise InterchangeError([f"championship: the database refused the file ({exc})"]) \
             from None
@@ -345,6 +355,7 @@ def championship_import(*, data: Any, acting_user: User | None) -> Imported:
             "results": Result.objects.filter(board__championship=championship).count(),
             **({"games": Game.objects.filter(seating__round__championship=championship)
                 .count()} if classic_rules is not None else {}),
+            **({"stages": len(doc.stages)} if doc.stages else {}),
             "deal_commitment": championship.deal_commitment,
             **({"name_in_file": doc.name} if name != doc.name else {}),
         },
@@ -495,6 +506,81 @@ def _write_rows(
             in zip(played, result_ids, strict=True)
         ),
         count=len(played),
+    )
+
+
+def _write_stages(championship: Championship, doc: ChampionshipDoc) -> None:
+    """The file's stages as ``Stage`` rows, each round tagged with its stage and its
+    place in it (``Round.stage``, ``Round.stage_round``). A stage that fixed its groups
+    or its bracket, or a Swiss stage with a table seated, is started (``started_at``:
+    now), so that nothing it fixed is drawn again."""
+    if not doc.stages:
+        return
+    rounds = {r.number: r for r in Round.objects.filter(championship=championship)}
+    seated = set(Seating.objects.filter(round__championship=championship)
+                 .values_list("round__number", flat=True))
+    now = timezone.now()
+    tagged: list[Round] = []
+    for number, spec in enumerate(doc.stages, start=1):
+        started = (
+            spec.groups is not None or spec.bracket is not None
+            or (spec.kind == Stage.Kind.SWISS and any(r in seated for r in spec.rounds))
+        )
+        stage = Stage.objects.create(
+            championship=championship, number=number, kind=spec.kind, name=spec.name,
+            group_count=spec.group_count, split=spec.split, per_group=spec.per_group,
+            second_chance=spec.second_chance, rest_rule=spec.rest_rule,
+            exclude_zero_wins=spec.exclude_zero_wins, third_place=spec.third_place,
+            avoid_same_group=spec.avoid_same_group,
+            finals=[[name, size] for name, size in spec.finals],
+            carry_over=spec.carry_over, carry_over_percent=spec.carry_over_percent,
+            seed=spec.seed,
+            groups=None if spec.groups is None else [
+                {"name": g.name, "pairs": list(g.pairs)} for g in spec.groups],
+            qualified=None if spec.qualified is None else [
+                {"pair": q.pair, "group": q.group, "place_in_group": q.place_in_group,
+                 "how": q.how} for q in spec.qualified],
+            bracket=None if spec.bracket is None else {
+                "positions": list(spec.bracket.positions),
+                "third_place": spec.bracket.third_place},
+            started_at=now if started else None,
+        )
+        for k, round_number in enumerate(spec.rounds, start=1):
+            rnd = rounds[round_number]
+            rnd.stage = stage
+            rnd.stage_round = k
+            tagged.append(rnd)
+    Round.objects.bulk_update(tagged, ["stage", "stage_round"])
+
+
+def _stage_docs(championship: Championship) -> tuple[StageDoc, ...]:
+    """The championship's stages as the file writes them (``()``: one stage)."""
+    stages = list(Stage.objects.filter(championship=championship).order_by("number"))
+    if not stages:
+        return ()
+    rounds: dict[int, list[int]] = defaultdict(list)
+    for stage_id, number in (Round.objects.filter(championship=championship,
+                                                  stage__isnull=False)
+                             .order_by("number").values_list("stage_id", "number")):
+        rounds[stage_id].append(number)
+    return tuple(
+        StageDoc(
+            kind=s.kind, name=s.name, rounds=tuple(rounds[s.pk]), group_count=s.group_count,
+            split=s.split, per_group=s.per_group, second_chance=s.second_chance,
+            rest_rule=s.rest_rule, exclude_zero_wins=s.exclude_zero_wins,
+            third_place=s.third_place, avoid_same_group=s.avoid_same_group,
+            finals=tuple((str(name), int(size)) for name, size in s.finals or ()),
+            carry_over=s.carry_over, carry_over_percent=s.carry_over_percent, seed=s.seed,
+            groups=None if s.groups is None else tuple(
+                Group(str(g["name"]), tuple(int(p) for p in g["pairs"])) for g in s.groups),
+            qualified=None if s.qualified is None else tuple(
+                Qualified(int(q["pair"]), str(q["group"]), int(q["place_in_group"]),
+                          str(q["how"])) for q in s.qualified),
+            bracket=None if not s.bracket else BracketDoc(
+                tuple(None if p is None else int(p) for p in s.bracket["positions"]),
+                bool(s.bracket.get("third_place", False))),
+        )
+        for s in stages
     )
 
 
@@ -699,6 +785,7 @@ def championship_doc(championship: Championship) -> ChampionshipDoc:
         ),
         format=championship.format,
         classic=championship.classic_rules() if championship.is_classic else None,
+        stages=_stage_docs(championship),
     )
 
 
@@ -716,10 +803,12 @@ def championship_export(championship: Championship, *, public: bool = False) -> 
     doc = championship_doc(championship)
     if public:
         doc = without_private_words(doc)
+    stages = score_stages(doc) if doc.stages else None
     if doc.is_classic:
-        document = dump(doc, classic_standings=doc.classic_standings())
+        document = dump(doc, classic_standings=doc.classic_standings(), stage_scores=stages)
     else:
-        document = dump(doc, score_championship(doc.rules, doc.results(), doc.absences()))
+        document = dump(doc, score_championship(doc.rules, doc.results(), doc.absences()),
+                        stage_scores=stages)
     problems = export_problems(document)
     if problems:
         raise InterchangeError(problems)
