@@ -458,7 +458,9 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # A score sheet's chooser and revoke are both a side: one enum.
-    "ENUM_NAME_OVERRIDES": {"SideEnum": ["NS", "EW"]},
+    "ENUM_NAME_OVERRIDES": {"SideEnum": ["NS", "EW"],
+                            "StageKindEnum": ["swiss", "groups", "knockout", "finals"],
+                            "QualifiedHowEnum": ["group", "second_chance"]},
     # Every operation documents every error it may answer, in one shape.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

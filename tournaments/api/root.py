@@ -22,6 +22,9 @@ _PER_CHAMPIONSHIP = {
     "results": "api_results",
     "standings": "api_standings",
     "standings_progressive": "api_standings_progressive",
+    "stages": "api_stages",
+    "groups": "api_groups",
+    "bracket": "api_bracket",
     "prints": "api_print_jobs",
 }
 

@@ -4,7 +4,7 @@ championship's game at its own (round, table)."""
 
 from django.urls import path
 
-from tournaments.api import auth, games, prints, results, root, schema_auth, views
+from tournaments.api import auth, games, prints, results, root, schema_auth, stages, views
 
 __all__ = ["schema_auth", "urlpatterns"]  # schema_auth: registered on import
 
@@ -31,6 +31,9 @@ urlpatterns = [
     path(C + "standings/", views.StandingsApi.as_view(), name="api_standings"),
     path(C + "standings/progressive/", views.ProgressiveStandingsApi.as_view(),
          name="api_standings_progressive"),
+    path(C + "stages/", stages.StagesApi.as_view(), name="api_stages"),
+    path(C + "groups/", stages.GroupsApi.as_view(), name="api_groups"),
+    path(C + "bracket/", stages.BracketApi.as_view(), name="api_bracket"),
     path(C + "prints/", prints.PrintJobListApi.as_view(), name="api_print_jobs"),
     path(C + "prints/<int:job_id>/", prints.PrintJobApi.as_view(), name="api_print_job"),
     path(C + "prints/<int:job_id>/download/", prints.PrintJobDownloadApi.as_view(),

@@ -24,12 +24,15 @@ from tournaments.forms import (
 from tournaments.models import (
     Championship,
     Round,
+    Stage,
 )
 from tournaments.permissions import (
     Capability,
     has,
 )
 from tournaments.selectors.seating import round_seating as seating_of_round
+from tournaments.selectors.stage_setup import StageLine, stage_lines
+from tournaments.stage_forms import StagesSetupForm, stages_initial
 from tournaments.web.common import (
     capability_required,
     close_forms,
@@ -43,14 +46,34 @@ from tournaments.web.common import (
 @capability_required(Capability.SET_UP_ROUNDS)
 def rounds_setup(request: HttpRequest, championship: Championship) -> HttpResponse:
     """Set the number of rounds and the boards per round (replaces an earlier setup
-    while no table is drawn); a classic championship asks only the rounds."""
+    while no table is drawn); a classic championship asks only the rounds. Below, the
+    stages: groups then a knockout (classic), a qualifying stage then finals
+    (duplicate), set up by ``services.stages_setup`` and listed as set up."""
+    stages_post = request.method == "POST" and "stages-submit" in request.POST
     initial = {
         "rounds": Round.objects.filter(championship=championship).count() or 4,
         "boards_per_round": championship.boards_per_round or 6,
     }
-    form = RoundsSetupForm(request.POST or None, initial=initial,
-                           classic=championship.is_classic)
-    if request.method == "POST" and form.is_valid():
+    form = RoundsSetupForm(request.POST if request.method == "POST" and not stages_post
+                           else None, initial=initial, classic=championship.is_classic)
+    lines = stage_lines(championship)
+    stages_form = StagesSetupForm(
+        request.POST if stages_post else None, prefix="stages",
+        classic=championship.is_classic,
+        initial=stages_initial(lines, classic=championship.is_classic,
+                               boards_per_round=championship.boards_per_round),
+    )
+    if stages_post and stages_form.is_valid():
+        specs, boards = stages_form.specs()
+        try:
+            services.stages_setup(championship=championship, stages=specs,
+                                  boards_per_round=boards, acting_user=request.user)
+        except ValueError as exc:  # every service refusal is a ValueError
+            stages_form.add_service_error(exc)
+        else:
+            messages.success(request, _("Fases preparades."))
+            return redirect("rounds_setup", championship.slug)
+    elif request.method == "POST" and not stages_post and form.is_valid():
         try:
             services.rounds_setup(
                 championship=championship, acting_user=request.user, **form.cleaned_data
@@ -60,11 +83,41 @@ def rounds_setup(request: HttpRequest, championship: Championship) -> HttpRespon
         else:
             messages.success(request, _("Rondes preparades."))
             return redirect("championship", championship.slug)
-    closed = close_forms(services.rounds_setup_refusal(championship), form)
+    closed = close_forms(services.rounds_setup_refusal(championship), form, stages_form)
     return render(
         request, "tournaments/rounds_setup.html",
-        page_context(request, championship, form=form, closed=closed),
+        page_context(request, championship, form=form, closed=closed,
+                     stages_form=stages_form,
+                     stages=[(line, stage_summary(line)) for line in lines]),
     )
+
+
+def stage_summary(line: StageLine) -> str:
+    """A stage's settings in a line of the page: "4 grups en serp, 2 per grup, repesca
+    2 (el millor resultat per partida)"."""
+    settings = line.settings
+    if line.kind == Stage.Kind.GROUPS:
+        text = _("%(groups)s grups (%(split)s), %(per)s per grup") % {
+            "groups": settings["groups"],
+            "split": Stage.Split(settings["split"]).label.lower(),
+            "per": settings["per_group"]}
+        if settings["second_chance"]:
+            text += ", " + _("repesca %(n)s (%(rule)s)") % {
+                "n": settings["second_chance"],
+                "rule": Stage.RestRule(settings["rest_rule"]).label.lower()}
+        return text
+    if line.kind == Stage.Kind.KNOCKOUT:
+        return str(_("amb partida pel tercer lloc") if settings["third_place"]
+                   else _("sense partida pel tercer lloc"))
+    if line.kind == Stage.Kind.FINALS:
+        carry = Stage.CarryOver(settings["carry_over"])
+        text = _("finals %(finals)s, %(carry)s") % {
+            "finals": ", ".join(f"{name}: {size}" for name, size in settings["finals"]),
+            "carry": carry.label.lower()}
+        if carry == Stage.CarryOver.PERCENT:
+            text += f" ({settings['carry_over_percent']} %)"
+        return text
+    return ""
 
 
 @capability_required(Capability.GENERATE_BOARDS)

@@ -71,11 +71,12 @@ def test_rounds_setup_before_a_draw_is_open(client, web: Small) -> None:
     Seating.objects.filter(round__championship=web.championship).delete()
     assert services.rounds_setup_refusal(web.championship) is None
     client.force_login(web.organiser)
-    html = _main(client.get(reverse("rounds_setup", args=[web.championship.slug]))
-                 .content.decode())
+    response = client.get(reverse("rounds_setup", args=[web.championship.slug]))
+    html = _main(response.content.decode())
     assert 'id="form-closed"' not in html
-    assert len(_submit_buttons(html)) == 1
-    assert _enabled_inputs(html) == 2
+    # The rounds' form and the stages' form.
+    assert len(_submit_buttons(html)) == 2
+    assert _enabled_inputs(html) == 2 + len(response.context["stages_form"].fields)
 
 
 def test_rules_edit_with_results_is_read_only_and_a_post_is_refused(client, played) -> None:  # type: ignore[no-untyped-def]
