@@ -102,12 +102,8 @@ from tournaments.services.rounds import (
     rounds_setup_refusal,
     seating_set,
 )
-from tournaments.services.stages import (
-    STAGES_MAX,
-    knockout_seat,
-    stage_start,
-    stages_setup,
-)
+from tournaments.services.stage_setup import STAGES_MAX, stages_setup
+from tournaments.services.stages import knockout_seat, stage_start
 
 __all__ = [
     "CREATE_PERMISSION",

@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import movement
-from tournaments import selectors
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -29,7 +28,7 @@ from tournaments.models import (
     Stage,
     Table,
 )
-from tournaments.selectors import classic as classic_selectors
+from tournaments.selectors.ranks import ranks_before
 from tournaments.services.analysis import round_analysis_enqueue
 from tournaments.services.common import (
     Capability,
@@ -46,6 +45,7 @@ from tournaments.services.movements import (
     history_before,
     rematch_list,
 )
+from tournaments.services.stages import stage_draw
 
 
 def has_results(championship: Championship) -> bool:
@@ -211,7 +211,7 @@ def round_draw(
     try:
         drawn = movement.draw(
             method, numbers, round=round.number, seed=seed, history=history_before(round),
-            ranks=_ranks_before(championship, round.number) if swiss else None,
+            ranks=ranks_before(championship, round.number) if swiss else None,
             schedule=_schedule(championship) if robin else None,
         )
     except movement.MovementError as exc:
@@ -243,11 +243,9 @@ def _stage_round_draw(
     """A round of a groups, knockout or finals stage: its tables come from the stage
     (``services.stages.stage_draw``), never a rematch check (a group's all-play-all and
     a bracket fix who meets whom)."""
-    from tournaments.services import stages
-
     if seed is None:
         seed = secrets.randbits(62)
-    drawn = stages.stage_draw(championship=championship, round=round, stage=stage,
+    drawn = stage_draw(championship=championship, round=round, stage=stage,
                               seed=seed, acting_user=acting_user)
     field = list(Pair.objects.filter(championship=championship).order_by("number"))
     if not drawn.tables:
@@ -322,20 +320,6 @@ def _draw_snapshot(round: Round) -> dict[str, list[Any]]:
         ],
         "byes": sorted(Bye.objects.filter(round=round).values_list("pair__number", flat=True)),
     }
-
-
-def _ranks_before(championship: Championship, round_number: int) -> dict[int, int]:
-    """pair -> rank in the standings over the rounds before ``round_number`` (every
-    result, the championship's missed-board rule); empty before any result."""
-    if round_number <= 1:
-        return {}
-    if championship.is_classic:
-        return classic_selectors.ranks_before(championship, round_number)
-    scored = selectors.scored_championship(championship, public_only=False)
-    # A pair with no score yet (a bye, a late entry) ranks below every ranked pair, as
-    # draw_swiss ranks a pair missing from the ranks.
-    return {s.pair: s.rank for s in scored.score.standings(through_round=round_number - 1)
-            if s.has_score}
 
 
 def _schedule(championship: Championship) -> list[int]:
