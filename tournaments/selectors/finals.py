@@ -116,13 +116,14 @@ def finals_scored(
 
 def finals_view(
     championship: Championship, *, for_public: bool = False,
-    scored: ScoredChampionship | None = None,
+    scored: ScoredChampionship | None = None, stage: Stage | None = None,
 ) -> FinalsView | None:
     """The finals' standings (see :class:`FinalsView`), ``None`` before the finals
     stage starts or without one. ``for_public``: only the public boards count, as in
-    ``selectors.standings``; ``scored``: the championship already scored that way.
-    A few queries, whatever the size."""
-    stage = finals_stage(championship)
+    ``selectors.standings``; ``scored``: the championship already scored that way;
+    ``stage``: its finals stage already read (:func:`finals_stage`). A few queries,
+    whatever the size."""
+    stage = stage or finals_stage(championship)
     if stage is None:
         return None
     scored = scored_or_new(championship, public_only=for_public, scored=scored)

@@ -21,7 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 from tournaments.models import Championship
 from tournaments.selectors import results as results_reads
 from tournaments.selectors.boards import ScoreCard, Traveller, score_card, traveller
-from tournaments.selectors.finals import FinalsView, finals_view
+from tournaments.selectors.finals import FinalsView, finals_stage, finals_view
 from tournaments.selectors.formats import MAX_DECIMALS, column
 from tournaments.selectors.hall import Hall, current_progress, hall, latest_complete_board
 from tournaments.selectors.names import short_name
@@ -101,8 +101,11 @@ def live_standings(
 
 def live_finals(championship: Championship) -> FinalsView | None:
     """:func:`tournaments.selectors.finals.finals_view` of the public from this
-    version's scoring (``None``: no finals started)."""
-    return finals_view(championship, for_public=True,
+    version's scoring (``None``: no finals started; one query then)."""
+    stage = finals_stage(championship)
+    if stage is None:
+        return None
+    return finals_view(championship, for_public=True, stage=stage,
                        scored=scored_for_version(championship, public_only=True))
 
 
