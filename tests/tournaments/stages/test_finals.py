@@ -202,3 +202,20 @@ def test_public_standings_show_each_final_then_the_qualifying_stage(client: Clie
     scoped = client.get(reverse("standings", args=[championship.slug]), {"through": 2})
     assert 'id="final-A"' not in scoped.content.decode()
 
+
+
+def test_the_standings_page_says_what_the_finals_carry(client: Client) -> None:
+    championship = make_finals(carry_over="percent", percent=40)
+    for n in (1, 2):
+        play(championship, n)
+    url = reverse("standings", args=[championship.slug])
+    assert 'id="carry-over"' not in client.get(url).content.decode()  # not started
+    services.round_draw(round=Round.objects.get(championship=championship, number=3),
+                        seed=3, acting_user=None)
+    html = client.get(url).content.decode()
+    assert "el 40 % del resultat" in html
+    # Before any finals result each final ranks by what its pairs carried.
+    view = finals_view(championship, for_public=True)
+    assert view is not None
+    carried = [row.carried for row in view.finals[0].rows]
+    assert carried == sorted(carried, reverse=True) and carried[0] > 0
