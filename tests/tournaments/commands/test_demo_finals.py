@@ -27,7 +27,8 @@ def run_demo(*args: str) -> str:
 
 
 def test_demo_with_finals_plays_a_qualifying_stage_then_each_final() -> None:
-    """12 pairs, 3 + 2 rounds of 2 boards played by the bots (about 3 s)."""
+    """12 pairs, 3 + 2 rounds of 2 boards played by the bots (about 3 s; slow on a
+    loaded machine)."""
     out = run_demo("--pairs", "12", "--finals", "A:4,B:4", "--boards-per-round", "2",
                    "--analysis-budget", "0")
     c = Championship.objects.get(slug="demo")

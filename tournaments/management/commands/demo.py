@@ -900,6 +900,7 @@ def _print_finals(out: Any, championship: Championship) -> None:
     for final in view.finals:
         podium = "; ".join(f"{row.rank_text}. {row.pair.number} ({row.total_text})"
                            for row in final.rows[:3])
-        out.write(f"  Final {final.name} ({len(final.rows)} parelles): {podium}")
+        out.write(_("  Final %(name)s (%(n)s parelles): %(podium)s")
+                  % {"name": final.name, "n": len(final.rows), "podium": podium})
     if view.outside:
-        out.write(f"  Sense final: {len(view.outside)} parelles")
+        out.write(_("  Sense final: %(n)s parelles") % {"n": len(view.outside)})
