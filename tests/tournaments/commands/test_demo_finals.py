@@ -31,7 +31,7 @@ def test_demo_with_finals_plays_a_qualifying_stage_then_each_final() -> None:
     loaded machine)."""
     out = run_demo("--pairs", "12", "--finals", "A:4,B:4", "--boards-per-round", "2",
                    "--analysis-budget", "0")
-    c = Championship.objects.get(slug="demo")
+    c = Championship.objects.get(slug="demo-finals")
     stages = list(Stage.objects.filter(championship=c).order_by("number"))
     assert [(s.kind, s.carry_over, s.carry_over_percent) for s in stages] == [
         ("swiss", "none", 0), ("finals", "percent", 50)]
@@ -79,7 +79,7 @@ def test_bad_finals_options_end_with_one_line_naming_the_option(
 def test_demo_of_40_pairs_with_finals_a16_b16() -> None:
     """Slow (about 15 s): the documented shape, 40 pairs, 3 + 2 rounds of 6 boards."""
     out = run_demo("--pairs", "40", "--finals", "A:16,B:16", "--analysis-budget", "0")
-    c = Championship.objects.get(slug="demo")
+    c = Championship.objects.get(slug="demo-finals")
     view = finals_view(c)
     assert view is not None
     assert [(f.name, len(f.rows)) for f in view.finals] == [("A", 16), ("B", 16)]

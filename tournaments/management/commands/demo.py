@@ -38,9 +38,9 @@ wins (``max_deals`` D, no target within reach, no time limit, no cap;
 docs/decisions.md). The slug: ``demo-girona`` for 64 pairs in 16 groups, otherwise
 ``demo-classic-stages-N`` (N pairs); ``--slug`` chooses another.
 
-``--finals A:16,B:16`` (duplicate only) sets the championship up as stages: a
-qualifying stage of ``--rounds`` rounds (default 3) over every pair, then finals by its
-standings, the first 16 pairs in final A and the next 16 in final B, over
+``--finals A:16,B:16`` (duplicate only; slug ``demo-finals``) sets the championship up
+as stages: a qualifying stage of ``--rounds`` rounds (default 3) over every pair, then
+finals by its standings, the first 16 pairs in final A and the next 16 in final B, over
 ``--finals-rounds`` rounds (default 2), each board compared within its final, with
 ``--carry-over none|all|percent`` (default percent) and ``--carry-over-percent``
 (default 50); every round is drawn, played by the bots and closed, and the finals'
@@ -789,7 +789,8 @@ def _break_level(rules: ClassicRules, play: Any, seed: int, deals: int) -> BotGa
 
 # --------------------------------------------------------------------------- finals
 
-#: The finals demo's shape: qualifying rounds, finals rounds, carry-over.
+#: The finals demo's slug and shape: qualifying rounds, finals rounds, carry-over.
+FINALS_SLUG = "demo-finals"
 FINALS_QUALIFYING_ROUNDS = 3
 FINALS_ROUNDS = 2
 FINALS_CARRY_OVER = "percent"
@@ -812,11 +813,12 @@ def _add_finals_arguments(parser: CommandParser) -> None:
 
 
 def _finals_defaults(options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` with the qualifying stage's default rounds when ``--finals`` is
-    given and ``--rounds`` is not."""
-    if options.get("finals") is None or options.get("rounds") is not None:
+    """``options`` with the finals demo's defaults when ``--finals`` is given: the
+    qualifying stage's rounds, the slug ``demo-finals``."""
+    if options.get("finals") is None:
         return options
-    return {**options, "rounds": FINALS_QUALIFYING_ROUNDS}
+    return {**options, "rounds": options.get("rounds") or FINALS_QUALIFYING_ROUNDS,
+            "slug": options.get("slug") or FINALS_SLUG}
 
 
 def parse_finals(text: str) -> list[list[Any]]:
