@@ -21,6 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 from tournaments.models import Championship
 from tournaments.selectors import results as results_reads
 from tournaments.selectors.boards import ScoreCard, Traveller, score_card, traveller
+from tournaments.selectors.finals import FinalsView, finals_stage, finals_view
 from tournaments.selectors.formats import MAX_DECIMALS, column
 from tournaments.selectors.hall import Hall, current_progress, hall, latest_complete_board
 from tournaments.selectors.names import short_name
@@ -35,6 +36,7 @@ __all__ = [
     "forget_scored",
     "latest_complete_board",
     "live_card",
+    "live_finals",
     "live_hall",
     "live_standings",
     "live_traveller",
@@ -95,6 +97,16 @@ def live_standings(
     return standings(championship, round_only=round_only, through_round=through_round,
                      for_public=True,
                      scored=scored_for_version(championship, public_only=True))
+
+
+def live_finals(championship: Championship) -> FinalsView | None:
+    """:func:`tournaments.selectors.finals.finals_view` of the public from this
+    version's scoring (``None``: no finals started; one query then)."""
+    stage = finals_stage(championship)
+    if stage is None:
+        return None
+    return finals_view(championship, for_public=True, stage=stage,
+                       scored=scored_for_version(championship, public_only=True))
 
 
 def live_traveller(championship: Championship, number: int, *, for_public: bool

@@ -222,24 +222,36 @@ def stage_draw(
 
 
 def finals_draw(*, stage: Stage, round: Round, seed: int) -> movement.Draw:
-    """Each final's tables drawn among its own pairs (random the first round, Swiss by
-    the standings within the final after), numbered through the hall: final A's
-    tables first."""
+    """Each final's tables drawn among its own pairs (at random, avoiding rematches, in
+    the stage's first round; Swiss by the final's own standings, carry-over included,
+    after: ``selectors.finals``), numbered through the hall: final A's tables first.
+    The pairs of no final play no finals round."""
+    from tournaments.selectors.finals import finals_scored
+    from tournaments.selectors.results import scored_championship
     from tournaments.services.movements import history_before
 
     history = history_before(round)
+    ranks: dict[str, dict[int, int]] = {}
+    if (round.stage_round or 1) > 1:
+        scored = scored_championship(stage.championship, public_only=False)
+        for final in finals_scored(stage.championship, stage, scored)[0]:
+            ranks[final.name] = {r.pair: r.rank for r in final.rows if not r.withdrawn}
     tables: list[movement.Table] = []
     byes: list[int] = []
+    rematches: list[tuple[int, int]] = []
     present = set(_field(stage, round.number))
     for g in stage.group_list():
         pairs = [int(p) for p in g["pairs"] if int(p) in present]
-        drawn = movement.draw(movement.Movement.RANDOM, pairs, round=round.number,
-                              seed=seed, history=history)
+        method = movement.Movement.SWISS if ranks else movement.Movement.RANDOM
+        drawn = movement.draw(method, pairs, round=round.number, seed=seed, history=history,
+                              ranks=ranks.get(str(g["name"]), {}))
         for t in drawn.tables:
             tables.append(movement.Table(len(tables) + 1, t.ns, t.ew))
         byes.extend(drawn.byes)
-    return movement.Draw(round.number, tuple(tables), tuple(sorted(byes)), (),
-                         movement.Movement.RANDOM, None)
+        rematches.extend(drawn.rematches)
+    return movement.Draw(round.number, tuple(tables), tuple(sorted(byes)), tuple(rematches),
+                         movement.Movement.SWISS if ranks else movement.Movement.RANDOM,
+                         None)
 
 
 def knockout_seat(stage: Stage, *, acting_user: User | None) -> list[Seating]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.conf import settings
@@ -61,10 +61,12 @@ from tournaments.selectors.classic_live import (
     live_round_games,
 )
 from tournaments.selectors.classic_words import ranking_order
+from tournaments.selectors.finals import FinalsView
 from tournaments.selectors.live import (
     FIND_MAX,
     find_pairs,
     live_card,
+    live_finals,
     live_hall,
     live_standings,
     live_traveller,
@@ -297,12 +299,32 @@ def standings_fragment(championship: Championship, round_only: int | None,
             return None, None
         poll = reverse("live_standings", args=[championship.slug]) + _query(
             round=round_only, through=through)
+        finals, shown = _finals_and_qualifying(championship, data, round_only, through)
         return render_to_string("tournaments/live/standings.html", _fragment_context(
-            championship, "standings", poll, standings=data,
-            rows_html=standings_rows(championship.slug, data.rows,
-                                     by_average=data.by_average))), data
+            championship, "standings", poll, standings=shown, finals=finals,
+            rows_html=standings_rows(championship.slug, shown.rows,
+                                     by_average=shown.by_average))), data
 
     return _cached(championship, f"all:standings:{round_only}:{through}", build)
+
+
+def _finals_and_qualifying(
+    championship: Championship, data: Standings, round_only: int | None,
+    through: int | None,
+) -> tuple[FinalsView | None, Standings]:
+    """Once a duplicate championship's finals started, its overall standings are each
+    final's (``selectors.finals``) above the qualifying stage's (the standings after its
+    last round, with the whole championship's progress): the finals' boards are compared
+    within each final, so an overall total over both stages would mix them. Any other
+    scope: ``data`` as it is."""
+    if round_only is not None or through is not None:
+        return None, data
+    finals = live_finals(championship)
+    if finals is None or finals.last_qualifying_round is None:
+        return None, data
+    qualifying = live_standings(championship, through_round=finals.last_qualifying_round)
+    return finals, replace(qualifying, progress=data.progress,
+                           round_progress=data.round_progress)
 
 
 def classic_standings_fragment(championship: Championship, through: int | None) -> Served:

@@ -38,6 +38,14 @@ wins (``max_deals`` D, no target within reach, no time limit, no cap;
 docs/decisions.md). The slug: ``demo-girona`` for 64 pairs in 16 groups, otherwise
 ``demo-classic-stages-N`` (N pairs); ``--slug`` chooses another.
 
+``--finals A:16,B:16`` (duplicate only; slug ``demo-finals``) sets the championship up
+as stages: a qualifying stage of ``--rounds`` rounds (default 3) over every pair, then
+finals by its standings, the first 16 pairs in final A and the next 16 in final B, over
+``--finals-rounds`` rounds (default 2), each board compared within its final, with
+``--carry-over none|all|percent`` (default percent) and ``--carry-over-percent``
+(default 50); every round is drawn, played by the bots and closed, and the finals'
+standings are printed. The pairs of no final play no finals round.
+
 Idempotent: run twice, it says the demo exists (``--reset`` rebuilds it). Prints the URLs
 and the demo logins.
 
@@ -157,13 +165,14 @@ class Command(BaseCommand):
                             "rounds 1 to R-1 and half of round R; classic: all)")
         parser.add_argument("--withdraw", action="append", default=[], metavar="PAIR@ROUND",
                             help="withdraw pair PAIR after round ROUND (repeatable)")
+        _add_finals_arguments(parser)
         parser.add_argument("--analysis-budget", type=float, default=ANALYSIS_BUDGET,
                             help="seconds spent on the closed rounds' double-dummy tables "
                             f"(default {ANALYSIS_BUDGET:g}; 0: none)")
         _add_stage_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        self.shape = _shape(options)
+        self.shape = _finals_shape(options, _shape(_finals_defaults(options)))
         self.classic = self.shape["format"] == Championship.Format.CLASSIC
         slug = self.shape["slug"]
         existing = Championship.objects.filter(slug=slug).first()
@@ -171,7 +180,8 @@ class Command(BaseCommand):
         if not budget >= 0:  # NaN too: every comparison with it is false
             raise CommandError("--analysis-budget must be 0 or more seconds")
         if existing is not None and not options["reset"]:
-            again = (" (les mateixes opcions)" if self.shape.get("stages")
+            staged = self.shape.get("stages") or self.shape.get("finals")
+            again = (" (les mateixes opcions)" if staged
                      else " --format classic" if self.classic else "")
             self.stdout.write(
                 f"La demo ja existeix ({existing.name}); `python manage.py demo"
@@ -192,6 +202,7 @@ class Command(BaseCommand):
                 raise CommandError(str(exc)) from None
         self.stdout.write(self.style.SUCCESS(f"Demo creada: {championship.name}"))
         self._print_summary(championship)
+        _print_finals(self.stdout, championship)
         # After the commit: the solver is slow, and no transaction should wait on it.
         self._analyse(championship, budget)
         self._print_access(championship)
@@ -254,10 +265,11 @@ class Command(BaseCommand):
         services.pairs_import_csv(
             championship=championship, text="\n".join(lines), acting_user=organiser
         )
-        rounds = services.rounds_setup(
-            championship=championship, rounds=shape["rounds"],
-            boards_per_round=shape["boards_per_round"], acting_user=organiser,
-        )
+        rounds = _finals_setup(championship, shape, organiser) if shape.get("finals") else \
+            services.rounds_setup(
+                championship=championship, rounds=shape["rounds"],
+                boards_per_round=shape["boards_per_round"], acting_user=organiser,
+            )
         services.boards_generate(championship=championship, acting_user=organiser)
         championship.refresh_from_db()
         rules = championship.engine_rules()
@@ -773,3 +785,124 @@ def _break_level(rules: ClassicRules, play: Any, seed: int, deals: int) -> BotGa
             return game
     raise CommandError(f"a knockout game (seed {seed}) is still level after "
                        f"{deals + LEVEL_REPLAYS * step} deals")
+
+
+# --------------------------------------------------------------------------- finals
+
+#: The finals demo's slug and shape: qualifying rounds, finals rounds, carry-over.
+FINALS_SLUG = "demo-finals"
+FINALS_QUALIFYING_ROUNDS = 3
+FINALS_ROUNDS = 2
+FINALS_CARRY_OVER = "percent"
+FINALS_CARRY_OVER_PERCENT = 50
+
+
+def _add_finals_arguments(parser: CommandParser) -> None:
+    parser.add_argument("--finals", default=None, metavar="NAME:SIZE,...",
+                        help="duplicate: a qualifying stage of --rounds rounds (default "
+                        f"{FINALS_QUALIFYING_ROUNDS}), then finals by its standings, e.g. "
+                        "A:16,B:16 (the first 16 pairs play final A, the next 16 final B)")
+    parser.add_argument("--finals-rounds", type=int, default=None,
+                        help=f"rounds of the finals (default {FINALS_ROUNDS})")
+    parser.add_argument("--carry-over", choices=["none", "all", "percent"], default=None,
+                        help=f"what the finals carry from the qualifying stage (default "
+                        f"{FINALS_CARRY_OVER})")
+    parser.add_argument("--carry-over-percent", type=int, default=None,
+                        help=f"the share carried with --carry-over percent (default "
+                        f"{FINALS_CARRY_OVER_PERCENT})")
+
+
+def _finals_defaults(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` with the finals demo's defaults when ``--finals`` is given: the
+    qualifying stage's rounds, the slug ``demo-finals``."""
+    if options.get("finals") is None:
+        return options
+    return {**options, "rounds": options.get("rounds") or FINALS_QUALIFYING_ROUNDS,
+            "slug": options.get("slug") or FINALS_SLUG}
+
+
+def parse_finals(text: str) -> list[list[Any]]:
+    """``"A:16,B:16"`` as ``[["A", 16], ["B", 16]]``; a ``CommandError`` naming
+    ``--finals`` for anything else (a name of 1 to 10 letters or digits, each once; a
+    size of 2 or more).
+
+    >>> parse_finals("A:16, B:8")
+    [['A', 16], ['B', 8]]
+    """
+    out: list[list[Any]] = []
+    for part in text.split(","):
+        name, colon, size = (x.strip() for x in part.partition(":"))
+        if not colon or not name.isalnum() or len(name) > 10 or not size.isdigit():
+            raise CommandError(f"--finals {text!r}: write NAME:SIZE,..., e.g. A:16,B:16")
+        if int(size) < 2:
+            raise CommandError(f"--finals {text!r}: final {name} needs 2 pairs or more")
+        if name in [n for n, _size in out]:
+            raise CommandError(f"--finals {text!r}: final {name} is named twice")
+        out.append([name, int(size)])
+    return out
+
+
+def _finals_shape(options: dict[str, Any], shape: dict[str, Any]) -> dict[str, Any]:
+    """``shape`` with its finals (``None`` without ``--finals``); a bad value is a
+    one-line ``CommandError`` naming the option."""
+    text = options.get("finals")
+    extra = [name for name in ("finals_rounds", "carry_over", "carry_over_percent")
+             if options.get(name) is not None]
+    if text is None:
+        if extra:
+            raise CommandError(f"--{extra[0].replace('_', '-')}: only with --finals")
+        return {**shape, "finals": None}
+    if shape["format"] == Championship.Format.CLASSIC:
+        raise CommandError("--finals: finals by standings are for duplicate championships")
+    finals = parse_finals(text)
+    if sum(size for _name, size in finals) > shape["pairs"]:
+        raise CommandError(f"--finals {text!r}: the finals take "
+                           f"{sum(size for _name, size in finals)} pairs, more than --pairs "
+                           f"{shape['pairs']}")
+    rounds = options.get("finals_rounds")
+    rounds = FINALS_ROUNDS if rounds is None else rounds
+    if not 1 <= rounds <= services.ROUNDS_SETUP_MAX - shape["rounds"]:
+        raise CommandError(f"--finals-rounds {rounds}: must be between 1 and "
+                           f"{services.ROUNDS_SETUP_MAX - shape['rounds']}")
+    percent = options.get("carry_over_percent")
+    percent = FINALS_CARRY_OVER_PERCENT if percent is None else percent
+    if not 0 <= percent <= 100:
+        raise CommandError(f"--carry-over-percent {percent}: must be between 0 and 100")
+    total = shape["rounds"] + rounds
+    play = shape["play_rounds"]
+    return {**shape, "finals": finals, "finals_rounds": rounds,
+            "carry_over": options.get("carry_over") or FINALS_CARRY_OVER,
+            "carry_over_percent": percent,
+            # Every round is played: the finals need the qualifying stage complete.
+            "play_rounds": total if play is None else play,
+            "total_rounds": total}
+
+
+def _finals_setup(championship: Championship, shape: dict[str, Any], organiser: Any
+                  ) -> list[Round]:
+    """The qualifying stage and the finals (``services.stages_setup``); their rounds."""
+    services.stages_setup(
+        championship=championship, stages=[
+            {"kind": "swiss", "rounds": shape["rounds"]},
+            {"kind": "finals", "finals": shape["finals"], "rounds": shape["finals_rounds"],
+             "carry_over": shape["carry_over"],
+             "carry_over_percent": shape["carry_over_percent"]},
+        ], boards_per_round=shape["boards_per_round"], acting_user=organiser,
+    )
+    return list(Round.objects.filter(championship=championship).order_by("number"))
+
+
+def _print_finals(out: Any, championship: Championship) -> None:
+    """Each final's first three pairs, if the finals started."""
+    from tournaments.selectors.finals import finals_view
+
+    view = finals_view(championship)
+    if view is None:
+        return
+    for final in view.finals:
+        podium = "; ".join(f"{row.rank_text}. {row.pair.number} ({row.total_text})"
+                           for row in final.rows[:3])
+        out.write(_("  Final %(name)s (%(n)s parelles): %(podium)s")
+                  % {"name": final.name, "n": len(final.rows), "podium": podium})
+    if view.outside:
+        out.write(_("  Sense final: %(n)s parelles") % {"n": len(view.outside)})
