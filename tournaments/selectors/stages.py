@@ -399,6 +399,12 @@ class PairStages:
     champion: bool
 
     @property
+    def in_bracket(self) -> bool:
+        """Whether the pair has a place in the knockout's bracket."""
+        return self.bracket is not None and any(
+            self.number in m.pair_numbers for r in self.bracket.rounds for m in r.matches)
+
+    @property
     def opponent(self) -> PairName | None:
         """The other pair of :attr:`next_match` (``None``: not known yet)."""
         return self._other(self.next_match)

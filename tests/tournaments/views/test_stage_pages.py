@@ -237,6 +237,10 @@ def test_the_pair_card_shows_the_group_then_the_next_match_then_the_exit(client)
     semi = view.rounds[0].matches[0]
     top, bottom = semi.pair_numbers
     assert top is not None and bottom is not None
+    seeded = {p for m in view.rounds[0].matches for p in m.pair_numbers}
+    (out_of_it, *_rest) = sorted(set(range(1, 9)) - seeded)
+    html = _page(client, "pair_card", staged, out_of_it)
+    assert "No ha passat a l'eliminatòria." in html
     html = _page(client, "pair_card", staged, top)
     nxt = html.split('id="knockout-next"')[1].split("</p>")[0]
     assert "Semifinals" in nxt and f">{bottom}</a>" in nxt
