@@ -275,3 +275,16 @@ def test_the_championship_page_lists_the_stages_and_the_navigation_links_them(cl
     crumbs = client.get(reverse("standings", args=[classic.championship.slug])) \
         .content.decode().split('class="crumbs"')[1].split("</nav>")[0]
     assert "Grups" not in crumbs and "Quadre" not in crumbs
+
+
+@pytest.mark.parametrize("language", ["ca", "es", "en"])
+def test_the_stage_pages_answer_in_each_language_before_and_after_the_draw(
+    client, language: str
+) -> None:
+    staged = make_staged(8, groups=2, per_group=2)
+    client.cookies["django_language"] = language
+    html = _page(client, "groups", staged)
+    assert 'id="groups-not-yet"' in html and f'lang="{language}"' in html
+    assert 'id="bracket-not-yet"' in _page(client, "bracket", staged)
+    play_round(staged, 1)
+    assert 'id="group-1"' in _page(client, "groups", staged)
