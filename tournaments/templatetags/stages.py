@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django import template
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from tournaments.models import Championship, Stage
 from tournaments.selectors.stages import (
@@ -93,7 +93,7 @@ def stage_nav(championship: Championship) -> list[tuple[str, str]]:
 def round_name_of(main_matches: int, number: int) -> str:
     """A knockout round by the number of its matches: "Final", "Semifinals", ..."""
     names = {
-        1: _("Final"), 2: _("Semifinals"), 4: _("Quarts de final"),
+        1: pgettext("knockout round", "Final"), 2: _("Semifinals"), 4: _("Quarts de final"),
         8: _("Vuitens de final"), 16: _("Setzens de final"),
     }
     return names.get(main_matches) or _("Ronda %(n)s de l'eliminatòria") % {"n": number}
