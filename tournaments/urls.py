@@ -18,6 +18,8 @@ urlpatterns = [
     path(C + "pairs/<int:number>/", live.pair_card, name="pair_card"),
     path(C + "hall/", live.hall, name="hall"),
     path(C + "rounds/<int:round>/", live.round_games, name="round_games"),
+    path(C + "groups/", live.groups, name="groups"),
+    path(C + "bracket/", live.bracket, name="bracket"),
     # Live fragments, polled by the pages (204 while nothing changed)
     path(C + "live/version/", live.version, name="live_version"),
     path(C + "live/standings/", live.fragment, {"name": "standings"}, name="live_standings"),
@@ -26,6 +28,8 @@ urlpatterns = [
     path(C + "live/pairs/<int:number>/", live.fragment, {"name": "card"},
          name="live_pair_card"),
     path(C + "live/hall/", live.fragment, {"name": "hall"}, name="live_hall"),
+    path(C + "live/groups/", live.fragment, {"name": "groups"}, name="live_groups"),
+    path(C + "live/bracket/", live.fragment, {"name": "bracket"}, name="live_bracket"),
     path(C + "live/rounds/<int:number>/", live.fragment, {"name": "round"},
          name="live_round_games"),
     path(C + "rounds/<int:round>/seating/", rounds.round_seating, name="round_seating"),

@@ -20,7 +20,12 @@ from scoring import stages as pure
 from scoring.classic import EndedBy, PlayedGame
 from scoring.classic import Game as ClassicGame
 from tournaments.models import Championship, Game, Round, Seating, Stage
-from tournaments.selectors.classic import ChampionshipGames, championship_games, wins_out
+from tournaments.selectors.classic import (
+    ChampionshipGames,
+    championship_games,
+    wins_out,
+    wins_text,
+)
 from tournaments.selectors.standings import PairName, pair_names
 
 #: How a pair went through, as the API writes it.
@@ -67,6 +72,21 @@ class GroupRow:
     @property
     def wins_out(self) -> int | float:
         return wins_out(self.wins)
+
+    @property
+    def wins_text(self) -> str:
+        return wins_text(self.wins)
+
+    @property
+    def rank_text(self) -> str:
+        return "—" if self.rank is None else str(self.rank)
+
+    @property
+    def difference_text(self) -> str:
+        """``+12``, ``0``, ``−7`` (a true minus sign), as the standings write it."""
+        if self.difference > 0:
+            return f"+{self.difference}"
+        return str(self.difference).replace("-", "−")
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +254,12 @@ class BracketRound:
     round_number: int | None
     matches: tuple[BracketMatch, ...]
 
+    @property
+    def main_matches(self) -> int:
+        """The round's matches but the third-place one: 1 the final, 2 the
+        semifinals, 4 the quarterfinals..."""
+        return sum(1 for m in self.matches if not m.third_place)
+
 
 @dataclass(frozen=True, slots=True)
 class BracketView:
@@ -258,6 +284,16 @@ class BracketView:
         seen = any(pair in m.pair_numbers for r in self.rounds for m in r.matches)
         champion = self.champion.number if self.champion else None
         return seen and pair != champion and self.next_match(pair) is None
+
+    def last_match(self, pair: int) -> BracketMatch | None:
+        """``pair``'s last decided match with an opponent (a bye is no match), ``None``
+        before it has played one: where it went out, once :meth:`eliminated`."""
+        last = None
+        for r in self.rounds:
+            for m in r.matches:
+                if pair in m.pair_numbers and m.winner is not None and not m.bye:
+                    last = m
+        return last
 
 
 def stored_bracket(stage: Stage) -> pure.Bracket | None:
@@ -338,4 +374,88 @@ def bracket_view(championship: Championship, stage: Stage | None = None) -> Brac
         champion=names.get(final.winner) if final.winner is not None else None,
         runner_up=names.get(final.loser) if final.loser is not None else None,
         third=names.get(bracket.third) if bracket.third is not None else None,
+    )
+
+
+# ------------------------------------------------------------------------- a pair
+
+
+@dataclass(frozen=True, slots=True)
+class PairStages:
+    """Where pair ``number`` stands in the stages, for its card: its ``group`` (name,
+    ``None`` outside the groups), how it ``qualified`` once the knockout started
+    (``"group"``, ``"second_chance"``, ``None``), and in the knockout its ``next_match``
+    to play, its ``last_match`` decided, and whether it is ``eliminated`` or the
+    ``champion``."""
+
+    number: int
+    group: str | None
+    qualified: str | None
+    bracket: BracketView | None
+    next_match: BracketMatch | None
+    last_match: BracketMatch | None
+    eliminated: bool
+    champion: bool
+
+    @property
+    def in_bracket(self) -> bool:
+        """Whether the pair has a place in the knockout's bracket."""
+        return self.bracket is not None and any(
+            self.number in m.pair_numbers for r in self.bracket.rounds for m in r.matches)
+
+    @property
+    def opponent(self) -> PairName | None:
+        """The other pair of :attr:`next_match` (``None``: not known yet)."""
+        return self._other(self.next_match)
+
+    @property
+    def last_opponent(self) -> PairName | None:
+        """The other pair of :attr:`last_match`."""
+        return self._other(self.last_match)
+
+    @property
+    def last_score(self) -> tuple[int, int] | None:
+        """:attr:`last_match`'s points, this pair's first."""
+        m = self.last_match
+        if m is None or m.game is None:
+            return None
+        if m.top is not None and m.top.number == self.number:
+            return (m.game.top_points, m.game.bottom_points)
+        return (m.game.bottom_points, m.game.top_points)
+
+    def _other(self, match: BracketMatch | None) -> PairName | None:
+        if match is None:
+            return None
+        return match.bottom if match.top is not None and match.top.number == self.number \
+            else match.top
+
+
+def pair_stages(championship: Championship, number: int) -> PairStages | None:
+    """Pair ``number``'s place in the stages of ``championship``; ``None`` without
+    stages, or when the pair is in no group and not in the bracket."""
+    stages = championship_stages(championship)
+    if not stages:
+        return None
+    group = None
+    how = None
+    for stage in stages:
+        if stage.kind == Stage.Kind.GROUPS:
+            for g in stage.group_list():
+                if number in {int(p) for p in g["pairs"]}:
+                    group = str(g["name"])
+            for q in stored_qualified(stage):
+                if q.pair == number:
+                    how = q.how
+    knockout = next((s for s in stages if s.kind == Stage.Kind.KNOCKOUT and s.bracket), None)
+    bracket = bracket_view(championship, knockout) if knockout is not None else None
+    in_bracket = bracket is not None and any(
+        number in m.pair_numbers for r in bracket.rounds for m in r.matches)
+    if group is None and not in_bracket:
+        return None
+    if bracket is None or not in_bracket:
+        return PairStages(number, group, how, bracket, None, None, False, False)
+    return PairStages(
+        number, group, how, bracket, bracket.next_match(number),
+        bracket.last_match(number), bracket.eliminated(number),
+        bracket.champion is not None and bracket.champion.number == number,
     )

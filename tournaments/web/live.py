@@ -1,6 +1,8 @@
 """The live public pages: standings, traveller, pair card and the hall screen, cheap for a
 hall full of phones. A classic championship has the same pages from its own read models
-(``selectors.classic_live``), no traveller, and a live page per round (``round_games``).
+(``selectors.classic_live``), no traveller, and a live page per round (``round_games``);
+one in stages also its groups page and its knockout bracket (``selectors.stages``), which
+answer a conditional GET by ETag or by Last-Modified.
 
 How they stay cheap (docs/architecture.md, docs/performance.md, docs/decisions.md 44):
 
@@ -51,7 +53,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
 from tournaments import permissions, selectors
-from tournaments.models import Championship, Seating
+from tournaments.models import Championship, Seating, Stage
 from tournaments.permissions import Capability
 from tournaments.selectors.classic import ClassicStandings
 from tournaments.selectors.classic_live import (
@@ -73,6 +75,7 @@ from tournaments.selectors.live import (
     rank_chart,
 )
 from tournaments.selectors.seating import next_seat, pair_seats
+from tournaments.selectors.stages import bracket_view, groups_view, pair_stages, stage_of_kind
 from tournaments.selectors.standings import Standings
 from tournaments.web.live_rows import (
     CLASSIC_EXTRA_COLUMNS,
@@ -426,7 +429,8 @@ def classic_card_fragment(championship: Championship, number: int) -> Served:
         poll = reverse("live_pair_card", args=[championship.slug, number])
         return render_to_string("tournaments/live/classic_pair_card.html", _fragment_context(
             championship, "card", poll, card=data, chart=chart, seats=seats,
-            next_seat=next_seat(seats), rules=championship.classic_rules())), data
+            next_seat=next_seat(seats), rules=championship.classic_rules(),
+            stages=pair_stages(championship, number))), data
 
     return _cached(championship, f"all:classic-card:{number}", build)
 
@@ -452,9 +456,53 @@ def classic_hall_fragment(championship: Championship) -> Served:
             championship, "hall", reverse("live_hall", args=[championship.slug]),
             hall=data, standings=data.standings,
             ranking_order=ranking_order(championship.classic_rules()),
+            bracket=_started_bracket(championship),
         )), None
 
     return _cached(championship, "all:classic-hall", build)
+
+
+def _started_bracket(championship: Championship) -> Any:
+    """The knockout's bracket once it has started (the hall shows it then), else
+    ``None``."""
+    stage = stage_of_kind(championship, Stage.Kind.KNOCKOUT)
+    if stage is None or not stage.is_started:
+        return None
+    return bracket_view(championship, stage)
+
+
+def groups_fragment(championship: Championship) -> Served:
+    """A classic championship's groups: each group's standings and who goes through
+    (``selectors.stages.groups_view``). No groups stage: ``None``, a 404."""
+
+    def build() -> tuple[str | None, Any]:
+        stage = (stage_of_kind(championship, Stage.Kind.GROUPS)
+                 if championship.is_classic else None)
+        if stage is None:
+            return None, None
+        data = groups_view(championship, stage)
+        poll = reverse("live_groups", args=[championship.slug])
+        return render_to_string("tournaments/live/groups.html", _fragment_context(
+            championship, "groups", poll, stage=stage, groups=data)), data
+
+    return _cached(championship, "all:groups", build)
+
+
+def bracket_fragment(championship: Championship) -> Served:
+    """A classic championship's knockout bracket (``selectors.stages.bracket_view``). No
+    knockout stage: ``None``, a 404."""
+
+    def build() -> tuple[str | None, Any]:
+        stage = (stage_of_kind(championship, Stage.Kind.KNOCKOUT)
+                 if championship.is_classic else None)
+        if stage is None:
+            return None, None
+        data = bracket_view(championship, stage)
+        poll = reverse("live_bracket", args=[championship.slug])
+        return render_to_string("tournaments/live/bracket.html", _fragment_context(
+            championship, "bracket", poll, stage=stage, bracket=data)), data
+
+    return _cached(championship, "all:bracket", build)
 
 
 # --------------------------------------------------------------------------- views
@@ -496,6 +544,14 @@ def _serve_round(request: HttpRequest, championship: Championship, number: int) 
     return round_games_fragment(championship, number)
 
 
+def _serve_groups(request: HttpRequest, championship: Championship) -> Served:
+    return groups_fragment(championship)
+
+
+def _serve_bracket(request: HttpRequest, championship: Championship) -> Served:
+    return bracket_fragment(championship)
+
+
 def _served(request: HttpRequest, serve: Serve, slug: str, *args: Any) -> Served:
     """What this request sends, found once (by the ETag, else by the view)."""
     served: Served | None = request.__dict__.get("_live_served")
@@ -519,6 +575,24 @@ def _etag_of(serve: Serve) -> Callable[..., str]:
         return _tag(request, _served(request, serve, slug, *args, *kwargs.values()).version)
 
     return etag
+
+
+def _modified_of(serve: Serve) -> Callable[..., Any]:
+    """The Last-Modified of what the view would send: when the championship's results
+    last changed, if the content sent is of the current version (a copy still being
+    rebuilt has none: its date would be newer than what it shows). A request naming an
+    ETag gets none (the ETag decides, and the 304 then computes nothing)."""
+
+    def modified(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> Any:
+        if request.META.get("HTTP_IF_NONE_MATCH"):
+            return None
+        championship = _championship(request, slug)
+        served = _served(request, serve, slug, *args, *kwargs.values())
+        if served.html is None or served.version != championship.results_version:
+            return None
+        return championship.results_changed_at or championship.created_at
+
+    return modified
 
 
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
@@ -654,9 +728,42 @@ def round_games(request: HttpRequest, slug: str, round: int) -> HttpResponse:
     return _live(response, private=request.user.is_authenticated)
 
 
+def _stage_page(request: HttpRequest, slug: str, serve: Serve, template: str,
+                name: str) -> HttpResponse:
+    championship = _championship(request, slug)
+    served = _served(request, serve, slug)
+    if served.html is None:
+        raise Http404("No such stage")
+    html = served.html
+
+    def context() -> dict[str, Any]:
+        return _shell(request, championship, fragment=mark_safe(html))  # noqa: S308
+
+    response = _page(request, championship, template, context, name, served.version)
+    return _live(response, private=request.user.is_authenticated)
+
+
+@condition(etag_func=_etag_of(_serve_groups),
+           last_modified_func=_modified_of(_serve_groups))
+def groups(request: HttpRequest, slug: str) -> HttpResponse:
+    """A classic championship's groups, public and live: each group's standings, who
+    goes through and how, the rule. A championship without a groups stage: 404."""
+    return _stage_page(request, slug, _serve_groups, "tournaments/groups.html", "groups")
+
+
+@condition(etag_func=_etag_of(_serve_bracket),
+           last_modified_func=_modified_of(_serve_bracket))
+def bracket(request: HttpRequest, slug: str) -> HttpResponse:
+    """A classic championship's knockout bracket, public and live: each round's matches
+    with their pairs, score, winner, round and table; the champion, runner-up and third.
+    A championship without a knockout stage: 404."""
+    return _stage_page(request, slug, _serve_bracket, "tournaments/bracket.html", "bracket")
+
+
 _FRAGMENTS: dict[str, Serve] = {
     "standings": _serve_standings, "traveller": _serve_traveller, "card": _serve_card,
-    "hall": _serve_hall, "round": _serve_round,
+    "hall": _serve_hall, "round": _serve_round, "groups": _serve_groups,
+    "bracket": _serve_bracket,
 }
 
 

@@ -138,3 +138,35 @@ def test_every_public_and_referee_page_passes_axe_and_is_photographed(
                 problems[f"{name}-{size_name}"] = found
         context.close()
     assert problems == {}, json.dumps(problems, indent=1)
+
+
+def test_the_stage_pages_pass_axe_and_fit_a_phone(
+    transactional_db, live_server, browser  # noqa: F811
+) -> None:
+    """Slow by design: a championship in groups then a knockout, its groups, bracket,
+    hall and a pair card loaded in Chromium at phone and desktop size, axe run on each,
+    nothing wider than the phone, a screenshot of each."""
+    from tests.tournaments.stages.conftest import make_staged, play_round
+
+    staged = make_staged(16, groups=4, per_group=2, third_place=True)
+    for number in (1, 2, 3, 4):
+        play_round(staged, number, seed=7)
+    slug = staged.championship.slug
+    pages = {"groups": f"/c/{slug}/groups/", "bracket": f"/c/{slug}/bracket/",
+             "hall-bracket": f"/c/{slug}/hall/", "pair-card-stages": f"/c/{slug}/pairs/1/",
+             "championship-stages": f"/c/{slug}/"}
+    problems: dict[str, object] = {}
+    for size_name, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        context = browser.new_context(viewport=size, locale="ca-ES",  # type: ignore[attr-defined]
+                                      bypass_csp=True)
+        page = context.new_page()
+        for name, path in pages.items():
+            page.goto(live_server.url + path)
+            shot(page, f"{name}-{size_name}")
+            if found := _axe(page):
+                problems[f"{name}-{size_name}"] = found
+            wide = page.evaluate("() => document.documentElement.scrollWidth")
+            if size_name == "phone" and name != "hall-bracket" and wide > PHONE["width"]:
+                problems[f"{name}-{size_name}-width"] = wide
+        context.close()
+    assert problems == {}, json.dumps(problems, indent=1)

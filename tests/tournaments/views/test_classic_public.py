@@ -187,8 +187,9 @@ def test_the_public_pages_queries_do_not_grow_with_the_pairs(
                              deals=9, ended_by="target", expected_version=None,
                              acting_user=None)
     url = reverse("standings", args=[championship.slug])
-    # The row; the games, byes, tables, pairs; the pair names.
-    with django_assert_num_queries(6):
+    # The row; the games, byes, tables, pairs; the pair names; the stages (the
+    # navigation's "Grups" and "Quadre").
+    with django_assert_num_queries(7):
         response = client.get(url)
     assert response.status_code == 200
     assert len(_rows(response.content.decode())) == pairs
@@ -197,9 +198,11 @@ def test_the_public_pages_queries_do_not_grow_with_the_pairs(
     # After the championship's row, the pair card: the names, the standings' games (4)
     # and names, the card's games (4), names and seats (2), the pair's seats and byes;
     # the round: the round, its tables with their games, its byes, the names, the
-    # rounds around it; the hall: the standings and its current round.
-    for name, args, queries in (("pair_card", [7], 15), ("round_games", [1], 6),
-                                ("hall", [], 10)):
+    # rounds around it; the hall: the standings and its current round. Each page but
+    # the hall reads the stages for its navigation; the card its place in the stages,
+    # the hall whether a knockout has started.
+    for name, args, queries in (("pair_card", [7], 17), ("round_games", [1], 7),
+                                ("hall", [], 11)):
         with django_assert_num_queries(queries):
             assert client.get(reverse(name, args=[championship.slug, *args])).status_code == 200
 
