@@ -36,12 +36,14 @@ from tournaments.selectors.classic import wins_text
 from tournaments.selectors.stages import (
     QUALIFIED_GROUP,
     BracketMatch,
+    BracketRound,
     GroupsView,
     bracket_view,
     groups_view,
     stage_of_kind,
 )
 from tournaments.selectors.standings import PairName, pair_names
+from tournaments.templatetags.stages import round_name_of
 
 
 class StageRefused(ValueError):
@@ -96,25 +98,13 @@ def stage_title(stage: Stage) -> str:
     return stage.name or str(stage.get_kind_display())
 
 
-def round_title(round_index: int, rounds: int) -> str:
-    """A knockout round in words from its place (1-based) among ``rounds``: "Final",
-    "Semifinals", "Quarts de final", "Vuitens de final", "Setzens de final",
-    "Trenta-dosens de final", else "Eliminatòria, ronda N"."""
-    left = rounds - round_index
-    names = {0: _("Final"), 1: _("Semifinals"), 2: _("Quarts de final"),
-             3: _("Vuitens de final"), 4: _("Setzens de final"),
-             5: _("Trenta-dosens de final")}
-    if left in names:
-        return names[left]
-    return _("Eliminatòria, ronda %(n)s") % {"n": round_index}
-
-
-def match_title(match: BracketMatch, rounds: int) -> str:
-    """"Quarts de final, partida 3"; "Partida pel tercer lloc"; "Final"."""
+def match_title(match: BracketMatch, rnd: BracketRound) -> str:
+    """A match in the bracket's words, the pages' round names (``templatetags.stages.
+    round_name_of``): "Quarts de final, partida 3"; "Partida pel tercer lloc"; "Final"."""
     if match.third_place:
         return _("Partida pel tercer lloc")
-    title = round_title(match.round, rounds)
-    if match.round == rounds:
+    title = round_name_of(rnd.main_matches, rnd.number)
+    if rnd.main_matches == 1:
         return title
     return _("%(round)s, partida %(n)s") % {"round": title, "n": match.number}
 
@@ -235,14 +225,13 @@ def bracket(championship: Championship, *, head: Header) -> BracketDocument:
     view = bracket_view(championship)
     if view is None:  # pragma: no cover - refused above
         raise StageRefused(_("Aquest campionat no té eliminatòries."))
-    count = len(view.rounds)
     columns = []
     third = None
     for rnd in view.rounds:
         boxes = [_box(m) for m in rnd.matches]
         third = next((b for b in boxes if b.third_place), third)
         columns.append(BracketColumn(
-            title=round_title(rnd.number, count), round_number=rnd.round_number,
+            title=round_name_of(rnd.main_matches, rnd.number), round_number=rnd.round_number,
             matches=tuple(b for b in boxes if not b.third_place)))
     return BracketDocument(
         header=head, stage=stage_title(view.stage), columns=tuple(columns),
@@ -275,13 +264,13 @@ def knockout_cards(championship: Championship, *, round_number: int, head: Heade
     view = bracket_view(championship)
     if view is None:  # pragma: no cover - refused above
         raise StageRefused(_("Aquest campionat no té eliminatòries."))
-    count = len(view.rounds)
     titles = {}
-    for rnd in view.rounds:
-        for m in rnd.matches:
+    by_number = {rnd.number: rnd for rnd in view.rounds}
+    for each in view.rounds:
+        for m in each.matches:
             if m.top is not None and m.bottom is not None:
                 titles[(m.round, frozenset((m.top.number, m.bottom.number)))] = \
-                    match_title(m, count)
+                    match_title(m, each)
     names = pair_names(championship)
     cards = []
     for stage_round, table, ns, ew in (
@@ -289,8 +278,9 @@ def knockout_cards(championship: Championship, *, round_number: int, head: Heade
             .order_by("table__number")
             .values_list("round__stage_round", "table__number", "ns_pair__number",
                          "ew_pair__number")):
-        title = titles.get((stage_round or 0, frozenset((ns, ew))),
-                           round_title(stage_round or 1, count))
+        rnd = by_number.get(stage_round or 0)
+        title = titles.get((stage_round or 0, frozenset((ns, ew))), "" if rnd is None else
+                           round_name_of(rnd.main_matches, rnd.number))
         cards.append(KnockoutCard(
             round=round_number, table=table, title=title, ns_pair=ns,
             ns_players=names[ns].names if ns in names else "", ew_pair=ew,
