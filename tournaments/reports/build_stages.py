@@ -174,6 +174,10 @@ def group_tables(championship: Championship, *, head: Header) -> GroupTables:
             for rnd, stage_round, table, ns, ew, nsp, ewp in games
             if ns in members and ew in members
         )
+        drawn = sorted({g.round for g in fixture})
+        byes = tuple(
+            (rnd, p, players(p)) for rnd in drawn for p in group.pairs
+            if not any(rnd == g.round and p in (g.ns_pair, g.ew_pair) for g in fixture))
         rows = tuple(
             GroupTableRow(
                 rank="—" if row.rank is None else str(row.rank), pair=row.number,
@@ -185,7 +189,7 @@ def group_tables(championship: Championship, *, head: Header) -> GroupTables:
         )
         sections.append(GroupTableSection(
             name=group.name, pairs=tuple((p, players(p)) for p in group.pairs), rows=rows,
-            games=fixture, progress=f"{group.games_in}/{group.games_due}",
+            games=fixture, progress=f"{group.games_in}/{group.games_due}", byes=byes,
         ))
     return GroupTables(header=head, stage=stage_title(view.stage),
                        groups=tuple(sections), qualification=_qualification(view))

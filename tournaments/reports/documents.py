@@ -630,14 +630,16 @@ class GroupGame:
 
 @dataclass(frozen=True, slots=True)
 class GroupTableSection:
-    """A group: its pairs (number, players) as drawn, its standings, its fixture, and
-    its games in out of due (``3/6``)."""
+    """A group: its pairs (number, players) as drawn, its standings, its fixture (and
+    who sits each drawn round out), and its games in out of due (``3/6``)."""
 
     name: str
     pairs: tuple[tuple[int, str], ...]
     rows: tuple[GroupTableRow, ...]
     games: tuple[GroupGame, ...]
     progress: str
+    #: ``(round, pair, players)``: a pair of the group that sits a drawn round out.
+    byes: tuple[tuple[int, int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,7 +64,7 @@ def render_group_tables(document: GroupTables, on_page: OnPage | None = None) ->
 
 def section_height(group: GroupTableSection) -> float:
     """The height a group's section takes, its gap under it included."""
-    games = max(len(group.games), 1)
+    games = max(len(group.games) + (len(group.byes) if group.games else 0), 1)
     return (TITLE_HEIGHT + (len(group.rows) + 1) * ROW_HEIGHT + 4 + 6
             + (games + 1) * GAME_HEIGHT + 4 + GAP)
 
@@ -142,14 +142,22 @@ class _Flow:
         assert self.y is not None
         self.y -= 6
         if group.games:
+            # The games round by round, each round's bye after its tables.
+            lines = sorted(
+                [((g.round, 0, g.table), [str(g.round), str(g.table),
+                                          _pair(g.ns_pair, g.ns_players),
+                                          _pair(g.ew_pair, g.ew_players), g.score])
+                 for g in group.games]
+                + [((rnd, 1, pair), [str(rnd), "—", _pair(pair, players), _("descansa"), ""])
+                   for rnd, pair, players in group.byes],
+                key=lambda line: line[0])
             self.table(
                 title,
                 [Column(_("Ronda"), 0.7, "right"), Column(_("Taula"), 0.7, "right"),
                  Column(_("Parella NS"), 3.4, "left"), Column(_("Parella EO"), 3.4, "left"),
                  Column(_("Resultat"), 1.2, "center")],
-                [[str(g.round), str(g.table), _pair(g.ns_pair, g.ns_players),
-                  _pair(g.ew_pair, g.ew_players), g.score] for g in group.games],
-                bold=[False] * len(group.games), row_height=GAME_HEIGHT, size=GAME_SIZE,
+                [values for _key, values in lines],
+                bold=[False] * len(lines), row_height=GAME_HEIGHT, size=GAME_SIZE,
             )
         else:
             if self.room() < GAME_HEIGHT:

@@ -9,7 +9,12 @@ import pytest
 
 from scoring import stages as pure
 from tests.tournaments.classic.conftest import make_classic
-from tests.tournaments.reports.pdfcheck import page_texts, reader, text_outside_page
+from tests.tournaments.reports.pdfcheck import (
+    page_texts,
+    reader,
+    save_png,
+    text_outside_page,
+)
 from tests.tournaments.stages.conftest import Staged, make_staged, play_round
 from tournaments import services, tasks
 from tournaments.models import Game, PrintJob, Round, Seating, Stage
@@ -97,6 +102,7 @@ def test_the_group_tables_show_each_group_its_standings_and_fixture(played: Stag
     assert "4 parelles passen a l'eliminatòria: la primera de cada grup." in text
     # Several groups a page: 4 groups of 4 take 2 pages, not 4.
     assert len(reader(data).pages) == 2
+    save_png(data, "group-tables")
 
 
 def test_the_group_tables_before_the_groups_end_say_who_goes_through_is_not_known(
@@ -108,6 +114,19 @@ def test_the_group_tables_before_the_groups_end_say_who_goes_through_is_not_know
     assert "del grup" not in text.replace("dels grups", "")
     # Round 1's games are in the fixture; later rounds are not drawn yet.
     assert "Partides: 2 de 6" in text
+
+
+def test_a_group_of_five_names_who_sits_each_drawn_round_out(db: None) -> None:
+    staged = make_staged(10, groups=2, per_group=2)
+    seated = play_round(staged, 1, seed=4)
+    document = build.build(staged.championship, Kind.GROUP_TABLES)
+    text = _text(render(document))
+    for section in document.groups:
+        playing = {p for s in seated for p in (s.ns_pair.number, s.ew_pair.number)}
+        (bye,) = [p for p in section.pairs if p[0] not in playing]
+        assert section.byes == ((1, bye[0], bye[1]),)
+        assert f"1 — {bye[0]}: {bye[1]} descansa" in text
+    assert text.count("descansa") == 2  # round 1 only: the others are not drawn
 
 
 def test_a_championship_without_groups_formed_or_without_stages_is_refused(
@@ -183,6 +202,7 @@ def test_the_bracket_is_one_landscape_page_up_to_64_pairs(sixty_four: Staged,
     assert text.count("descansa") == byes
     # Legible: 64 pairs (32 first-round matches) at 6 pt at least, fewer larger.
     assert _smallest_text(data) >= (5.9 if pairs == 64 else 6.5)
+    save_png(data, f"bracket-{pairs}")
 
 
 # -------------------------------------------------------------------- knockout cards
@@ -202,6 +222,7 @@ def test_a_knockout_round_has_one_card_per_seated_match(played: Staged) -> None:
         assert f"NS: Parella {s.ns_pair.number} {s.ns_pair.player1}" in text
         assert f"EO: Parella {s.ew_pair.number} {s.ew_pair.player1}" in text
     assert "La partida no pot acabar empatada" in text and "Guanyador" in text
+    save_png(data, "knockout-cards")
     # The final's round seats the final and the third-place match.
     text = _text(render(build.build(c, Kind.KNOCKOUT_CARDS, round_number=5)))
     assert "Ronda 5 · Taula 1 Final " in text and "Partida pel tercer lloc" in text
