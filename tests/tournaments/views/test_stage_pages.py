@@ -258,6 +258,8 @@ def test_the_pair_card_shows_the_group_then_the_next_match_then_the_exit(client)
     for pair in out:
         html = _page(client, "pair_card", staged, pair)
         assert "<strong>Eliminada a les semifinals</strong>" in html
+        # No round is left open with a game to play: no "next seat" (rounds unclosed).
+        assert 'id="next-seat"' not in html
 
 
 def test_the_championship_page_lists_the_stages_and_the_navigation_links_them(client) -> None:
