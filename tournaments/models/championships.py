@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from fractions import Fraction
 from typing import Any
@@ -222,8 +223,16 @@ class Championship(models.Model):
     def is_classic(self) -> bool:
         return self.format == self.Format.CLASSIC
 
-    def classic_rules(self) -> classic.ClassicRules:
-        """The rules of a classic championship's games as ``scoring.classic`` takes them."""
+    def classic_rules(self, *, knockout: bool = False) -> classic.ClassicRules:
+        """The rules of a classic championship's games as ``scoring.classic`` takes them.
+        ``knockout``: a knockout round's game, which a level score never ends: the
+        extra deals are played whatever the championship's level-game rule."""
+        rules = self._classic_rules()
+        if knockout and rules.level_game is not classic.LevelGame.EXTRA_DEALS:
+            return dataclasses.replace(rules, level_game=classic.LevelGame.EXTRA_DEALS)
+        return rules
+
+    def _classic_rules(self) -> classic.ClassicRules:
         return _classic_rules(
             self.game_target, self.max_deals, self.time_limit_minutes, self.score_cap,
             self.level_game, self.extra_deals, tuple(self.tiebreaks or default_tiebreaks()),

@@ -56,8 +56,15 @@ def test_level_knockout_game_is_refused() -> None:
     services.round_draw(round=staged.round(4), acting_user=staged.organiser, seed=1)
     seating = Seating.objects.filter(round=staged.round(4)).first()
     assert seating is not None
-    with pytest.raises(services.ResultError) as info:
+    # Level after 12 deals: the extra deals are asked for.
+    with pytest.raises(services.ResultError, match="2 mans més") as info:
         services.game_record(seating=seating, ns_points=95, ew_points=95, deals=12,
+                             ended_by="deals", expected_version=None,
+                             acting_user=staged.referee)
+    assert info.value.field == "deals"
+    # Still level after them: refused too, the referee decides (adjusted).
+    with pytest.raises(services.ResultError, match="decideix l'àrbitre") as info:
+        services.game_record(seating=seating, ns_points=99, ew_points=99, deals=14,
                              ended_by="deals", expected_version=None,
                              acting_user=staged.referee)
     assert info.value.field == "ew_points"
@@ -125,3 +132,26 @@ def test_a_played_staged_championship_can_be_deleted() -> None:
                                  acting_user=staged.organiser)
     assert not Stage.objects.exists()
     assert not Round.objects.exists()
+
+
+def test_a_level_knockout_game_goes_to_the_extra_deals_whatever_the_level_rule() -> None:
+    # The championship's own level rule is "half a win each" (the default).
+    staged = make_staged(8, groups=2, per_group=2)
+    assert staged.championship.level_game == "half"
+    for r in (1, 2, 3):
+        play_round(staged, r, seed=3)
+    services.round_draw(round=staged.round(4), acting_user=staged.organiser, seed=1)
+    seating = Seating.objects.filter(round=staged.round(4)).first()
+    assert seating is not None
+    saved = services.game_record(seating=seating, ns_points=95, ew_points=80, deals=14,
+                                 ended_by="deals", expected_version=None,
+                                 acting_user=staged.referee)
+    assert saved.game.deals == 14
+    # A group game keeps the championship's rule: 14 deals are refused there.
+    group_seating = Seating.objects.filter(round=staged.round(1)).first()
+    assert group_seating is not None
+    game = Game.objects.get(seating=group_seating)
+    with pytest.raises(services.ResultError):
+        services.game_record(seating=group_seating, ns_points=95, ew_points=80, deals=14,
+                             ended_by="deals", expected_version=game.version,
+                             acting_user=staged.referee)
