@@ -155,3 +155,25 @@ def test_a_level_knockout_game_goes_to_the_extra_deals_whatever_the_level_rule()
         services.game_record(seating=group_seating, ns_points=95, ew_points=80, deals=14,
                              ended_by="deals", expected_version=game.version,
                              acting_user=staged.referee)
+
+
+def test_a_game_ended_the_wrong_way_is_named_in_words_not_by_its_stored_value() -> None:
+    staged = make_staged(8, groups=2, per_group=2)
+    services.round_draw(round=staged.round(1), acting_user=staged.organiser, seed=1)
+    seating = Seating.objects.filter(round=staged.round(1)).first()
+    assert seating is not None
+    with pytest.raises(services.ResultError) as info:
+        services.game_record(seating=seating, ns_points=130, ew_points=20, deals=12,
+                             ended_by="deals", expected_version=None,
+                             acting_user=staged.referee)
+    assert "«Mans esgotades»" in str(info.value) and "deals" not in str(info.value)
+
+
+def test_no_late_pair_once_the_groups_have_started() -> None:
+    staged = make_staged(8, groups=2, per_group=2)
+    play_round(staged, 1, seed=1)
+    with pytest.raises(services.ChampionshipStateError, match="ja ha començat"):
+        services.pair_register(championship=staged.championship, number=9,
+                               player1="Tard A", player2="Tard B",
+                               acting_user=staged.organiser)
+    assert services.late_entry_round(staged.championship) is None
