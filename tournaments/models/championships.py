@@ -223,6 +223,16 @@ class Championship(models.Model):
     def is_classic(self) -> bool:
         return self.format == self.Format.CLASSIC
 
+    @property
+    def has_stages(self) -> bool:
+        """Whether the championship is set up as stages (one query)."""
+        return self.stages.exists()
+
+    @property
+    def has_knockout(self) -> bool:
+        """Whether one of its stages is a knockout (one query)."""
+        return self.stages.filter(kind="knockout").exists()
+
     def classic_rules(self, *, knockout: bool = False) -> classic.ClassicRules:
         """The rules of a classic championship's games as ``scoring.classic`` takes them.
         ``knockout``: a knockout round's game, which a level score never ends: the

@@ -313,3 +313,15 @@ def test_the_referee_enters_a_knockout_game_after_its_extra_deals(client) -> Non
     assert response.status_code == 302
     sheet = client.get(url + "?mode=sheet").content.decode()
     assert 'name="h13-' in sheet  # the sheet has room for the 14 deals
+
+
+def test_the_rules_box_of_a_staged_championship_names_no_swiss_and_the_knockout_rule(
+        client) -> None:
+    staged = make_staged(8, groups=2, per_group=2, max_deals=8, game_target=9999,
+                         score_cap=None)
+    html = _page(client, "championship", staged)
+    rules = html.split('id="classic-rules"')[1].split("</ul>")[0]
+    assert "Moviment" not in rules
+    assert "Partides de 8 mans: guanya qui fa més punts" in rules
+    assert "9999" not in rules
+    assert "a l'eliminatòria, es juguen les mans de desempat" in rules
