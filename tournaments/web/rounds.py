@@ -156,8 +156,10 @@ def boards_generate(request: HttpRequest, championship: Championship) -> HttpRes
 def round_draw(request: HttpRequest, championship: Championship, round: int) -> HttpResponse:
     """Draw the tables of a round from a seed (blank: a fresh one)."""
     rnd = round_or_404(championship, round)
-    form = DrawForm(request.POST or None, initial={"movement": championship.movement},
-                    round_id=rnd.pk)
+    stage = rnd.stage if rnd.stage_id is not None else None
+    # A group's or a knockout's round: who meets whom is the stage's, not a movement's.
+    fixed = stage is not None and stage.kind != Stage.Kind.SWISS
+    form = _draw_form(request.POST or None, championship, rnd, fixed)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         accept = bool(data.get("accept_rematches"))
@@ -184,8 +186,7 @@ def round_draw(request: HttpRequest, championship: Championship, round: int) -> 
             again["seed"] = "" if exc.seed is None else str(exc.seed)
             again["movement"] = exc.movement or ""
             again.pop("accept_rematches", None)
-            form = DrawForm(again, initial={"movement": championship.movement},
-                            round_id=rnd.pk)
+            form = _draw_form(again, championship, rnd, fixed)
             form.is_valid()
             add_service_error(form, exc)
         except ValueError as exc:  # every service refusal is a ValueError
@@ -195,8 +196,19 @@ def round_draw(request: HttpRequest, championship: Championship, round: int) -> 
             return redirect("round_seating", championship.slug, rnd.number)
     return render(
         request, "tournaments/round_draw.html",
-        page_context(request, championship, form=form, round=rnd),
+        page_context(request, championship, form=form, round=rnd,
+                     stage=stage if fixed else None),
     )
+
+
+def _draw_form(data: Any, championship: Championship, rnd: Round, fixed: bool) -> DrawForm:
+    """The draw form; a stage round's without the movement and the rematches, which its
+    groups or bracket decide."""
+    form = DrawForm(data, initial={"movement": championship.movement}, round_id=rnd.pk)
+    if fixed:
+        for name in ("movement", "accept_rematches"):
+            form.fields.pop(name, None)
+    return form
 
 
 @capability_required(Capability.CLOSE_ROUND)

@@ -325,3 +325,15 @@ def test_the_rules_box_of_a_staged_championship_names_no_swiss_and_the_knockout_
     assert "Partides de 8 mans: guanya qui fa més punts" in rules
     assert "9999" not in rules
     assert "a l'eliminatòria, es juguen les mans de desempat" in rules
+
+
+def test_a_stage_rounds_draw_page_offers_no_movement(client) -> None:
+    staged = make_staged(8, groups=2, per_group=2)
+    client.force_login(staged.organiser)
+    slug = staged.championship.slug
+    html = client.get(reverse("round_draw", args=[slug, 1])).content.decode()
+    assert 'name="movement"' not in html and 'name="accept_rematches"' not in html
+    assert "les taules surten dels grups" in html
+    response = client.post(reverse("round_draw", args=[slug, 1]), {"seed": "5"})
+    assert response.status_code == 302
+    assert staged.round(1).seatings.count() == 4
