@@ -41,12 +41,19 @@ class TableSheet:
 
 
 def current_round(championship: Championship) -> Round | None:
-    """The first drawn round that is not closed, else the last drawn round, else None."""
+    """The first drawn round that is not closed, else the last drawn round, else None.
+    In a classic championship, the first drawn round with a game still to enter comes
+    first: a knockout seats its next round while the one before stays open."""
     rounds = list(
         Round.objects.filter(championship=championship)
-        .annotate(tables=Count("seatings")).order_by("number")
+        .annotate(tables=Count("seatings"), games=Count("seatings__game"))
+        .order_by("number")
     )
     drawn = [r for r in rounds if r.tables]
+    if championship.is_classic:
+        for r in drawn:
+            if not r.is_closed and r.games < r.tables:
+                return r
     for r in drawn:
         if not r.is_closed:
             return r

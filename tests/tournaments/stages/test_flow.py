@@ -177,3 +177,14 @@ def test_no_late_pair_once_the_groups_have_started() -> None:
                                player1="Tard A", player2="Tard B",
                                acting_user=staged.organiser)
     assert services.late_entry_round(staged.championship) is None
+
+
+def test_the_referees_current_round_is_the_one_with_games_to_enter() -> None:
+    from tournaments.selectors.referee import current_round
+
+    staged = make_staged(8, groups=2, per_group=2)
+    for r in (1, 2, 3, 4):
+        play_round(staged, r, seed=6)
+    # Rounds 1-4 are played but not closed; the final (round 5) is seated by the games.
+    current = current_round(staged.championship)
+    assert current is not None and current.number == 5
