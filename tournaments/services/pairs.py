@@ -27,6 +27,7 @@ from tournaments.models import (
     Round,
     RoundPair,
     Seating,
+    Stage,
 )
 from tournaments.selectors.names import fold
 from tournaments.services.common import (
@@ -67,7 +68,8 @@ def _free_player_codes(championship: Championship, count: int) -> list[str]:
 def _check_registration_open(championship: Championship) -> int:
     """The round a pair registered now joins from: 1 before any draw, else the round
     after the last one drawn (a late pair; its missed rounds rank by the championship's
-    missed-board rule, docs/decisions.md 14). Refused once every round is drawn. Two
+    missed-board rule, docs/decisions.md 14). Refused once every round is drawn, or
+    once a groups stage or a knockout started (a late pair would play nothing). Three
     queries."""
     check_not_finished(championship)
     last_drawn: int | None = (
@@ -77,6 +79,11 @@ def _check_registration_open(championship: Championship) -> int:
     )
     if last_drawn is None:
         return 1
+    if Stage.objects.filter(championship=championship, started_at__isnull=False,
+                            kind__in=[Stage.Kind.GROUPS, Stage.Kind.KNOCKOUT]).exists():
+        raise ChampionshipStateError(
+            _("Els grups o l'eliminatòria ja han començat: una parella nova no hi "
+              "tindria cap partida, ja no es poden inscriure parelles."))
     rounds: int | None = (
         Round.objects.filter(championship=championship).aggregate(n=Max("number"))["n"])
     if rounds is not None and last_drawn >= rounds:

@@ -53,6 +53,14 @@ def _int(value: Any, field: str, low: int, high: int) -> int:
     return int(value)
 
 
+def _bool(value: Any, field: str) -> bool:
+    """A yes/no setting: JSON true or false only (the text "false" is not a yes)."""
+    if not isinstance(value, bool):
+        raise DrawError(_("«%(value)s» ha de ser true o false.") % {"value": value},
+                        field=field)
+    return value
+
+
 def _choice(value: Any, field: str, choices: type[Any]) -> str:
     allowed = [c.value for c in choices]
     if value not in allowed:
@@ -96,6 +104,10 @@ def _clean_stages(
                 % {"k": k, "kind": kind, "list": ", ".join(x.value for x in kinds)},
                 field=f"{where}.kind",
             )
+        if k > 1 and kind != Stage.Kind.KNOCKOUT and out[-1]["kind"] == Stage.Kind.GROUPS:
+            raise DrawError(_("Fase %(k)s: després dels grups només hi pot haver "
+                              "l'eliminatòria de les classificades.") % {"k": k},
+                            field=f"{where}.kind")
         unknown = sorted(set(spec) - {"kind", "name", *_KIND_FIELDS[kind]})
         if unknown:
             raise DrawError(
@@ -103,7 +115,11 @@ def _clean_stages(
                 % {"k": k, "list": ", ".join(unknown)},
                 field=where,
             )
-        clean: dict[str, Any] = {"kind": kind, "name": str(spec.get("name") or "")[:60]}
+        name = spec.get("name") or ""
+        if not isinstance(name, str):
+            raise DrawError(_("Fase %(k)s: el nom ha de ser un text.") % {"k": k},
+                            field=f"{where}.name")
+        clean: dict[str, Any] = {"kind": kind, "name": name[:60]}
         clean.update({name: spec.get(name, default) for name, default
                       in _KIND_FIELDS[kind].items()})
         if kind == Stage.Kind.SWISS:
@@ -131,7 +147,17 @@ def _clean_stages(
                     % {"k": k, "n": field_size // groups, "per": per_group},
                     field=f"{where}.per_group",
                 )
-            clean["exclude_zero_wins"] = bool(clean["exclude_zero_wins"])
+            rest = field_size - per_group * groups
+            if second > rest:
+                raise DrawError(
+                    _("Fase %(k)s: després de les %(through)s classificades per grup en "
+                      "queden %(rest)s, menys de %(second)s per a la repesca.")
+                    % {"k": k, "through": per_group * groups, "rest": rest,
+                       "second": second},
+                    field=f"{where}.second_chance",
+                )
+            clean["exclude_zero_wins"] = _bool(clean["exclude_zero_wins"],
+                                               f"{where}.exclude_zero_wins")
             needed = _group_rounds(field_size, groups)
             clean["rounds"] = needed if clean["rounds"] is None else _int(
                 clean["rounds"], f"{where}.rounds", needed, 100)
@@ -141,12 +167,28 @@ def _clean_stages(
             if pairs is None:
                 pairs = field_size
             pairs = _int(pairs, f"{where}.pairs", 2, 256)
-            clean["third_place"] = bool(clean["third_place"])
+            after_groups = bool(out) and out[-1]["kind"] == Stage.Kind.GROUPS
+            if after_groups and pairs != field_size:
+                raise DrawError(
+                    _("Fase %(k)s: l'eliminatòria després dels grups és de les "
+                      "%(n)s parelles classificades, no de %(pairs)s.")
+                    % {"k": k, "n": field_size, "pairs": pairs},
+                    field=f"{where}.pairs",
+                )
+            if pairs > field_size or (pairs < field_size and pairs & (pairs - 1)):
+                raise DrawError(
+                    _("Fase %(k)s: l'eliminatòria és de les %(n)s parelles o de les "
+                      "primeres 2, 4, 8, 16... d'elles, no de %(pairs)s.")
+                    % {"k": k, "n": field_size, "pairs": pairs},
+                    field=f"{where}.pairs",
+                )
+            clean["third_place"] = _bool(clean["third_place"], f"{where}.third_place")
             if clean["third_place"] and pairs < 4:
                 raise DrawError(_("Fase %(k)s: la partida pel tercer lloc necessita 4 "
                                   "parelles o més.") % {"k": k},
                                 field=f"{where}.third_place")
-            clean["avoid_same_group"] = bool(clean["avoid_same_group"])
+            clean["avoid_same_group"] = _bool(clean["avoid_same_group"],
+                                              f"{where}.avoid_same_group")
             clean["rounds"] = _knockout_rounds(pairs)
             field_size = 2
         else:  # finals
