@@ -166,6 +166,12 @@ def _clean_stages(
             pairs = clean.pop("pairs")
             if pairs is None:
                 pairs = field_size
+                if pairs < 2:
+                    raise DrawError(
+                        _("Fase %(k)s: només hi passa %(n)s parella i una eliminatòria "
+                          "en necessita almenys 2.") % {"k": k, "n": pairs},
+                        field=f"{where}.pairs",
+                    )
             pairs = _int(pairs, f"{where}.pairs", 2, 256)
             after_groups = bool(out) and out[-1]["kind"] == Stage.Kind.GROUPS
             if after_groups and pairs != field_size:

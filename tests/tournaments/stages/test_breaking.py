@@ -237,3 +237,40 @@ def test_the_knockout_before_the_groups_end_and_its_later_round_are_clear_refusa
         services.round_draw(round=staged.round(5), acting_user=staged.organiser, seed=1)
     with pytest.raises(services.DrawError, match="ja té resultats"):
         services.round_draw(round=staged.round(1), acting_user=staged.organiser, seed=9)
+
+
+def test_reopening_a_knockout_round_seats_the_matches_that_became_ready() -> None:
+    staged = make_staged(16, groups=4, per_group=2)
+    for r in (1, 2, 3):
+        play_round(staged, r, seed=3)
+    play_round(staged, 4, seed=3)  # the quarter-finals: both semi-finals seated
+    semis = list(Seating.objects.filter(round=staged.round(5)).order_by("table__number"))
+    assert len(semis) == 2
+    services.game_record(seating=semis[0], ns_points=101, ew_points=60, deals=9,
+                         ended_by="target", expected_version=None,
+                         acting_user=staged.referee)
+    # The semi-finals' round closed with one game missing, then a correction of a
+    # quarter-final unseats the other semi-final and seats it again: not in a closed
+    # round.
+    services.round_close(round=staged.round(5), acting_user=staged.organiser,
+                         allow_missing=True)
+    game = Game.objects.select_related("seating").get(seating__round=staged.round(4),
+                                                      seating__table__number=4)
+    services.game_record(seating=game.seating, ns_points=game.ew_points,
+                         ew_points=game.ns_points, deals=10, ended_by="target",
+                         expected_version=game.version, acting_user=staged.organiser)
+    assert Seating.objects.filter(round=staged.round(5)).count() == 1
+    with pytest.raises(services.DrawError):
+        services.round_draw(round=staged.round(5), acting_user=staged.organiser, seed=1)
+    services.round_reopen(round=staged.round(5), acting_user=staged.organiser)
+    assert Seating.objects.filter(round=staged.round(5)).count() == 2
+
+
+def test_a_knockout_of_one_qualified_pair_says_why() -> None:
+    staged = make_staged(16, groups=4, per_group=1)
+    response = _put(staged, [{**GROUPS, "per_group": 0, "second_chance": 1},
+                             {"kind": "knockout"}])
+    assert response.status_code == 400
+    error = response.json()["errors"][0]
+    assert error["field"] == "stages.2.pairs"
+    assert "1 parella" in error["message"] and "2" in error["message"]
