@@ -274,3 +274,36 @@ def test_a_knockout_of_one_qualified_pair_says_why() -> None:
     error = response.json()["errors"][0]
     assert error["field"] == "stages.2.pairs"
     assert "1 parella" in error["message"] and "2" in error["message"]
+
+
+def test_groups_no_longer_possible_after_withdrawals_say_so_in_catalan() -> None:
+    staged = make_staged(8, groups=4, per_group=1)
+    gone = Pair.objects.get(championship=staged.championship, number=8)
+    services.pair_withdraw(pair=gone, after_round=0, reason="baixa",
+                           acting_user=staged.organiser)
+    with pytest.raises(services.DrawError) as refused:
+        services.round_draw(round=staged.round(1), acting_user=staged.organiser, seed=1)
+    assert "4 grups" in str(refused.value) and "7 parelles" in str(refused.value)
+    assert "pairs" not in str(refused.value) and "groups" not in str(refused.value)
+
+
+def test_the_knockout_before_the_groups_are_formed_says_so() -> None:
+    staged = make_staged(8, groups=4, per_group=1)  # groups of 2: one round
+    with pytest.raises(services.DrawError) as refused:
+        services.round_draw(round=staged.round(2), acting_user=staged.organiser, seed=1)
+    assert "0 de 0" not in str(refused.value)
+    assert "ronda 1" in str(refused.value)
+
+
+def test_a_qualification_short_of_pairs_says_why_in_catalan() -> None:
+    staged = make_staged(8, groups=2, per_group=4)
+    play_round(staged, 1, seed=1)
+    gone = Pair.objects.get(championship=staged.championship, number=1)
+    services.pair_withdraw(pair=gone, after_round=1, reason="baixa",
+                           acting_user=staged.organiser)
+    play_round(staged, 2, seed=1)
+    play_round(staged, 3, seed=1)
+    with pytest.raises(services.DrawError) as refused:
+        services.round_draw(round=staged.round(4), acting_user=staged.organiser, seed=1)
+    assert "per_group" not in str(refused.value) and "placed" not in str(refused.value)
+    assert "grup A" in str(refused.value)
