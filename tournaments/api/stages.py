@@ -338,7 +338,9 @@ class StagesInputSerializer(StrictInput):
     """The stages in playing order (an unknown field refused) and, for a duplicate
     championship, the boards each round plays."""
 
-    stages = serializers.ListField(child=StageSpecField(), allow_empty=True)
+    # A null stage reaches the service, which counts the stages from 1 as in its other
+    # refusals.
+    stages = serializers.ListField(child=StageSpecField(allow_null=True), allow_empty=True)
     boards_per_round = serializers.IntegerField(
         min_value=0, max_value=100, required=False, default=0,
         help_text="duplicate: the boards each round plays; classic: ignored")

@@ -17,7 +17,7 @@ from scoring import stages as pure
 from tournaments.models import AuditEntry, Championship, Pair, Round, Stage
 from tournaments.services.common import Capability, User, audit, require
 from tournaments.services.errors import DrawError
-from tournaments.services.rounds import rounds_setup
+from tournaments.services.rounds import rounds_setup, rounds_setup_refusal
 
 #: The most stages a championship takes.
 STAGES_MAX = 5
@@ -249,6 +249,11 @@ def stages_setup(
     bracket's rounds. Audited. Raises :class:`DrawError` naming the stage and field."""
     championship = Championship.objects.select_for_update().get(pk=championship.pk)
     require(acting_user, championship, Capability.SET_UP_ROUNDS)
+    refusal = rounds_setup_refusal(championship)
+    if isinstance(refusal, DrawError):  # tables drawn: named at the stages, not the rounds
+        raise DrawError(str(refusal), field="stages")
+    if refusal is not None:
+        raise refusal
     pair_count = Pair.objects.filter(championship=championship,
                                      withdrawn_after_round__isnull=True).count()
     clean = _clean_stages(championship, stages, pair_count)

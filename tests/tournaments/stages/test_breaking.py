@@ -307,3 +307,21 @@ def test_a_qualification_short_of_pairs_says_why_in_catalan() -> None:
         services.round_draw(round=staged.round(4), acting_user=staged.organiser, seed=1)
     assert "per_group" not in str(refused.value) and "placed" not in str(refused.value)
     assert "grup A" in str(refused.value)
+
+
+def test_stages_after_a_draw_are_refused_at_the_stages_with_nothing_stored() -> None:
+    staged = make_staged(16, groups=4, per_group=1)
+    services.round_draw(round=staged.round(1), acting_user=staged.organiser, seed=1)
+    before, rounds = _stored(staged), _rounds(staged)
+    response = _put(staged, [{"kind": "groups", "groups": 2, "per_group": 1},
+                             {"kind": "knockout"}])
+    assert response.status_code == 400
+    assert [e["field"] for e in response.json()["errors"]] == ["stages"]
+    assert _stored(staged) == before and _rounds(staged) == rounds
+
+
+def test_a_null_stage_is_named_as_the_service_counts_stages() -> None:
+    staged = make_staged(16, groups=4, per_group=1)
+    response = _put(staged, [GROUPS, None])
+    assert response.status_code == 400
+    assert [e["field"] for e in response.json()["errors"]] == ["stages.2"]
