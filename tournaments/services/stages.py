@@ -99,6 +99,10 @@ def _start_groups(stage: Stage, first: Round, seed: int | None) -> None:
 
     pairs = _field(stage, first.number)
     ranking = _ranking_before(stage)
+    if ranking is not None:
+        # A pair that joined at this stage has no standing before it: it ranks last.
+        ranked = set(ranking)
+        ranking = [*ranking, *sorted(p for p in pairs if p not in ranked)]
     method = stage.split
     if method == Stage.Split.RANDOM:
         stage.seed = seed if seed is not None else secrets.randbits(62)
@@ -106,12 +110,15 @@ def _start_groups(stage: Stage, first: Round, seed: int | None) -> None:
     try:
         groups = pure.split_groups(pairs, stage.group_count, method=method, seed=stage.seed,
                                    ranking=ranking)
-    except pure.GroupSplitError:
+    except pure.GroupSplitError as exc:
+        few = len(pairs) < 2 * stage.group_count
         raise DrawError(
             _("No es poden fer %(g)s grups amb %(n)s parelles: cada grup en necessita "
-              "almenys 2.") % {"g": stage.group_count, "n": len(pairs)},
+              "almenys 2.") % {"g": stage.group_count, "n": len(pairs)} if few else
+            _("No es poden fer %(g)s grups amb %(n)s parelles.")
+            % {"g": stage.group_count, "n": len(pairs)},
             field="stages",
-        ) from None
+        ) from exc
     needed = pure.stage_rounds(groups)
     have = Round.objects.filter(stage=stage).count()
     if needed > have:

@@ -325,3 +325,21 @@ def test_a_null_stage_is_named_as_the_service_counts_stages() -> None:
     response = _put(staged, [GROUPS, None])
     assert response.status_code == 400
     assert [e["field"] for e in response.json()["errors"]] == ["stages.2"]
+
+
+def test_a_pair_joining_at_the_groups_after_a_swiss_stage_is_dealt_last() -> None:
+    staged = make_staged(8, groups=2, per_group=1)
+    services.stages_setup(championship=staged.championship, acting_user=staged.organiser,
+                          stages=[{"kind": "swiss", "rounds": 1},
+                                  {"kind": "groups", "groups": 2, "per_group": 1,
+                                   "split": "snake", "rounds": 5}])
+    play_round(staged, 1, seed=2)
+    services.pair_register(championship=staged.championship, number=9, player1="Tard A",
+                           player2="Tard B", acting_user=staged.organiser)
+    services.pair_register(championship=staged.championship, number=10, player1="Tard C",
+                           player2="Tard D", acting_user=staged.organiser)
+    services.round_draw(round=staged.round(2), acting_user=staged.organiser, seed=1)
+    groups = Stage.objects.get(championship=staged.championship, kind="groups").groups
+    assert sorted(p for g in groups for p in g["pairs"]) == list(range(1, 11))
+    # The latecomers rank after every pair of the Swiss stage: dealt in the last row.
+    assert {g["pairs"][-1] for g in groups} == {9, 10}
