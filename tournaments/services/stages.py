@@ -163,8 +163,11 @@ def _start_knockout(stage: Stage) -> None:
     else:
         first = Round.objects.filter(stage=stage).order_by("number").first()
         assert first is not None
-        ranking = _ranking_before(stage) or _field(stage, first.number)
-        qualified = ranking[: 2 ** Round.objects.filter(stage=stage).count()]
+        present = _field(stage, first.number)
+        ranking = _ranking_before(stage) or present
+        here = set(present)  # a pair withdrawn since is not seeded
+        qualified = [p for p in ranking if p in here][
+            : 2 ** Round.objects.filter(stage=stage).count()]
     try:
         bracket = pure.seed_bracket(
             qualified, third_place=stage.third_place,

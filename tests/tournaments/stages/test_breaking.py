@@ -15,6 +15,7 @@ from tests.factories import UserFactory
 from tests.tournaments.stages.conftest import Staged, make_staged, play_round
 from tournaments import services
 from tournaments.models import Bye, Game, Membership, Pair, Round, Seating, Stage
+from tournaments.selectors.ranks import ranks_before
 from tournaments.selectors.stages import bracket_view, groups_view
 
 pytestmark = pytest.mark.django_db
@@ -343,3 +344,20 @@ def test_a_pair_joining_at_the_groups_after_a_swiss_stage_is_dealt_last() -> Non
     assert sorted(p for g in groups for p in g["pairs"]) == list(range(1, 11))
     # The latecomers rank after every pair of the Swiss stage: dealt in the last row.
     assert {g["pairs"][-1] for g in groups} == {9, 10}
+
+
+def test_a_pair_withdrawn_after_a_swiss_stage_is_not_seeded_in_the_knockout() -> None:
+    staged = make_staged(8, groups=2, per_group=1)
+    services.stages_setup(championship=staged.championship, acting_user=staged.organiser,
+                          stages=[{"kind": "swiss", "rounds": 2},
+                                  {"kind": "knockout", "pairs": 4}])
+    play_round(staged, 1, seed=2)
+    play_round(staged, 2, seed=2)
+    ranks = ranks_before(staged.championship, 3)
+    leader = min(ranks, key=lambda p: (ranks[p], p))
+    services.pair_withdraw(pair=Pair.objects.get(championship=staged.championship,
+                                                 number=leader),
+                           after_round=2, reason="baixa", acting_user=staged.organiser)
+    seated = services.round_draw(round=staged.round(3), acting_user=staged.organiser, seed=1)
+    assert leader not in {p for s in seated for p in (s.ns_pair.number, s.ew_pair.number)}
+    assert len(seated) == 2
