@@ -320,8 +320,10 @@ class StageSpecSerializer(serializers.Serializer[Any]):
     exclude_zero_wins = serializers.BooleanField(required=False)
     third_place = serializers.BooleanField(required=False)
     avoid_same_group = serializers.BooleanField(required=False)
-    pairs = serializers.IntegerField(required=False,
-                                     help_text="knockout: its pairs (default: all through)")
+    pairs = serializers.IntegerField(
+        required=False,
+        help_text="knockout: its pairs (default: all through); after groups exactly the "
+                  "qualified pairs, else the field or its first 2, 4, 8...")
     finals = serializers.ListField(
         child=serializers.ListField(), required=False,
         help_text='finals: [["A", 16], ["B", 16]], each a name and its number of pairs')
