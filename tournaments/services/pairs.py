@@ -77,13 +77,13 @@ def _check_registration_open(championship: Championship) -> int:
         .filter(Q(seatings__isnull=False) | Q(byes__isnull=False))
         .aggregate(n=Max("number"))["n"]
     )
-    if last_drawn is None:
-        return 1
     if Stage.objects.filter(championship=championship, started_at__isnull=False,
                             kind__in=[Stage.Kind.GROUPS, Stage.Kind.KNOCKOUT]).exists():
         raise ChampionshipStateError(
             _("Els grups o l'eliminatòria ja han començat: una parella nova no hi "
               "tindria cap partida, ja no es poden inscriure parelles."))
+    if last_drawn is None:
+        return 1
     rounds: int | None = (
         Round.objects.filter(championship=championship).aggregate(n=Max("number"))["n"])
     if rounds is not None and last_drawn >= rounds:

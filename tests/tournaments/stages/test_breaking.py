@@ -361,3 +361,17 @@ def test_a_pair_withdrawn_after_a_swiss_stage_is_not_seeded_in_the_knockout() ->
     seated = services.round_draw(round=staged.round(3), acting_user=staged.organiser, seed=1)
     assert leader not in {p for s in seated for p in (s.ns_pair.number, s.ew_pair.number)}
     assert len(seated) == 2
+
+
+def test_a_pair_is_refused_once_the_groups_are_formed_even_with_no_table_left() -> None:
+    staged = make_staged(16, groups=4, per_group=1)
+    services.round_draw(round=staged.round(1), acting_user=staged.organiser, seed=1)
+    gone = Pair.objects.get(championship=staged.championship, number=16)
+    # Its withdrawal before round 1 takes round 1's draw away; the groups stay formed.
+    assert services.pair_withdraw(pair=gone, after_round=0, reason="baixa",
+                                  acting_user=staged.organiser) == [1]
+    assert not Seating.objects.filter(round__championship=staged.championship).exists()
+    with pytest.raises(services.ChampionshipStateError):
+        services.pair_register(championship=staged.championship, number=17,
+                               player1="Tard A", player2="Tard B",
+                               acting_user=staged.organiser)
