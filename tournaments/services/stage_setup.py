@@ -53,8 +53,11 @@ def _int(value: Any, field: str, low: int, high: int) -> int:
     return int(value)
 
 
-def _bool(value: Any, field: str) -> bool:
-    """A yes/no setting: JSON true or false only (the text "false" is not a yes)."""
+def _bool(value: Any, field: str, default: bool) -> bool:
+    """A yes/no setting: JSON true or false (null: ``default``); the text "false" is not
+    a yes."""
+    if value is None:
+        return default
     if not isinstance(value, bool):
         raise DrawError(_("«%(value)s» ha de ser true o false.") % {"value": value},
                         field=field)
@@ -157,7 +160,7 @@ def _clean_stages(
                     field=f"{where}.second_chance",
                 )
             clean["exclude_zero_wins"] = _bool(clean["exclude_zero_wins"],
-                                               f"{where}.exclude_zero_wins")
+                                               f"{where}.exclude_zero_wins", True)
             needed = _group_rounds(field_size, groups)
             clean["rounds"] = needed if clean["rounds"] is None else _int(
                 clean["rounds"], f"{where}.rounds", needed, 100)
@@ -188,13 +191,13 @@ def _clean_stages(
                     % {"k": k, "n": field_size, "pairs": pairs},
                     field=f"{where}.pairs",
                 )
-            clean["third_place"] = _bool(clean["third_place"], f"{where}.third_place")
+            clean["third_place"] = _bool(clean["third_place"], f"{where}.third_place", False)
             if clean["third_place"] and pairs < 4:
                 raise DrawError(_("Fase %(k)s: la partida pel tercer lloc necessita 4 "
                                   "parelles o més.") % {"k": k},
                                 field=f"{where}.third_place")
             clean["avoid_same_group"] = _bool(clean["avoid_same_group"],
-                                              f"{where}.avoid_same_group")
+                                              f"{where}.avoid_same_group", True)
             clean["rounds"] = _knockout_rounds(pairs)
             field_size = 2
         else:  # finals

@@ -375,3 +375,15 @@ def test_a_pair_is_refused_once_the_groups_are_formed_even_with_no_table_left() 
         services.pair_register(championship=staged.championship, number=17,
                                player1="Tard A", player2="Tard B",
                                acting_user=staged.organiser)
+
+
+def test_a_null_yes_no_setting_takes_its_default() -> None:
+    staged = make_staged(16, groups=4, per_group=1)
+    response = _put(staged, [{**GROUPS, "exclude_zero_wins": None},
+                             {"kind": "knockout", "third_place": None,
+                              "avoid_same_group": None}])
+    assert response.status_code == 200, response.content
+    groups, knockout = Stage.objects.filter(
+        championship=staged.championship).order_by("number")
+    assert groups.exclude_zero_wins and knockout.avoid_same_group
+    assert not knockout.third_place
