@@ -82,7 +82,8 @@ RENDERERS = (
     "standings.py", "travellers.py", "score_cards.py", "fonts.py", "fitting.py",
     "pages.py", "tables.py", "formats.py", "labels.py", "guide_cards.py", "sign_in_card.py",
     "table_cards.py", "round_pack.py", "pairings.py", "score_sheets.py",
-    "classic_standings.py", "pair_cards.py",
+    "classic_standings.py", "pair_cards.py", "group_tables.py", "bracket.py",
+    "knockout_cards.py",
 )
 UPPER = (
     "tournaments.views", "tournaments.web", "tournaments.api", "tournaments.forms",
@@ -139,6 +140,9 @@ IMPORT_RULES: list[tuple[str, tuple[str, ...]]] = [
     ],
     ("tournaments/reports/build.py", (*UPPER, "tournaments.services",
                                       "tournaments.reports.services", "tournaments.tasks")),
+    ("tournaments/reports/build_stages.py", (*UPPER, "tournaments.services",
+                                             "tournaments.reports.services",
+                                             "tournaments.reports.build", "tournaments.tasks")),
     *[
         (f"tournaments/reports/{name}", (
             "django.db", "tournaments.models", "tournaments.selectors",
@@ -282,7 +286,8 @@ THIN = (
     "tournaments/management/commands/*.py", "tournaments/admin.py",
     "tournaments/admin/**/*.py", "tournaments/reports/views.py",
     "tournaments/selectors.py", "tournaments/selectors/**/*.py",
-    "tournaments/reports/build.py", "tournaments/lockouts.py", "tournaments/referee_checks.py",
+    "tournaments/reports/build.py", "tournaments/reports/build_stages.py",
+    "tournaments/lockouts.py", "tournaments/referee_checks.py",
 )
 
 #: Writes that remain in a thin module, by file: the test for that file is an expected

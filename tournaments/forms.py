@@ -691,12 +691,14 @@ class GameForm(forms.Form):
 
     def __init__(self, data: Any = None, *, championship: Championship, sheet: bool,
                  can_adjust: bool, hands: Sequence[dict[str, Any]] = (),
-                 more_lines: int = 0, **kwargs: Any) -> None:
+                 more_lines: int = 0, knockout: bool = False, **kwargs: Any) -> None:
         super().__init__(data, **kwargs)
         self.championship = championship
+        #: A knockout round's game: its level score goes to the extra deals.
+        self.knockout = knockout
         self.sheet = sheet
         self.can_adjust = can_adjust
-        rules = championship.classic_rules()
+        rules = championship.classic_rules(knockout=knockout)
         allowed = {Game.EndedBy.ADJUSTED: can_adjust,
                    Game.EndedBy.TIME: rules.time_limit_minutes is not None,
                    Game.EndedBy.DEALS: rules.max_deals is not None and not sheet,

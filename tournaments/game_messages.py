@@ -15,6 +15,14 @@ from scoring.validate import Problem
 from tournaments.result_messages import MESSAGES as RESULT_MESSAGES
 from tournaments.result_messages import shown_param
 
+#: How a game ended, as the form names it (``tournaments.models.Game.EndedBy``'s labels).
+ENDED_LABELS: Mapping[str, Promise] = {
+    "target": _("Punts assolits"),
+    "deals": _("Mans esgotades"),
+    "time": _("Temps esgotat"),
+    "adjusted": _("Decisió arbitral"),
+}
+
 #: Code -> Catalan message; placeholders are the problem's ``params``.
 MESSAGES: Mapping[str, Promise] = {
     **RESULT_MESSAGES,
@@ -97,6 +105,9 @@ def problem_message(problem: Problem) -> str:
     ("Mà 3: ...")."""
     template = MESSAGES.get(problem.code)
     params = {name: shown_param(name, value) for name, value in problem.params.items()}
+    if problem.field == "ended_by" and "value" in params:
+        # How a game ended, in the words of the form, not its stored value ("deals").
+        params["value"] = str(ENDED_LABELS.get(params["value"], params["value"]))
     text = problem.code if template is None else (
         str(template) % params if params else str(template)
     )

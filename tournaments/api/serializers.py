@@ -469,7 +469,8 @@ class PrintJobSerializer(serializers.Serializer[Any]):
 class PrintRequestSerializer(StrictInput):
     kind = serializers.ChoiceField(
         choices=["board-sheets", "entry-forms", "table-cards", "round-pack", "standings",
-                 "travellers", "score-cards", "guide-cards", "pairings", "score-sheets"]
+                 "travellers", "score-cards", "guide-cards", "pairings", "score-sheets",
+                 "group-tables", "bracket", "knockout-cards"]
     )
     round_number = serializers.IntegerField(min_value=0, max_value=32767, default=0)
     #: Board sheets and the round pack; absent or null: one per table of the round.

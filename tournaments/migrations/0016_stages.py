@@ -32,7 +32,7 @@ class Migration(migrations.Migration):
                 ('split', models.CharField(choices=[('seeding', "Per ordre d'inscripció"), ('snake', 'En serp per la classificació'), ('random', "A l'atzar")], default='snake', max_length=10, verbose_name='repartiment en grups')),
                 ('per_group', models.PositiveSmallIntegerField(default=0, verbose_name='classificats per grup')),
                 ('second_chance', models.PositiveSmallIntegerField(default=0, verbose_name='repesca')),
-                ('rest_rule', models.CharField(choices=[('best_placed', 'Els millor classificats dels grups'), ('best_record', 'El millor resultat per partida')], default='best_placed', max_length=12, verbose_name='regla de la repesca')),
+                ('rest_rule', models.CharField(choices=[('best_placed', 'Els millors classificats dels grups'), ('best_record', 'El millor resultat per partida')], default='best_placed', max_length=12, verbose_name='regla de la repesca')),
                 ('exclude_zero_wins', models.BooleanField(default=True, verbose_name='sense repesca amb zero victòries')),
                 ('third_place', models.BooleanField(default=False, verbose_name='partida pel tercer lloc')),
                 ('avoid_same_group', models.BooleanField(default=True, verbose_name='evitar parelles del mateix grup')),

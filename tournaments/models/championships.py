@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from fractions import Fraction
 from typing import Any
@@ -222,8 +223,26 @@ class Championship(models.Model):
     def is_classic(self) -> bool:
         return self.format == self.Format.CLASSIC
 
-    def classic_rules(self) -> classic.ClassicRules:
-        """The rules of a classic championship's games as ``scoring.classic`` takes them."""
+    @property
+    def has_stages(self) -> bool:
+        """Whether the championship is set up as stages (one query)."""
+        return self.stages.exists()
+
+    @property
+    def has_knockout(self) -> bool:
+        """Whether one of its stages is a knockout (one query)."""
+        return self.stages.filter(kind="knockout").exists()
+
+    def classic_rules(self, *, knockout: bool = False) -> classic.ClassicRules:
+        """The rules of a classic championship's games as ``scoring.classic`` takes them.
+        ``knockout``: a knockout round's game, which a level score never ends: the
+        extra deals are played whatever the championship's level-game rule."""
+        rules = self._classic_rules()
+        if knockout and rules.level_game is not classic.LevelGame.EXTRA_DEALS:
+            return dataclasses.replace(rules, level_game=classic.LevelGame.EXTRA_DEALS)
+        return rules
+
+    def _classic_rules(self) -> classic.ClassicRules:
         return _classic_rules(
             self.game_target, self.max_deals, self.time_limit_minutes, self.score_cap,
             self.level_game, self.extra_deals, tuple(self.tiebreaks or default_tiebreaks()),

@@ -35,6 +35,9 @@ class PrintJob(models.Model):
         GUIDE_CARDS = "guide-cards", _("Cartells de taula i de parella")
         PAIRINGS = "pairings", _("Aparellaments de la ronda")
         SCORE_SHEETS = "score-sheets", _("Fulls d'anotació de la partida")
+        GROUP_TABLES = "group-tables", _("Quadres dels grups")
+        BRACKET = "bracket", _("Quadre de les eliminatòries")
+        KNOCKOUT_CARDS = "knockout-cards", _("Fulls de les eliminatòries")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("En cua")

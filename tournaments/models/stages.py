@@ -35,7 +35,7 @@ class Stage(models.Model):
         RANDOM = "random", _("A l'atzar")
 
     class RestRule(models.TextChoices):
-        BEST_PLACED = "best_placed", _("Els millor classificats dels grups")
+        BEST_PLACED = "best_placed", _("Els millors classificats dels grups")
         BEST_RECORD = "best_record", _("El millor resultat per partida")
 
     class CarryOver(models.TextChoices):

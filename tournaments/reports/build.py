@@ -33,10 +33,11 @@ from engine.deal import Deal
 from engine.seats import dealer, first_leader
 from tournaments import selectors
 from tournaments.models import Board, Championship, Game, Pair, Round, Seating
-from tournaments.reports import labels
+from tournaments.reports import build_stages, labels
 from tournaments.reports.documents import (
     BoardSheet,
     BoardSheets,
+    BracketDocument,
     ByePair,
     ClassicRoundPack,
     ClassicStandingRow,
@@ -47,8 +48,10 @@ from tournaments.reports.documents import (
     EntryFormBoard,
     EntryForms,
     GameRules,
+    GroupTables,
     Header,
     Kind,
+    KnockoutCards,
     PairCard,
     PairCardLine,
     PairCards,
@@ -75,7 +78,7 @@ from tournaments.selectors.seating import Guide, guide, round_seating
 
 Printable = (BoardSheets | EntryForms | TableCards | RoundPack | Standings | Travellers
              | ScoreCards | GuideCardSet | Pairings | ScoreSheets | ClassicStandings
-             | PairCards | ClassicRoundPack)
+             | PairCards | ClassicRoundPack | GroupTables | BracketDocument | KnockoutCards)
 """What :func:`build` returns: one of the documents."""
 
 
@@ -145,7 +148,8 @@ def not_ready(kind: Kind, round_number: int | None, states: dict[int, RoundState
     if refusal is not None:
         return refusal
     needs_draw = kind in (Kind.ENTRY_FORMS, Kind.TABLE_CARDS, Kind.ROUND_PACK,
-                          Kind.GUIDE_CARDS, Kind.PAIRINGS, Kind.SCORE_SHEETS)
+                          Kind.GUIDE_CARDS, Kind.PAIRINGS, Kind.SCORE_SHEETS,
+                          Kind.KNOCKOUT_CARDS)
     needs_deals = not classic and kind in (Kind.BOARD_SHEETS, Kind.ROUND_PACK)
     needs_boards = needs_deals or (not classic and kind is Kind.ENTRY_FORMS)
     if not (needs_draw or needs_boards):
@@ -974,7 +978,18 @@ def pair_cards(championship: Championship, *, pair_number: int = 0,
 def _build_classic(championship: Championship, kind: Kind, *, round_number: int
                    ) -> Printable:
     """The document of ``kind`` for a classic championship (a kind it prints,
-    :func:`format_refusal`)."""
+    :func:`format_refusal`); a stage's kinds from ``build_stages``."""
+    if kind.stage is not None:
+        try:
+            if kind is Kind.GROUP_TABLES:
+                return build_stages.group_tables(championship, head=header(championship))
+            if kind is Kind.BRACKET:
+                return build_stages.bracket(championship, head=header(championship))
+            return build_stages.knockout_cards(
+                championship, round_number=round_number, head=header(championship),
+                rules=game_rules(championship))
+        except build_stages.StageRefused as exc:
+            raise ReportError(str(exc)) from None
     if kind is Kind.PAIRINGS:
         return pairings(championship, round_number=round_number)
     if kind is Kind.TABLE_CARDS:

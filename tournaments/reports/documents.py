@@ -37,6 +37,9 @@ class Kind(enum.Enum):
     GUIDE_CARDS = "guide-cards"
     PAIRINGS = "pairings"
     SCORE_SHEETS = "score-sheets"
+    GROUP_TABLES = "group-tables"
+    BRACKET = "bracket"
+    KNOCKOUT_CARDS = "knockout-cards"
 
     @property
     def reveals_deals(self) -> bool:
@@ -51,7 +54,16 @@ class Kind(enum.Enum):
         sheets are printed for one round (the others take a round too, optionally: 0
         means every round)."""
         return self in (Kind.BOARD_SHEETS, Kind.ENTRY_FORMS, Kind.TABLE_CARDS,
-                        Kind.ROUND_PACK, Kind.PAIRINGS, Kind.SCORE_SHEETS)
+                        Kind.ROUND_PACK, Kind.PAIRINGS, Kind.SCORE_SHEETS,
+                        Kind.KNOCKOUT_CARDS)
+
+    @property
+    def stage(self) -> str | None:
+        """The stage (``Stage.Kind`` value) the kind prints, ``None`` for the kinds of
+        any championship: the group tables need a groups stage, the bracket and the
+        knockout cards a knockout."""
+        return {Kind.GROUP_TABLES: "groups", Kind.BRACKET: "knockout",
+                Kind.KNOCKOUT_CARDS: "knockout"}.get(self)
 
     @property
     def takes_copies(self) -> bool:
@@ -89,6 +101,9 @@ class Kind(enum.Enum):
             Kind.GUIDE_CARDS: _("Cartells de taula i de parella"),
             Kind.PAIRINGS: _("Aparellaments de la ronda"),
             Kind.SCORE_SHEETS: _("Fulls d'anotació de la partida"),
+            Kind.GROUP_TABLES: _("Quadres dels grups"),
+            Kind.BRACKET: _("Quadre de les eliminatòries"),
+            Kind.KNOCKOUT_CARDS: _("Fulls de les eliminatòries"),
         }[self]
 
 
@@ -96,7 +111,8 @@ class Kind(enum.Enum):
 DUPLICATE_ONLY = frozenset({Kind.BOARD_SHEETS, Kind.ENTRY_FORMS, Kind.TRAVELLERS,
                             Kind.GUIDE_CARDS})
 #: The kinds only a classic championship prints.
-CLASSIC_ONLY = frozenset({Kind.PAIRINGS, Kind.SCORE_SHEETS})
+CLASSIC_ONLY = frozenset({Kind.PAIRINGS, Kind.SCORE_SHEETS, Kind.GROUP_TABLES,
+                          Kind.BRACKET, Kind.KNOCKOUT_CARDS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -578,9 +594,147 @@ class ClassicRoundPack:
     score_sheets: ScoreSheets
 
 
+# Stages ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GroupTableRow:
+    """One line of a group's standings (``selectors.stages.GroupRow``) as printed:
+    ``rank`` ``—`` for no place, ``wins`` ``2½``, ``difference`` ``+12``;
+    ``qualified`` how the pair went through, worded (empty: it did not, or not yet)."""
+
+    rank: str
+    pair: int
+    players: str
+    wins: str
+    difference: str
+    points_for: int
+    qualified: str
+
+
+@dataclass(frozen=True, slots=True)
+class GroupGame:
+    """One game of a group's fixture, from the seatings of the stage's rounds:
+    ``round`` the championship's round, ``stage_round`` its place in the stage;
+    ``score`` the NS pair's points then the EW pair's (empty until played)."""
+
+    round: int
+    stage_round: int
+    table: int
+    ns_pair: int
+    ns_players: str
+    ew_pair: int
+    ew_players: str
+    score: str
+
+
+@dataclass(frozen=True, slots=True)
+class GroupTableSection:
+    """A group: its pairs (number, players) as drawn, its standings, its fixture (and
+    who sits each drawn round out), and its games in out of due (``3/6``)."""
+
+    name: str
+    pairs: tuple[tuple[int, str], ...]
+    rows: tuple[GroupTableRow, ...]
+    games: tuple[GroupGame, ...]
+    progress: str
+    #: ``(round, pair, players)``: a pair of the group that sits a drawn round out.
+    byes: tuple[tuple[int, int, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GroupTables:
+    """The groups stage, one section per group (``selectors.stages.groups_view``).
+    ``qualification``: one line saying whether who went through is final, and how
+    (by place, by second chance)."""
+
+    header: Header
+    stage: str
+    groups: tuple[GroupTableSection, ...]
+    qualification: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BracketSide:
+    """One pair of a bracket match: number, short names, points once played (empty
+    before)."""
+
+    pair: int
+    name: str
+    points: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BracketBox:
+    """A bracket match (``selectors.stages.BracketMatch``): ``top``/``bottom`` ``None``
+    for a bye in the first round or a pair not known yet; ``winner`` its pair number
+    once decided; ``table`` where it is played once seated."""
+
+    round: int
+    number: int
+    top: BracketSide | None
+    bottom: BracketSide | None
+    winner: int | None
+    table: int | None
+    bye: bool = False
+    third_place: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BracketColumn:
+    """A knockout round: its title ("Quarts de final"), the championship's round it is
+    played in (``None`` when it has none yet) and its matches top to bottom (the
+    third-place match is kept apart, :attr:`BracketDocument.third_place`)."""
+
+    title: str
+    round_number: int | None
+    matches: tuple[BracketBox, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BracketDocument:
+    """The knockout bracket on one landscape page: a column per round, the champion at
+    the right (``champion``, ``runner_up``, ``third`` worded "12 · J. Vila – A. Puig",
+    empty until known)."""
+
+    header: Header
+    stage: str
+    columns: tuple[BracketColumn, ...]
+    third_place: BracketBox | None = None
+    champion: str = ""
+    runner_up: str = ""
+    third: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class KnockoutCard:
+    """One seated knockout match's card: where (``round``, ``table``), what ("Quarts de
+    final, partida 3": ``title``), and the two pairs, NS first."""
+
+    round: int
+    table: int
+    title: str
+    ns_pair: int
+    ns_players: str
+    ew_pair: int
+    ew_players: str
+
+
+@dataclass(frozen=True, slots=True)
+class KnockoutCards:
+    """The cards of one round's knockout matches; ``rules``: the game's rules, one a
+    line; ``level``: what a level game does, worded."""
+
+    header: Header
+    round: int
+    cards: tuple[KnockoutCard, ...]
+    rules: tuple[str, ...] = ()
+    level: str = ""
+
+
 Document = (BoardSheets | EntryForms | TableCards | RoundPack | Standings | Travellers
             | ScoreCards | Pairings | ScoreSheets | ClassicStandings | PairCards
-            | ClassicRoundPack)
+            | ClassicRoundPack | GroupTables | BracketDocument | KnockoutCards)
 
 KIND_OF: dict[type, Kind] = {
     BoardSheets: Kind.BOARD_SHEETS,
@@ -595,4 +749,7 @@ KIND_OF: dict[type, Kind] = {
     ClassicStandings: Kind.STANDINGS,
     PairCards: Kind.SCORE_CARDS,
     ClassicRoundPack: Kind.ROUND_PACK,
+    GroupTables: Kind.GROUP_TABLES,
+    BracketDocument: Kind.BRACKET,
+    KnockoutCards: Kind.KNOCKOUT_CARDS,
 }

@@ -15,13 +15,17 @@ from typing import Any
 from django.utils import translation
 
 from tournaments.reports.board_sheets import render_board_sheets
+from tournaments.reports.bracket import render_bracket
 from tournaments.reports.classic_standings import render_classic_standings
 from tournaments.reports.documents import (
     BoardSheets,
+    BracketDocument,
     ClassicRoundPack,
     ClassicStandings,
     Document,
     EntryForms,
+    GroupTables,
+    KnockoutCards,
     PairCards,
     Pairings,
     RoundPack,
@@ -32,7 +36,9 @@ from tournaments.reports.documents import (
     Travellers,
 )
 from tournaments.reports.entry_forms import render_entry_forms
+from tournaments.reports.group_tables import render_group_tables
 from tournaments.reports.guide_cards import GuideCardSet, render_guide_card_set
+from tournaments.reports.knockout_cards import render_knockout_cards
 from tournaments.reports.pages import OnPage
 from tournaments.reports.pair_cards import render_pair_cards
 from tournaments.reports.pairings import render_pairings
@@ -57,6 +63,9 @@ RENDERERS: dict[type, Callable[[Any, OnPage | None], bytes]] = {
     ClassicStandings: render_classic_standings,
     PairCards: render_pair_cards,
     ClassicRoundPack: render_classic_round_pack,
+    GroupTables: render_group_tables,
+    BracketDocument: render_bracket,
+    KnockoutCards: render_knockout_cards,
 }
 
 

@@ -64,7 +64,7 @@ from kombu.exceptions import OperationalError as BrokerError
 from tournaments import enqueue
 from tournaments.models import AuditEntry, Championship, PrintJob, Round
 from tournaments.permissions import Capability, has, roles_for
-from tournaments.reports import build
+from tournaments.reports import build, build_stages
 from tournaments.reports.documents import Kind
 from tournaments.reports.render import render
 from tournaments.services.common import audit
@@ -191,6 +191,8 @@ def _validate(
         )
     reason = build.not_ready(kind, round_number, build.round_states(championship),
                              classic=championship.is_classic)
+    if reason is None:
+        reason = build_stages.stage_refusal(kind, championship, round_number)
     if reason is not None:
         # Refused here, with the reason, rather than printed as an empty document.
         raise BadPrintRequest(

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods
 from tournaments import lockouts
 from tournaments.models import Championship, PrintJob
 from tournaments.permissions import Capability, allows, roles_of
-from tournaments.reports import services
+from tournaments.reports import build_stages, services
 from tournaments.reports.documents import Kind, download_name
 from tournaments.web.common import post_only
 
@@ -41,7 +41,12 @@ ROUND_LABELS = {
     Kind.GUIDE_CARDS: _("Ronda"),
     Kind.PAIRINGS: _("Ronda"),
     Kind.SCORE_SHEETS: _("Ronda"),
+    Kind.GROUP_TABLES: _("Ronda"),
+    Kind.BRACKET: _("Ronda"),
+    Kind.KNOCKOUT_CARDS: _("Ronda"),
 }
+#: The kinds that print the stage as it stands, whatever the round: no round asked.
+NO_ROUND = frozenset({Kind.GROUP_TABLES, Kind.BRACKET})
 #: Said under the round field of the kinds where it may be left at 0.
 ALL_ROUNDS = _("0 = totes les rondes.")
 #: What each kind prints, in one line.
@@ -71,6 +76,12 @@ CLASSIC_DESCRIPTIONS = {
                       "cada ronda."),
     Kind.SCORE_CARDS: _("Les partides de cada parella: rival, punts, resultat, victòries "
                         "acumulades i posició després de cada ronda."),
+    Kind.GROUP_TABLES: _("Cada grup amb les seves parelles, la classificació, qui passa i "
+                         "les partides de cada ronda, per penjar a la paret."),
+    Kind.BRACKET: _("El quadre de les eliminatòries en una pàgina apaïsada: cada "
+                    "partida amb el resultat i el campió."),
+    Kind.KNOCKOUT_CARDS: _("Una fitxa per partida de les eliminatòries de la ronda: "
+                           "taula, parelles, punts, guanyador i signatures."),
 }
 
 
@@ -140,7 +151,10 @@ class PrintRequestForm(forms.Form):
         self.auto_id = f"id_{kind.value}_%s"  # one form per kind on the page: ids apart
         round_field = self.fields["round_number"]
         round_field.label = ROUND_LABELS[kind]
-        if kind.needs_round:
+        if kind in NO_ROUND:
+            round_field.widget = forms.HiddenInput()
+            round_field.initial = 0
+        elif kind.needs_round:
             # 0 is refused by the request itself, saying a round is needed.
             round_field.widget.attrs["min"] = 1
             round_field.initial = defaults.round_number if defaults else 1
@@ -164,7 +178,8 @@ PAGE_ORDER = (Kind.ROUND_PACK, Kind.BOARD_SHEETS, Kind.ENTRY_FORMS, Kind.TABLE_C
 #: A classic championship's: its documents, then those it does not print, each with the
 #: reason (``build.format_refusal``).
 CLASSIC_PAGE_ORDER = (Kind.ROUND_PACK, Kind.PAIRINGS, Kind.TABLE_CARDS, Kind.SCORE_SHEETS,
-                      Kind.STANDINGS, Kind.SCORE_CARDS, Kind.BOARD_SHEETS,
+                      Kind.STANDINGS, Kind.SCORE_CARDS, Kind.GROUP_TABLES, Kind.BRACKET,
+                      Kind.KNOCKOUT_CARDS, Kind.BOARD_SHEETS,
                       Kind.ENTRY_FORMS, Kind.TRAVELLERS, Kind.GUIDE_CARDS)
 
 
@@ -177,11 +192,14 @@ def _documents(championship: Championship, kinds: list[str],
     classic = championship.is_classic
     out = []
     for kind in CLASSIC_PAGE_ORDER if classic else PAGE_ORDER:
-        if kind.value not in kinds:
+        # A stage's documents only for a championship with that stage.
+        if kind.value not in kinds or not build_stages.has_stage(championship, kind):
             continue
         form = posted if posted.asked is kind else PrintRequestForm(
             kinds=kinds, kind=kind, defaults=defaults, classic=classic)
-        out.append((kind, services.not_ready(kind, states, classic=classic), form))
+        reason = (services.not_ready(kind, states, classic=classic)
+                  or build_stages.stage_refusal(kind, championship))
+        out.append((kind, reason, form))
     return out
 
 

@@ -109,14 +109,15 @@ def row_field(field: str, rows: Sequence[int]) -> str:
 
 def sheet_preview(
     championship: Championship, typed: Sequence[tuple[int, Mapping[str, Any]]],
-    *, ended_by: str | None = None,
+    *, ended_by: str | None = None, knockout: bool = False,
 ) -> SheetPreview:
     """The running totals of a score sheet being typed: ``typed`` is each line that is
     not blank as ``(row on the form, raw deal)`` (the keys of
     ``scoring.classic.validate_hand``); ``ended_by`` the end the referee chose, if any
     (``time``, ``adjusted``). Every deal is scored by ``scoring.classic`` under the
-    championship's rules (no query)."""
-    rules = championship.classic_rules()
+    championship's rules (no query; ``knockout``: a knockout round's, see
+    ``Championship.classic_rules``)."""
+    rules = championship.classic_rules(knockout=knockout)
     problems: list[Problem] = []
     hands: list[classic.Hand] = []
     for row, raw in typed:

@@ -43,6 +43,13 @@ def stage_of_kind(championship: Championship, kind: str) -> Stage | None:
     return Stage.objects.filter(championship=championship, kind=kind).order_by("number").first()
 
 
+def is_knockout_round(round: Round) -> bool:
+    """Whether ``round`` belongs to a knockout stage (one query, none for a round of a
+    championship without stages)."""
+    return round.stage_id is not None and Stage.objects.filter(
+        pk=round.stage_id, kind=Stage.Kind.KNOCKOUT).exists()
+
+
 def stage_round_numbers(stage: Stage) -> list[int]:
     """The championship round numbers of ``stage``, in order."""
     return list(Round.objects.filter(stage=stage).order_by("number")

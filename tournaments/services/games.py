@@ -15,6 +15,7 @@ from scoring.text import normalise
 from tournaments.db.games import share_round
 from tournaments.game_messages import game_problems
 from tournaments.models import AuditEntry, Championship, Game, Seating, Stage
+from tournaments.selectors.stages import is_knockout_round
 from tournaments.services.common import Capability, User, audit, require
 from tournaments.services.common import acting_person as _person
 from tournaments.services.errors import (
@@ -39,7 +40,7 @@ class GameSaved:
 
 
 def validate_game(
-    championship: Championship, raw: dict[str, Any]
+    championship: Championship, raw: dict[str, Any], *, knockout: bool = False
 ) -> classic.Game:
     """The game ``raw`` describes (``ns_points``, ``ew_points``, ``deals``, ``ended_by``,
     optional ``hands``), checked by ``scoring.classic.validate_game`` against the
@@ -50,7 +51,7 @@ def validate_game(
             _("Aquest campionat és de predonats: els resultats s'entren per tauler."),
             field="ended_by",
         )
-    game, problems = classic.validate_game(raw, championship.classic_rules())
+    game, problems = classic.validate_game(raw, championship.classic_rules(knockout=knockout))
     if game is None:
         found = game_problems(problems, championship)
         raise ResultError(found[0][1], field=found[0][0], problems=found)
@@ -153,7 +154,7 @@ def _record(
                                        ("deals", deals)) if v is not None})
     else:
         raw.update(ns_points=ns_points, ew_points=ew_points, deals=deals)
-    data = validate_game(championship, raw)
+    data = validate_game(championship, raw, knockout=is_knockout_round(round))
     note = normalise(note or "").strip()
     if len(note) > NOTE_MAX:
         raise ResultError(
@@ -166,7 +167,9 @@ def _record(
         "hands": [h.as_json() for h in data.hands] if data.hands else None,
         "note": note,
     }
-    knockout_level_check(seating, data.ns_points, data.ew_points)
+    knockout_level_check(seating, data.ns_points, data.ew_points, data.deals,
+                         championship.max_deals,
+                         adjusted=data.ended_by is classic.EndedBy.ADJUSTED)
     current = Game.objects.filter(seating=seating).first()
     if current is not None and all(
         getattr(current, name) == value for name, value in fields.items()

@@ -84,6 +84,14 @@ def _check_registration_open(championship: Championship) -> int:
               "tindria cap partida, ja no es poden inscriure parelles."))
     if last_drawn is None:
         return 1
+    started = (Stage.objects.filter(championship=championship, started_at__isnull=False)
+               .exclude(kind=Stage.Kind.SWISS).order_by("number").first())
+    if started is not None:
+        # A group's all-play-all, a bracket and a final are fixed when they start.
+        raise ChampionshipStateError(
+            _("La fase «%(stage)s» ja ha començat: ja no es poden inscriure parelles.")
+            % {"stage": started.label}
+        )
     rounds: int | None = (
         Round.objects.filter(championship=championship).aggregate(n=Max("number"))["n"])
     if rounds is not None and last_drawn >= rounds:

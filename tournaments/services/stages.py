@@ -350,16 +350,35 @@ def knockout_seat(stage: Stage, *, acting_user: User | None) -> list[Seating]:
     return created
 
 
-def knockout_level_check(seating: Seating, ns_points: int, ew_points: int) -> None:
+def knockout_level_check(seating: Seating, ns_points: int, ew_points: int,
+                         deals: int | None = None, max_deals: int | None = None,
+                         *, adjusted: bool = False) -> None:
     """A knockout game needs a winner: a level score is refused (the extra deals are
-    played and the final entered)."""
+    played and the final entered; still level after them, the referee decides and
+    enters the game as adjusted)."""
     if seating.round.stage_id is None or ns_points != ew_points:
         return
     stage = Stage.objects.filter(pk=seating.round.stage_id).only("kind").first()
-    if stage is not None and stage.kind == Stage.Kind.KNOCKOUT:
+    if stage is None or stage.kind != Stage.Kind.KNOCKOUT:
+        return
+    if adjusted:
         raise ResultError(
-            _("Una partida d'eliminatòria no pot acabar empatada (%(a)s a %(b)s): jugueu "
-              "les mans de desempat i entreu el resultat final.")
+            _("Una partida d'eliminatòria no pot acabar empatada (%(a)s a %(b)s): la "
+              "decisió arbitral ha de donar més punts a la parella que passa.")
             % {"a": ns_points, "b": ew_points},
             field="ew_points",
         )
+    if deals is not None and max_deals is not None and deals > max_deals:
+        raise ResultError(
+            _("Una partida d'eliminatòria no pot acabar empatada (%(a)s a %(b)s): si "
+              "encara ho està després de les mans de desempat, decideix l'àrbitre "
+              "principal i l'entra com a decisió arbitral.")
+            % {"a": ns_points, "b": ew_points},
+            field="ew_points",
+        )
+    raise ResultError(
+        _("Una partida d'eliminatòria no pot acabar empatada (%(a)s a %(b)s): jugueu "
+          "les mans de desempat i entreu el resultat final.")
+        % {"a": ns_points, "b": ew_points},
+        field="ew_points",
+    )

@@ -426,10 +426,14 @@ def classic_card_fragment(championship: Championship, number: int) -> Served:
             "ranks": ", ".join(f"R{n} {r}" for n, r in data.ranks)}
         chart = rank_chart(data.ranks, data.pairs_ranked, label)
         seats = pair_seats(championship, number)
+        # A round whose game is in is behind the pair, closed or not (a knockout's
+        # loser would otherwise read its last table as where it sits next).
+        played = {line.round for line in data.lines if line.result not in ("playing", "bye")}
         poll = reverse("live_pair_card", args=[championship.slug, number])
         return render_to_string("tournaments/live/classic_pair_card.html", _fragment_context(
             championship, "card", poll, card=data, chart=chart, seats=seats,
-            next_seat=next_seat(seats), rules=championship.classic_rules(),
+            next_seat=next_seat(s for s in seats if s.round not in played),
+            rules=championship.classic_rules(),
             stages=pair_stages(championship, number))), data
 
     return _cached(championship, f"all:classic-card:{number}", build)

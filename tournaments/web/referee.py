@@ -34,6 +34,7 @@ from tournaments.permissions import (
     roles_of,
 )
 from tournaments.selectors.classic import round_games
+from tournaments.selectors.stages import is_knockout_round
 from tournaments.web.common import (
     capability_required,
     int_param,
@@ -274,13 +275,14 @@ def game_entry(
         allows(roles, Capability.CHANGE_CLOSED_ROUND) or not seating.round.is_closed
     ) and (can_adjust or current is None or current.ended_by != Game.EndedBy.ADJUSTED)
     sheet = _sheet_mode(request, current)
+    knockout = is_knockout_round(seating.round)
     conflict: Game | None = None
     conflict_mine = False
     preview: dict[str, Any] | None = None
     if request.method == "POST":
         more = 1 if request.POST.get("add_line") else 0
         form = GameForm(request.POST, championship=championship, sheet=sheet,
-                        can_adjust=can_adjust, more_lines=more)
+                        can_adjust=can_adjust, more_lines=more, knockout=knockout)
         if sheet:
             # The sheet as typed, before a refusal's errors empty the fields they name.
             preview = _preview(championship, form)
@@ -318,7 +320,7 @@ def game_entry(
             initial.pop("ended_by", None)  # the sheet's own end
         form = GameForm(championship=championship, sheet=sheet, can_adjust=can_adjust,
                         hands=(current.hands or []) if current and sheet else [],
-                        initial=initial)
+                        initial=initial, knockout=knockout)
     if sheet and preview is None:
         preview = _preview(championship, form)
     return render(
@@ -346,7 +348,8 @@ def _preview(championship: Championship, form: GameForm) -> dict[str, Any]:
         typed = [(k, _initial_raw(dict(line.initial)))
                  for k, line in enumerate(form.line_forms) if line.initial]
         ended = form.initial.get("ended_by") or None
-    view = selectors.sheet_preview(championship, typed, ended_by=ended)
+    view = selectors.sheet_preview(championship, typed, ended_by=ended,
+                                   knockout=form.knockout)
     rows = {line.row: line for line in view.lines}
     return {
         "view": view,
@@ -368,10 +371,11 @@ def game_sheet(
 ) -> HttpResponse:
     """``GET`` with the score sheet's fields -> the running totals as an HTML fragment
     (htmx swaps it in, each line's total out of band). Reads only."""
-    _game_page(request, championship, round, table)
+    seating, _current = _game_page(request, championship, round, table)
     form = GameForm(request.GET, championship=championship, sheet=True,
                     can_adjust=allows(roles_of(request.user, championship),
-                                      Capability.ADJUST_SCORE))
+                                      Capability.ADJUST_SCORE),
+                    knockout=is_knockout_round(seating.round))
     return render(request, "tournaments/_game_sheet_totals.html",
                   {"preview": _preview(championship, form), "form": form, "oob": True,
                    "championship": championship})

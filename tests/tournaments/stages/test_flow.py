@@ -56,8 +56,15 @@ def test_level_knockout_game_is_refused() -> None:
     services.round_draw(round=staged.round(4), acting_user=staged.organiser, seed=1)
     seating = Seating.objects.filter(round=staged.round(4)).first()
     assert seating is not None
-    with pytest.raises(services.ResultError) as info:
+    # Level after 12 deals: the extra deals are asked for.
+    with pytest.raises(services.ResultError, match="2 mans més") as info:
         services.game_record(seating=seating, ns_points=95, ew_points=95, deals=12,
+                             ended_by="deals", expected_version=None,
+                             acting_user=staged.referee)
+    assert info.value.field == "deals"
+    # Still level after them: refused too, the referee decides (adjusted).
+    with pytest.raises(services.ResultError, match="decideix l'àrbitre") as info:
+        services.game_record(seating=seating, ns_points=99, ew_points=99, deals=14,
                              ended_by="deals", expected_version=None,
                              acting_user=staged.referee)
     assert info.value.field == "ew_points"
@@ -125,3 +132,48 @@ def test_a_played_staged_championship_can_be_deleted() -> None:
                                  acting_user=staged.organiser)
     assert not Stage.objects.exists()
     assert not Round.objects.exists()
+
+
+def test_a_level_knockout_game_goes_to_the_extra_deals_whatever_the_level_rule() -> None:
+    # The championship's own level rule is "half a win each" (the default).
+    staged = make_staged(8, groups=2, per_group=2)
+    assert staged.championship.level_game == "half"
+    for r in (1, 2, 3):
+        play_round(staged, r, seed=3)
+    services.round_draw(round=staged.round(4), acting_user=staged.organiser, seed=1)
+    seating = Seating.objects.filter(round=staged.round(4)).first()
+    assert seating is not None
+    saved = services.game_record(seating=seating, ns_points=95, ew_points=80, deals=14,
+                                 ended_by="deals", expected_version=None,
+                                 acting_user=staged.referee)
+    assert saved.game.deals == 14
+    # A group game keeps the championship's rule: 14 deals are refused there.
+    group_seating = Seating.objects.filter(round=staged.round(1)).first()
+    assert group_seating is not None
+    game = Game.objects.get(seating=group_seating)
+    with pytest.raises(services.ResultError):
+        services.game_record(seating=group_seating, ns_points=95, ew_points=80, deals=14,
+                             ended_by="deals", expected_version=game.version,
+                             acting_user=staged.referee)
+
+
+def test_a_game_ended_the_wrong_way_is_named_in_words_not_by_its_stored_value() -> None:
+    staged = make_staged(8, groups=2, per_group=2)
+    services.round_draw(round=staged.round(1), acting_user=staged.organiser, seed=1)
+    seating = Seating.objects.filter(round=staged.round(1)).first()
+    assert seating is not None
+    with pytest.raises(services.ResultError) as info:
+        services.game_record(seating=seating, ns_points=130, ew_points=20, deals=12,
+                             ended_by="deals", expected_version=None,
+                             acting_user=staged.referee)
+    assert "«Mans esgotades»" in str(info.value) and "deals" not in str(info.value)
+
+
+def test_no_late_pair_once_the_groups_have_started() -> None:
+    staged = make_staged(8, groups=2, per_group=2)
+    play_round(staged, 1, seed=1)
+    with pytest.raises(services.ChampionshipStateError, match="ja ha començat"):
+        services.pair_register(championship=staged.championship, number=9,
+                               player1="Tard A", player2="Tard B",
+                               acting_user=staged.organiser)
+    assert services.late_entry_round(staged.championship) is None

@@ -258,6 +258,8 @@ def test_the_pair_card_shows_the_group_then_the_next_match_then_the_exit(client)
     for pair in out:
         html = _page(client, "pair_card", staged, pair)
         assert "<strong>Eliminada a les semifinals</strong>" in html
+        # No round is left open with a game to play: no "next seat" (rounds unclosed).
+        assert 'id="next-seat"' not in html
 
 
 def test_the_championship_page_lists_the_stages_and_the_navigation_links_them(client) -> None:
@@ -288,3 +290,38 @@ def test_the_stage_pages_answer_in_each_language_before_and_after_the_draw(
     assert 'id="bracket-not-yet"' in _page(client, "bracket", staged)
     play_round(staged, 1)
     assert 'id="group-1"' in _page(client, "groups", staged)
+
+
+def test_the_referee_enters_a_knockout_game_after_its_extra_deals(client) -> None:
+    """The referee's game page of a knockout table takes 14 deals (12 and the extra
+    two) while the championship's own level rule is a half win; a level score is
+    refused at its field."""
+    from tournaments import services
+
+    staged = make_staged(8, groups=2, per_group=2)
+    for r in (1, 2, 3):
+        play_round(staged, r, seed=3)
+    services.round_draw(round=staged.round(4), acting_user=staged.organiser, seed=1)
+    client.force_login(staged.referee)
+    url = reverse("game_entry", args=[staged.championship.slug, 4, 1])
+    final = {"mode": "final", "ns_points": "80", "ew_points": "80", "deals": "12",
+             "ended_by": "deals", "note": ""}
+    response = client.post(url, final)
+    assert response.status_code == 200
+    assert "2 mans més" in response.content.decode()
+    response = client.post(url, {**final, "ns_points": "95", "deals": "14"})
+    assert response.status_code == 302
+    sheet = client.get(url + "?mode=sheet").content.decode()
+    assert 'name="h13-' in sheet  # the sheet has room for the 14 deals
+
+
+def test_the_rules_box_of_a_staged_championship_names_no_swiss_and_the_knockout_rule(
+        client) -> None:
+    staged = make_staged(8, groups=2, per_group=2, max_deals=8, game_target=9999,
+                         score_cap=None)
+    html = _page(client, "championship", staged)
+    rules = html.split('id="classic-rules"')[1].split("</ul>")[0]
+    assert "Moviment" not in rules
+    assert "Partides de 8 mans: guanya qui fa més punts" in rules
+    assert "9999" not in rules
+    assert "a l'eliminatòria, es juguen les mans de desempat" in rules
