@@ -127,7 +127,7 @@ def test_a_pair_withdrawn_mid_groups_lets_the_knockout_start_without_it() -> Non
 def test_a_late_pair_is_refused_once_the_groups_are_formed() -> None:
     staged = make_staged(16, groups=4, per_group=1)
     play_round(staged, 1, seed=1)
-    with pytest.raises(services.ChampionshipStateError, match="grups"):
+    with pytest.raises(services.ChampionshipStateError, match="ja ha començat"):
         services.pair_register(championship=staged.championship, number=17,
                                player1="Tard A", player2="Tard B",
                                acting_user=staged.organiser)
