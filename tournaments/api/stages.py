@@ -320,8 +320,10 @@ class StageSpecSerializer(serializers.Serializer[Any]):
     exclude_zero_wins = serializers.BooleanField(required=False)
     third_place = serializers.BooleanField(required=False)
     avoid_same_group = serializers.BooleanField(required=False)
-    pairs = serializers.IntegerField(required=False,
-                                     help_text="knockout: its pairs (default: all through)")
+    pairs = serializers.IntegerField(
+        required=False,
+        help_text="knockout: its pairs (default: all through); after groups exactly the "
+                  "qualified pairs, else the field or its first 2, 4, 8...")
     finals = serializers.ListField(
         child=serializers.ListField(), required=False,
         help_text='finals: [["A", 16], ["B", 16]], each a name and its number of pairs')
@@ -338,7 +340,9 @@ class StagesInputSerializer(StrictInput):
     """The stages in playing order (an unknown field refused) and, for a duplicate
     championship, the boards each round plays."""
 
-    stages = serializers.ListField(child=StageSpecField(), allow_empty=True)
+    # A null stage reaches the service, which counts the stages from 1 as in its other
+    # refusals.
+    stages = serializers.ListField(child=StageSpecField(allow_null=True), allow_empty=True)
     boards_per_round = serializers.IntegerField(
         min_value=0, max_value=100, required=False, default=0,
         help_text="duplicate: the boards each round plays; classic: ignored")

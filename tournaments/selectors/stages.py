@@ -171,6 +171,25 @@ def qualification(stage: Stage, standings: Sequence[pure.GroupStanding]
     )
 
 
+def _games_due(group: pure.Group, rounds: Sequence[int], withdrawn: dict[int, int],
+               played: set[frozenset[int]]) -> int:
+    """The games of ``group``'s all-play-all that are to be played: every one but those
+    of a pair withdrawn before the round the game falls in (its opponent sits out
+    instead), unless played all the same."""
+    n = group.size
+    if not any(p in withdrawn for p in group.pairs):
+        return n * (n - 1) // 2
+    due = 0
+    for k, draw in enumerate(pure.group_schedule(group), start=1):
+        number = rounds[k - 1] if k <= len(rounds) else None
+        for t in draw.tables:
+            gone = any(p in withdrawn and (number is None or withdrawn[p] < number)
+                       for p in (t.ns, t.ew))
+            if not gone or frozenset((t.ns, t.ew)) in played:
+                due += 1
+    return due
+
+
 def groups_view(championship: Championship, stage: Stage | None = None) -> GroupsView | None:
     """The groups stage of ``championship`` (its first), ``None`` without one or before
     its groups are formed."""
@@ -181,14 +200,15 @@ def groups_view(championship: Championship, stage: Stage | None = None) -> Group
     data = championship_games(championship)
     names = pair_names(championship)
     standings = group_standings(stage, data)
-    rounds = set(stage_round_numbers(stage))
+    ordered = stage_round_numbers(stage)
+    rounds = set(ordered)
     played = {(g.round, g.ns_pair, g.ew_pair) for g in data.games if g.round in rounds}
+    met = {frozenset((a, b)) for _r, a, b in played}
     due_per_group: dict[str, int] = {}
     in_per_group: dict[str, int] = {}
     for s in standings:
         members = set(s.group.pairs)
-        n = len(members)
-        due_per_group[s.group.name] = n * (n - 1) // 2
+        due_per_group[s.group.name] = _games_due(s.group, ordered, data.withdrawn, met)
         in_per_group[s.group.name] = sum(
             1 for _r, a, b in played if a in members and b in members)
     complete = all(in_per_group[n] >= due_per_group[n] for n in due_per_group)

@@ -68,7 +68,8 @@ def _free_player_codes(championship: Championship, count: int) -> list[str]:
 def _check_registration_open(championship: Championship) -> int:
     """The round a pair registered now joins from: 1 before any draw, else the round
     after the last one drawn (a late pair; its missed rounds rank by the championship's
-    missed-board rule, docs/decisions.md 14). Refused once every round is drawn. Two
+    missed-board rule, docs/decisions.md 14). Refused once every round is drawn, or
+    once a stage other than a Swiss one started (a late pair would play nothing). Three
     queries."""
     check_not_finished(championship)
     last_drawn: int | None = (
@@ -76,16 +77,17 @@ def _check_registration_open(championship: Championship) -> int:
         .filter(Q(seatings__isnull=False) | Q(byes__isnull=False))
         .aggregate(n=Max("number"))["n"]
     )
-    if last_drawn is None:
-        return 1
     started = (Stage.objects.filter(championship=championship, started_at__isnull=False)
                .exclude(kind=Stage.Kind.SWISS).order_by("number").first())
     if started is not None:
-        # A group's all-play-all, a bracket and a final are fixed when they start.
+        # A group's all-play-all, a bracket and a final are fixed when they start (even
+        # when a withdrawal took the stage's first draw away since).
         raise ChampionshipStateError(
             _("La fase «%(stage)s» ja ha començat: ja no es poden inscriure parelles.")
             % {"stage": started.label}
         )
+    if last_drawn is None:
+        return 1
     rounds: int | None = (
         Round.objects.filter(championship=championship).aggregate(n=Max("number"))["n"])
     if rounds is not None and last_drawn >= rounds:

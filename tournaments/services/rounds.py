@@ -45,7 +45,7 @@ from tournaments.services.movements import (
     history_before,
     rematch_list,
 )
-from tournaments.services.stages import stage_draw
+from tournaments.services.stages import knockout_seat, stage_draw
 
 
 def has_results(championship: Championship) -> bool:
@@ -490,7 +490,8 @@ def missing_results(round: Round) -> list[str]:
 @transaction.atomic
 def round_reopen(*, round: Round, acting_user: User | None) -> Round:
     """Reopen a closed round while the championship runs (``REOPEN_ROUND``: head referee
-    or organiser); an open round stays as it is (nothing written, nothing audited).
+    or organiser); an open round stays as it is (nothing written, nothing audited). A
+    knockout round gets the matches that became ready while it was closed.
     Raises :class:`ChampionshipStateError` (finished), :class:`NotAllowedError`."""
     championship = lock_championship(round.championship_id)  # first, as round_close
     round = Round.objects.select_for_update().get(pk=round.pk)
@@ -508,4 +509,10 @@ def round_reopen(*, round: Round, acting_user: User | None) -> Round:
         target=_("ronda %(n)s") % {"n": round.number}, round_number=round.number,
         before={"closed_at": before}, after={"closed_at": None},
     )
+    if round.stage_id is not None:
+        stage = Stage.objects.filter(pk=round.stage_id, kind=Stage.Kind.KNOCKOUT).first()
+        if stage is not None:
+            # The matches that became ready while it was closed (never seated in a
+            # closed round) are seated now.
+            knockout_seat(stage, acting_user=acting_user)
     return round

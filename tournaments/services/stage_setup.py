@@ -17,7 +17,7 @@ from scoring import stages as pure
 from tournaments.models import AuditEntry, Championship, Pair, Round, Stage
 from tournaments.services.common import Capability, User, audit, require
 from tournaments.services.errors import DrawError
-from tournaments.services.rounds import rounds_setup
+from tournaments.services.rounds import rounds_setup, rounds_setup_refusal
 
 #: The most stages a championship takes.
 STAGES_MAX = 5
@@ -51,6 +51,17 @@ def _int(value: Any, field: str, low: int, high: int) -> int:
             field=field,
         )
     return int(value)
+
+
+def _bool(value: Any, field: str, default: bool) -> bool:
+    """A yes/no setting: JSON true or false (null: ``default``); the text "false" is not
+    a yes."""
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise DrawError(_("«%(value)s» ha de ser true o false.") % {"value": value},
+                        field=field)
+    return value
 
 
 def _choice(value: Any, field: str, choices: type[Any]) -> str:
@@ -96,6 +107,10 @@ def _clean_stages(
                 % {"k": k, "kind": kind, "list": ", ".join(x.value for x in kinds)},
                 field=f"{where}.kind",
             )
+        if k > 1 and kind != Stage.Kind.KNOCKOUT and out[-1]["kind"] == Stage.Kind.GROUPS:
+            raise DrawError(_("Fase %(k)s: després dels grups només hi pot haver "
+                              "l'eliminatòria de les classificades.") % {"k": k},
+                            field=f"{where}.kind")
         unknown = sorted(set(spec) - {"kind", "name", *_KIND_FIELDS[kind]})
         if unknown:
             raise DrawError(
@@ -103,7 +118,11 @@ def _clean_stages(
                 % {"k": k, "list": ", ".join(unknown)},
                 field=where,
             )
-        clean: dict[str, Any] = {"kind": kind, "name": str(spec.get("name") or "")[:60]}
+        name = spec.get("name") or ""
+        if not isinstance(name, str):
+            raise DrawError(_("Fase %(k)s: el nom ha de ser un text.") % {"k": k},
+                            field=f"{where}.name")
+        clean: dict[str, Any] = {"kind": kind, "name": name[:60]}
         clean.update({name: spec.get(name, default) for name, default
                       in _KIND_FIELDS[kind].items()})
         if kind == Stage.Kind.SWISS:
@@ -131,7 +150,17 @@ def _clean_stages(
                     % {"k": k, "n": field_size // groups, "per": per_group},
                     field=f"{where}.per_group",
                 )
-            clean["exclude_zero_wins"] = bool(clean["exclude_zero_wins"])
+            rest = field_size - per_group * groups
+            if second > rest:
+                raise DrawError(
+                    _("Fase %(k)s: després de les %(through)s classificades per grup en "
+                      "queden %(rest)s, menys de %(second)s per a la repesca.")
+                    % {"k": k, "through": per_group * groups, "rest": rest,
+                       "second": second},
+                    field=f"{where}.second_chance",
+                )
+            clean["exclude_zero_wins"] = _bool(clean["exclude_zero_wins"],
+                                               f"{where}.exclude_zero_wins", True)
             needed = _group_rounds(field_size, groups)
             clean["rounds"] = needed if clean["rounds"] is None else _int(
                 clean["rounds"], f"{where}.rounds", needed, 100)
@@ -140,13 +169,35 @@ def _clean_stages(
             pairs = clean.pop("pairs")
             if pairs is None:
                 pairs = field_size
+                if pairs < 2:
+                    raise DrawError(
+                        _("Fase %(k)s: només hi passa %(n)s parella i una eliminatòria "
+                          "en necessita almenys 2.") % {"k": k, "n": pairs},
+                        field=f"{where}.pairs",
+                    )
             pairs = _int(pairs, f"{where}.pairs", 2, 256)
-            clean["third_place"] = bool(clean["third_place"])
+            after_groups = bool(out) and out[-1]["kind"] == Stage.Kind.GROUPS
+            if after_groups and pairs != field_size:
+                raise DrawError(
+                    _("Fase %(k)s: l'eliminatòria després dels grups és de les "
+                      "%(n)s parelles classificades, no de %(pairs)s.")
+                    % {"k": k, "n": field_size, "pairs": pairs},
+                    field=f"{where}.pairs",
+                )
+            if pairs > field_size or (pairs < field_size and pairs & (pairs - 1)):
+                raise DrawError(
+                    _("Fase %(k)s: l'eliminatòria és de les %(n)s parelles o de les "
+                      "primeres 2, 4, 8, 16... d'elles, no de %(pairs)s.")
+                    % {"k": k, "n": field_size, "pairs": pairs},
+                    field=f"{where}.pairs",
+                )
+            clean["third_place"] = _bool(clean["third_place"], f"{where}.third_place", False)
             if clean["third_place"] and pairs < 4:
                 raise DrawError(_("Fase %(k)s: la partida pel tercer lloc necessita 4 "
                                   "parelles o més.") % {"k": k},
                                 field=f"{where}.third_place")
-            clean["avoid_same_group"] = bool(clean["avoid_same_group"])
+            clean["avoid_same_group"] = _bool(clean["avoid_same_group"],
+                                              f"{where}.avoid_same_group", True)
             clean["rounds"] = _knockout_rounds(pairs)
             field_size = 2
         else:  # finals
@@ -201,6 +252,11 @@ def stages_setup(
     bracket's rounds. Audited. Raises :class:`DrawError` naming the stage and field."""
     championship = Championship.objects.select_for_update().get(pk=championship.pk)
     require(acting_user, championship, Capability.SET_UP_ROUNDS)
+    refusal = rounds_setup_refusal(championship)
+    if isinstance(refusal, DrawError):  # tables drawn: named at the stages, not the rounds
+        raise DrawError(str(refusal), field="stages")
+    if refusal is not None:
+        raise refusal
     pair_count = Pair.objects.filter(championship=championship,
                                      withdrawn_after_round__isnull=True).count()
     clean = _clean_stages(championship, stages, pair_count)

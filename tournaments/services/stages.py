@@ -99,6 +99,10 @@ def _start_groups(stage: Stage, first: Round, seed: int | None) -> None:
 
     pairs = _field(stage, first.number)
     ranking = _ranking_before(stage)
+    if ranking is not None:
+        # A pair that joined at this stage has no standing before it: it ranks last.
+        ranked = set(ranking)
+        ranking = [*ranking, *sorted(p for p in pairs if p not in ranked)]
     method = stage.split
     if method == Stage.Split.RANDOM:
         stage.seed = seed if seed is not None else secrets.randbits(62)
@@ -107,11 +111,14 @@ def _start_groups(stage: Stage, first: Round, seed: int | None) -> None:
         groups = pure.split_groups(pairs, stage.group_count, method=method, seed=stage.seed,
                                    ranking=ranking)
     except pure.GroupSplitError as exc:
+        few = len(pairs) < 2 * stage.group_count
         raise DrawError(
-            _("No es poden fer %(g)s grups amb %(n)s parelles: %(detail)s")
-            % {"g": stage.group_count, "n": len(pairs), "detail": exc},
+            _("No es poden fer %(g)s grups amb %(n)s parelles: cada grup en necessita "
+              "almenys 2.") % {"g": stage.group_count, "n": len(pairs)} if few else
+            _("No es poden fer %(g)s grups amb %(n)s parelles.")
+            % {"g": stage.group_count, "n": len(pairs)},
             field="stages",
-        ) from None
+        ) from exc
     needed = pure.stage_rounds(groups)
     have = Round.objects.filter(stage=stage).count()
     if needed > have:
@@ -127,6 +134,13 @@ def _start_knockout(stage: Stage) -> None:
     before = previous_stage(stage)
     qualified: list[pure.Qualified] | list[int]
     if before is not None and before.kind == Stage.Kind.GROUPS:
+        if not before.groups:
+            first = Round.objects.filter(stage=before).order_by("number").first()
+            raise DrawError(
+                _("Els grups encara no estan formats: sortegeu primer la ronda %(n)s, la "
+                  "primera dels grups.") % {"n": first.number if first else 1},
+                field="stages",
+            )
         view = read.groups_view(stage.championship, before)
         if view is None or view.games_in < view.games_due:
             done = 0 if view is None else view.games_in
@@ -136,13 +150,11 @@ def _start_knockout(stage: Stage) -> None:
                   "comença quan hi són totes.") % {"done": done, "due": due},
                 field="stages",
             )
+        standings = read.group_standings(before)
         try:
-            qualified = read.qualification(before, read.group_standings(before))
-        except pure.QualifyError as exc:
-            raise DrawError(
-                _("No es pot fer la classificació dels grups: %(detail)s") % {"detail": exc},
-                field="stages",
-            ) from None
+            qualified = read.qualification(before, standings)
+        except pure.QualifyError:
+            raise DrawError(_qualify_refusal(before, standings), field="stages") from None
         before.qualified = [
             {"pair": q.pair, "group": q.group, "place_in_group": q.place_in_group,
              "how": q.how} for q in qualified
@@ -151,8 +163,11 @@ def _start_knockout(stage: Stage) -> None:
     else:
         first = Round.objects.filter(stage=stage).order_by("number").first()
         assert first is not None
-        ranking = _ranking_before(stage) or _field(stage, first.number)
-        qualified = ranking[: 2 ** Round.objects.filter(stage=stage).count()]
+        present = _field(stage, first.number)
+        ranking = _ranking_before(stage) or present
+        here = set(present)  # a pair withdrawn since is not seeded
+        qualified = [p for p in ranking if p in here][
+            : 2 ** Round.objects.filter(stage=stage).count()]
     try:
         bracket = pure.seed_bracket(
             qualified, third_place=stage.third_place,
@@ -169,6 +184,18 @@ def _start_knockout(stage: Stage) -> None:
             field="stages",
         )
     stage.bracket = {"positions": list(bracket.positions), "third_place": bracket.third_place}
+
+
+def _qualify_refusal(stage: Stage, standings: list[pure.GroupStanding]) -> str:
+    """Why ``stage``'s qualification cannot be made, in the user's language."""
+    for s in standings:
+        if sum(1 for r in s.rows if r.placed) < stage.per_group:
+            return _("No es pot fer la classificació dels grups: el grup %(group)s té menys "
+                     "de %(n)s parelles amb lloc (una parella retirada o sense cap partida "
+                     "no en té).") % {"group": s.group.name, "n": stage.per_group}
+    return _("No es pot fer la classificació dels grups: no hi ha %(n)s parelles amb dret "
+             "a la repesca (una parella retirada, sense cap partida o, si ho diu la "
+             "regla, sense cap victòria, no en té).") % {"n": stage.second_chance}
 
 
 def _start_finals(stage: Stage) -> None:
