@@ -14,7 +14,7 @@ from scoring import classic
 from scoring.text import normalise
 from tournaments.db.games import share_round
 from tournaments.game_messages import game_problems
-from tournaments.models import AuditEntry, Championship, Game, Seating, Stage
+from tournaments.models import AuditEntry, Championship, Game, Round, Seating, Stage
 from tournaments.selectors.stages import is_knockout_round
 from tournaments.services.common import Capability, User, audit, require
 from tournaments.services.common import acting_person as _person
@@ -72,6 +72,8 @@ def _share_round(by: str, params: list[Any]) -> None:
 
 
 def _locked_seating(slug: str, round_number: int, table_number: int) -> Seating:
+    _lock_knockout(Round.objects.filter(championship__slug=slug, number=round_number)
+                   .values_list("pk", flat=True).first())
     _share_round("slug", [slug, round_number])
     seating = (
         Seating.objects.select_for_update(of=("self",))
@@ -113,6 +115,7 @@ def game_record(*, seating: Seating, **values: Any) -> GameSaved:
     Raises :class:`NotAllowedError`, :class:`ChampionshipStateError` (finished),
     :class:`ResultError` (every problem at its field), :class:`GameConflict`.
     """
+    _lock_knockout(seating.round_id)
     _share_round("round", [seating.round_id])
     locked = Seating.objects.select_for_update(of=("self",)).select_related(
         "round__championship", "table", "ns_pair", "ew_pair"
@@ -238,6 +241,19 @@ def _record(
     return GameSaved(SaveKind.UPDATED, current)
 
 
+def _lock_knockout(round_id: int | None) -> None:
+    """A knockout round's stage row, locked before the table's: a game entered here
+    may seat or drop a later match (``knockout_seat`` locks the stage, then that
+    match's table), so every save in the knockout takes the stage first and two saves
+    never wait on each other in opposite orders."""
+    if round_id is None:
+        return
+    stage_id = (Round.objects.filter(pk=round_id, stage__kind=Stage.Kind.KNOCKOUT)
+                .values_list("stage_id", flat=True).first())
+    if stage_id is not None:
+        list(Stage.objects.select_for_update().filter(pk=stage_id).values_list("pk"))
+
+
 def _knockout_follows(seating: Seating, acting_user: User | None) -> None:
     """In a knockout, seat the matches this game's winner (or a correction) makes ready
     (``services.stages.knockout_seat``)."""
@@ -254,6 +270,8 @@ def game_delete(
 ) -> None:
     """Delete a table's game (the version the referee saw; audited). Same capabilities
     as a correction. Raises :class:`GameConflict` when it changed meanwhile."""
+    _lock_knockout(Seating.objects.filter(pk=game.seating_id).values_list(
+        "round_id", flat=True).first())
     _share_round("seating", [game.seating_id])
     seating = Seating.objects.select_for_update(of=("self",)).select_related(
         "round__championship", "table"
