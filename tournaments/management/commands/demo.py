@@ -348,20 +348,8 @@ class Command(BaseCommand):
         shape = self.shape
         name = (CLASSIC_NAME if shape["slug"] == CLASSIC_SLUG
                 else f"{CLASSIC_NAME} · {shape['slug']}")
-        championship = services.championship_create(
-            name=name, slug=shape["slug"], date=datetime.date(2026, 12, 6),
-            venue="Vic, Casal Cívic", movement=shape["movement"], format="classic",
-            acting_user=organiser, **_classic_rule_options(shape),
-        )
-        for username, (_password, role) in USERS.items():
-            services.membership_grant(
-                championship=championship, user=users[username], role=role,
-                acting_user=organiser,
-            )
-        lines = [f"{n};{_name(2 * n - 2)};{_name(2 * n - 1)}" for n in range(1, shape["pairs"] + 1)]
-        services.pairs_import_csv(
-            championship=championship, text="\n".join(lines), acting_user=organiser
-        )
+        championship = self._classic_with_pairs(
+            users, name, datetime.date(2026, 12, 6), "Vic, Casal Cívic")
         rounds = services.rounds_setup(
             championship=championship, rounds=shape["rounds"], boards_per_round=0,
             acting_user=organiser,
@@ -426,19 +414,15 @@ class Command(BaseCommand):
 
     # -- classic in stages (groups, second chance, knockout) ---------------------------
 
-    def _build_classic_stages(self) -> Championship:
-        """The classic championship in stages: pairs, the stages set up by
-        ``services.stages_setup``, then every round drawn (a knockout round after the
-        first is seated by the games), played by the bots and closed."""
-        users = self._users()
+    def _classic_with_pairs(self, users: dict[str, Any], name: str, date: datetime.date,
+                            venue: str) -> Championship:
+        """A classic championship of the shape's pairs and rules, with the demo's roles."""
         organiser = users["organitzador"]
         shape = self.shape
-        stages = shape["stages"]
-        name = STAGES_NAME if shape["slug"] == GIRONA_SLUG else f"{STAGES_NAME} · {shape['slug']}"
         championship = services.championship_create(
-            name=name, slug=shape["slug"], date=datetime.date(2026, 12, 13),
-            venue="Girona, Centre Cívic", movement=shape["movement"], format="classic",
-            acting_user=organiser, **_classic_rule_options(shape),
+            name=name, slug=shape["slug"], date=date, venue=venue,
+            movement=shape["movement"], format="classic", acting_user=organiser,
+            **_classic_rule_options(shape),
         )
         for username, (_password, role) in USERS.items():
             services.membership_grant(
@@ -449,6 +433,19 @@ class Command(BaseCommand):
         services.pairs_import_csv(
             championship=championship, text="\n".join(lines), acting_user=organiser
         )
+        return championship
+
+    def _build_classic_stages(self) -> Championship:
+        """The classic championship in stages: pairs, the stages set up by
+        ``services.stages_setup``, then every round drawn (a knockout round after the
+        first is seated by the games), played by the bots and closed."""
+        users = self._users()
+        organiser = users["organitzador"]
+        shape = self.shape
+        stages = shape["stages"]
+        name = STAGES_NAME if shape["slug"] == GIRONA_SLUG else f"{STAGES_NAME} · {shape['slug']}"
+        championship = self._classic_with_pairs(
+            users, name, datetime.date(2026, 12, 13), "Girona, Centre Cívic")
         spec: list[dict[str, Any]] = [{
             "kind": "groups", "groups": stages["groups"], "split": "random",
             "per_group": stages["qualify"], "second_chance": stages["second_chance"],
