@@ -35,6 +35,16 @@ def wins_text(value: Fraction) -> str:
     return f"{int(whole) or ''}½" if half else str(int(whole))
 
 
+def difference_text(value: int) -> str:
+    """A points difference as the standings write it: ``+12``, ``0``, ``−7`` (a true
+    minus sign).
+
+    >>> [difference_text(n) for n in (12, 0, -7)]
+    ['+12', '0', '−7']
+    """
+    return f"+{value}" if value > 0 else str(value).replace("-", "−")
+
+
 @dataclass(frozen=True, slots=True)
 class ChampionshipGames:
     """Every game and bye of a classic championship, read once (three queries)."""
@@ -126,10 +136,7 @@ class ClassicRow:
 
     @property
     def difference_text(self) -> str:
-        """``+12``, ``0``, ``−7`` (a true minus sign)."""
-        if self.difference > 0:
-            return f"+{self.difference}"
-        return str(self.difference).replace("-", "−")
+        return difference_text(self.difference)
 
     @property
     def status(self) -> str:

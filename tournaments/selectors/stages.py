@@ -23,6 +23,7 @@ from tournaments.models import Championship, Game, Round, Seating, Stage
 from tournaments.selectors.classic import (
     ChampionshipGames,
     championship_games,
+    difference_text,
     wins_out,
     wins_text,
 )
@@ -90,10 +91,7 @@ class GroupRow:
 
     @property
     def difference_text(self) -> str:
-        """``+12``, ``0``, ``−7`` (a true minus sign), as the standings write it."""
-        if self.difference > 0:
-            return f"+{self.difference}"
-        return str(self.difference).replace("-", "−")
+        return difference_text(self.difference)
 
 
 @dataclass(frozen=True, slots=True)
