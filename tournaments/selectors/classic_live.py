@@ -83,7 +83,8 @@ def live_classic_standings(championship: Championship, *, through_round: int | N
 class ClassicCard:
     """A pair's card: ``pair``; ``row``, its line of the overall standings; ``lines``,
     round by round (:class:`CardLine`); ``ranks``, ``(round, rank)`` after each round it
-    had a place, its game in (or its bye); ``pairs_ranked``, the field's size (the chart's scale)."""
+    had a place, its game in (or its bye); ``pairs_ranked``, the field's size (the
+    chart's scale)."""
 
     pair: PairName
     row: ClassicRow | None
