@@ -83,7 +83,8 @@ def live_classic_standings(championship: Championship, *, through_round: int | N
 class ClassicCard:
     """A pair's card: ``pair``; ``row``, its line of the overall standings; ``lines``,
     round by round (:class:`CardLine`); ``ranks``, ``(round, rank)`` after each round it
-    had a place; ``pairs_ranked``, the field's size (the chart's scale)."""
+    had a place, its game in (or its bye); ``pairs_ranked``, the field's size (the
+    chart's scale)."""
 
     pair: PairName
     row: ClassicRow | None
@@ -103,8 +104,10 @@ def live_classic_card(championship: Championship, number: int) -> ClassicCard | 
     lines = tuple(pair_card(championship, number))
     return ClassicCard(
         pair=names[number], row=row, lines=lines,
+        # A round still being played has no place on the chart yet: only the rounds
+        # whose game is in, and the pair's byes.
         ranks=tuple((line.round, line.rank_after) for line in lines
-                    if line.rank_after is not None),
+                    if line.rank_after is not None and line.result != "playing"),
         pairs_ranked=len(standings.rows),
     )
 

@@ -286,6 +286,9 @@ class BracketRound:
         return sum(1 for m in self.matches if not m.third_place)
 
 
+SCREEN_ROUNDS = 4  # the knockout rounds the hall screen always shows: the last four
+
+
 @dataclass(frozen=True, slots=True)
 class BracketView:
     stage: Stage
@@ -293,6 +296,23 @@ class BracketView:
     champion: PairName | None
     runner_up: PairName | None
     third: PairName | None
+
+    @property
+    def screen_rounds(self) -> tuple[BracketRound, ...]:
+        """The rounds a screen of fixed height (the hall's projector) shows: from the
+        first round with a match still to decide, and never fewer than the last
+        :data:`SCREEN_ROUNDS` (a bracket of 16 pairs whole; of 32 pairs, its first
+        round only while it is being played)."""
+        count = len(self.rounds)
+        first_open = next((r.number for r in self.rounds
+                           if any(m.winner is None for m in r.matches)), count + 1)
+        start = max(1, min(first_open, count - SCREEN_ROUNDS + 1))
+        return self.rounds[start - 1:]
+
+    @property
+    def hidden_rounds(self) -> int:
+        """How many of the first rounds :attr:`screen_rounds` leaves out."""
+        return len(self.rounds) - len(self.screen_rounds)
 
     def next_match(self, pair: int) -> BracketMatch | None:
         """``pair``'s match to play (both pairs known or not), ``None`` when it is out or

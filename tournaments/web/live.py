@@ -344,6 +344,7 @@ def classic_standings_fragment(championship: Championship, through: int | None) 
         return render_to_string("tournaments/live/classic_standings.html", _fragment_context(
             championship, "standings", poll, standings=data, extra_columns=extra,
             ranking_order=ranking_order(championship.classic_rules()),
+            bracket=_started_bracket(championship),
             rows_html=classic_standings_rows(championship.slug, data.rows, extra))), data
 
     return _cached(championship, f"all:classic-standings:{through}", build)

@@ -188,8 +188,9 @@ def test_the_public_pages_queries_do_not_grow_with_the_pairs(
                              acting_user=None)
     url = reverse("standings", args=[championship.slug])
     # The row; the games, byes, tables, pairs; the pair names; the stages (the
-    # navigation's "Grups" and "Quadre").
-    with django_assert_num_queries(7):
+    # navigation's "Grups" and "Quadre"); whether a knockout has started (the note
+    # above the standings).
+    with django_assert_num_queries(8):
         response = client.get(url)
     assert response.status_code == 200
     assert len(_rows(response.content.decode())) == pairs
@@ -237,6 +238,26 @@ def test_the_pair_card_charts_the_rank_after_each_round(client, played) -> None:
     html = client.get(reverse("pair_card", args=[played.slug, played.winner])).content.decode()
     assert 'id="rank-chart"' in html and "Posició després de cada ronda: R1 1, R2" in html
     assert "perduda" in html or "guanyada" in html.split('data-round="2"')[1]
+
+
+def test_the_rank_chart_leaves_out_a_round_still_being_played(client, played) -> None:
+    c = played.classic
+    services.round_draw(round=c.rounds[1], seed=2, acting_user=c.organiser)
+    first, *rest = _tables(c, 2)
+    in_play = next(s for s in [first, *rest]
+                   if played.winner in (s.ns_pair.number, s.ew_pair.number))
+    for seating in [first, *rest]:
+        if seating != in_play:
+            _game(c, seating, 101, 50)
+    response = client.get(reverse("pair_card", args=[played.slug, played.winner]))
+    html = response.content.decode()
+    assert "en joc" in html.split('data-round="2"')[1]
+    assert [n for n, _rank in response.context["card"].ranks] == [1]
+    assert 'id="rank-chart"' not in html  # one point is no chart
+    _game(c, in_play, 101, 50)
+    response = client.get(reverse("pair_card", args=[played.slug, played.winner]))
+    assert [n for n, _rank in response.context["card"].ranks] == [1, 2]
+    assert "Posició després de cada ronda: R1 1, R2" in response.content.decode()
 
 
 # --------------------------------------------------------------------------- round

@@ -14,6 +14,7 @@ from django.utils.http import http_date
 
 from tests.tournaments.classic.conftest import make_classic
 from tests.tournaments.stages.conftest import Staged, make_staged, play_round
+from tournaments import services
 from tournaments.models import Championship, Player, Seating
 from tournaments.selectors.stages import bracket_view, groups_view
 
@@ -126,7 +127,8 @@ def test_the_bracket_shows_matches_winners_tables_and_the_champion(client) -> No
     assert view is not None and view.champion and view.runner_up and view.third
     html = _page(client, "bracket", staged)
     podium = html.split('id="podium"')[1].split("</section>")[0]
-    assert f"<strong>{view.champion.number}</strong> {view.champion.names}" in podium
+    assert (f'<strong>{view.champion.number}</strong> <span class="who">'
+            f"{view.champion.names}</span>") in podium
     assert f"<strong>{view.runner_up.number}</strong>" in podium
     assert f"<strong>{view.third.number}</strong>" in podium
     assert _winner_side(html, view.champion.number)
@@ -337,3 +339,96 @@ def test_a_stage_rounds_draw_page_offers_no_movement(client) -> None:
     response = client.post(reverse("round_draw", args=[slug, 1]), {"seed": "5"})
     assert response.status_code == 302
     assert staged.round(1).seatings.count() == 4
+# --------------------------------------------------------------------------- podium, note
+
+
+def _podium_lines(html: str, box: str) -> list[str]:
+    """The lines of the podium list in the box with id ``box``, tags dropped."""
+    part = html.split(f'id="{box}"')[1].split("</section>")[0]
+    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", li)).strip()
+            for li in re.findall(r"<li .*?</li>", part, re.S)]
+
+
+def test_the_podium_names_each_place_once_without_numbers(client) -> None:
+    staged = make_staged(8, groups=2, per_group=2, third_place=True)
+    _through_groups(staged)
+    for r in (4, 5):
+        play_round(staged, r, seed=3)
+    view = bracket_view(staged.championship)
+    assert view is not None and view.champion and view.runner_up and view.third
+    html = _page(client, "bracket", staged)
+    assert '<h2 id="podium-title">Podi</h2>' in html
+    lines = _podium_lines(html, "podium")
+    assert lines == [f"Campions {view.champion.number} {view.champion.names}",
+                     f"Subcampions {view.runner_up.number} {view.runner_up.names}",
+                     f"Tercers {view.third.number} {view.third.names}"]
+    podium = html.split('id="podium"')[1].split("</section>")[0]
+    assert "<ol" not in podium and 'class="champion"' in podium
+
+
+def test_the_standings_say_the_bracket_decides_the_title(client) -> None:
+    """The standings count every game of the event: once the knockout has started, a
+    box above them says so and links the bracket; the podium in it once known."""
+    staged = make_staged(8, groups=2, per_group=2)
+    _through_groups(staged)
+    html = _page(client, "standings", staged)
+    assert 'id="knockout-note"' not in html  # the knockout has not started
+    play_round(staged, 4, seed=1)
+    html = _page(client, "standings", staged)
+    note = html.split('id="knockout-note"')[1].split("</section>")[0]
+    assert ("El campió el decideix el quadre; aquesta classificació compta totes les "
+            "partides.") in note
+    assert f'href="{reverse("bracket", args=[staged.championship.slug])}"' in note
+    assert "Campions" not in note  # no champion yet
+    assert html.index('id="knockout-note"') < html.index('id="standings"')
+    play_round(staged, 5, seed=1)
+    view = bracket_view(staged.championship)
+    assert view is not None and view.champion and view.runner_up
+    html = _page(client, "standings", staged)
+    assert _podium_lines(html, "knockout-note") == [
+        f"Campions {view.champion.number} {view.champion.names}",
+        f"Subcampions {view.runner_up.number} {view.runner_up.names}"]
+    plain = make_classic(pairs=4)
+    response = client.get(reverse("standings", args=[plain.championship.slug]))
+    assert 'id="knockout-note"' not in response.content.decode()
+
+
+# --------------------------------------------------------------------------- hall
+
+
+def test_the_hall_shows_the_games_in_play_only_while_there_are_some(client) -> None:
+    staged = make_staged(8, groups=2, per_group=2)
+    _through_groups(staged)
+    play_round(staged, 4, seed=1)  # the semifinals in: the final is seated at once
+    html = _page(client, "hall", staged)
+    assert "hall-knockout has-side" in html and 'id="hall-playing"' in html
+    assert html.split('id="hall-playing"')[1].count('<tr data-table="') == 1
+    assert 'id="podium"' not in html
+    play_round(staged, 5, seed=1)
+    html = _page(client, "hall", staged)  # the champion: the podium beside the bracket
+    assert 'id="hall-playing"' not in html and 'id="podium"' in html
+    assert "Partides en joc de la ronda" not in html and 'id="hall-all-in"' not in html
+
+
+def test_the_hall_shows_the_rounds_from_the_current_one(client) -> None:
+    """64 pairs in 16 groups, a bracket of 32: the hall shows every
+    round while the first is played, then the last four only and says where the rest
+    are; the bracket page shows them all."""
+    staged = make_staged(64, groups=16, per_group=2)
+    _through_groups(staged)
+    services.round_draw(round=staged.round(4), acting_user=staged.organiser, seed=1)
+    view = bracket_view(staged.championship)
+    assert view is not None and len(view.rounds) == 5
+    assert view.screen_rounds == view.rounds and view.hidden_rounds == 0
+    html = _page(client, "hall", staged)
+    assert html.count('class="bracket-round') == 5
+    assert html.count('class="bracket-round many"') == 1  # 16 matches in two columns
+    assert 'id="hall-earlier-rounds"' not in html
+    play_round(staged, 4, seed=1)
+    view = bracket_view(staged.championship)
+    assert view is not None
+    assert [r.number for r in view.screen_rounds] == [2, 3, 4, 5] and view.hidden_rounds == 1
+    html = _page(client, "hall", staged)
+    assert html.count('class="bracket-round') == 4 and 'data-round="1"' not in html
+    assert "La ronda anterior de l'eliminatòria és a la pàgina del quadre." in html
+    assert _page(client, "bracket", staged).count('class="bracket-round') == 5
