@@ -349,13 +349,6 @@ def stored_bracket(stage: Stage) -> pure.Bracket | None:
     return pure.Bracket(positions, {}, bool(stage.bracket.get("third_place", False)))
 
 
-def knockout_winner(ns_points: int, ew_points: int) -> str | None:
-    """``"ns"`` or ``"ew"``: the side with more points; ``None`` when level."""
-    if ns_points == ew_points:
-        return None
-    return "ns" if ns_points > ew_points else "ew"
-
-
 def bracket_with_winners(stage: Stage) -> tuple[pure.Bracket, dict[tuple[int, int], MatchGame],
                                                  dict[int, Round]]:
     """The stored bracket advanced by the knockout's games: the bracket, each played
