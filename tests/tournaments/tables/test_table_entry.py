@@ -32,7 +32,7 @@ def referee_saves(table: Table, seating_index: int, board_index: int, points: in
 
 
 def test_a_pair_enters_the_opponents_confirm_and_only_then_it_counts(table: Table) -> None:
-    small, slug = table.small, table.small.championship.slug
+    slug = table.small.championship.slug
     public = APIClient()
     referee_saves(table, 1, 0, 30)  # table 2 played board 1: table 1's result makes it public
     before = standings(public, slug)
