@@ -431,7 +431,7 @@ def _record(
                 % {"where": _where(seating, board)},
                 current=None,
             ) from None
-        if table is None:
+        if table is None and context.table_waiting:
             supersede_table_entries(round, seating.table.number, board)
         return _saved(SaveKind.CREATED, result, context)
     before = current.snapshot()
@@ -443,7 +443,8 @@ def _record(
     current.save()
     _audit(current, seating=seating, board=board, action=AuditEntry.Action.RESULT_UPDATE,
            acting_user=acting_user, before=before, after=current.snapshot(), at=now)
-    supersede_table_entries(round, seating.table.number, board)
+    if context.table_waiting:
+        supersede_table_entries(round, seating.table.number, board)
     return _saved(SaveKind.UPDATED, current, context)
 
 

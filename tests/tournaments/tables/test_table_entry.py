@@ -254,3 +254,16 @@ def test_the_schema_describes_the_tables_api(client: Any) -> None:
                  "/api/v1/tables/{secret}/boards/{board}/result/confirm/",
                  "/api/v1/tables/{secret}/game/dispute/"):
         assert path in text
+
+
+def test_a_referees_put_through_the_api_supersedes_the_entry(table: Table) -> None:
+    table.put(table.board(), table.ns)
+    table.put(table.board(1), table.ns)
+    referee = APIClient()
+    referee.force_authenticate(table.small.referee)
+    url = reverse("api_result", args=[table.small.championship.slug, 1,
+                                      table.seating.table.number, table.board()])
+    assert referee.put(url, {"trump": "E", "ns_points_taken": 33},
+                       format="json").status_code == 201
+    statuses = dict(TableEntry.objects.values_list("board__number", "status"))
+    assert statuses == {table.board(): "superseded", table.board(1): "provisional"}
