@@ -26,6 +26,7 @@ from typing import Any, NoReturn
 
 from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, Throttled
@@ -202,9 +203,11 @@ class _TableView(APIView):
 
     def throttled(self, request: Request, wait: float | None) -> NoReturn:
         seconds = int(wait or 0) + 1
-        raise Throttled(wait=seconds, detail=_(
+        raise Throttled(wait=seconds, detail=ngettext(
             "Massa peticions des d'aquesta taula o adreça: torneu-ho a provar d'aquí a "
-            "%(n)s segons.") % {"n": seconds})
+            "%(n)s segon.",
+            "Massa peticions des d'aquesta taula o adreça: torneu-ho a provar d'aquí a "
+            "%(n)s segons.", seconds) % {"n": seconds})
 
     def _enter(self, request: Request, secret: str, board: int | None,
                serializer: type[serializers.Serializer[Any]]) -> Response:

@@ -24,11 +24,12 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, router, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.text import normalise
+from tournaments.db.games import share_round
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -190,6 +191,10 @@ def table_place(secret: str, *, lock: bool = False) -> TablePlace:
     if latest is not None:
         chosen = seatings.filter(pk=latest)
         if lock:
+            # As a referee's save: the championship's and round's rows shared first,
+            # then the seating's locked, so a close, a draw or a seating edited by hand
+            # (each locks the championship first) never waits on this in reverse order.
+            share_round("seating", [latest], using=router.db_for_write(Seating))
             chosen = chosen.select_for_update(of=("self",))
         seating = chosen.first()
     if seating is None or seating.round.is_closed:
