@@ -49,6 +49,11 @@ Variables:
                           device cookie, or one device with it (default 5)
     AXES_COOLOFF_MINUTES  how long a lockout lasts unless the organiser unlocks (15)
     PRINT_JOBS_PER_MINUTE print jobs one address may start per minute (default 10)
+    TABLE_ENTRY_RATE_PER_TABLE    requests one table's link may make (default 60/min)
+    TABLE_ENTRY_RATE_PER_ADDRESS  requests one address may make to the tables' links
+                          (default 120/min)
+    TABLE_LINK_BASE_URL   the site's address the tables' links start with (manage.py
+                          table_links; default http://127.0.0.1:8000)
 
 Security (HTTPS behind a proxy; see deploy/README.md and deploy/production.env.example):
     SECURE_SSL_REDIRECT           redirect http to https (default 0)
@@ -419,6 +424,14 @@ MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", str(BASE_DIR / "var" / "media")))
 
 CACHES = caches_from_env()
+
+# Results entered at the table (tournaments/api/tables.py): requests allowed per table's
+# secret and per client address (DRF rates: "60/min"); over them, 429 with Retry-After.
+# TABLE_LINK_BASE_URL: the site's address as the tables' links start (manage.py
+# table_links), e.g. https://botifarra.example.org; empty: http://127.0.0.1:8000.
+TABLE_ENTRY_RATE_PER_TABLE = os.environ.get("TABLE_ENTRY_RATE_PER_TABLE", "60/min")
+TABLE_ENTRY_RATE_PER_ADDRESS = os.environ.get("TABLE_ENTRY_RATE_PER_ADDRESS", "120/min")
+TABLE_LINK_BASE_URL = os.environ.get("TABLE_LINK_BASE_URL", "")
 
 # The live public pages (tournaments/web/live.py, docs/performance.md): each process keeps a
 # championship's row (its results version) this many seconds, so a cached page, a 304 or

@@ -37,6 +37,7 @@ from tournaments.models import (
     Round,
     Seating,
     Table,
+    TableEntry,
 )
 from tournaments.permissions import Capability, has, require
 
@@ -228,6 +229,17 @@ class GameAdmin(ReadOnlyAdmin):
     list_filter = ["seating__round__championship", "seating__round__number", "ended_by"]
     list_select_related = ["seating__round__championship", "seating__table",
                            "seating__ns_pair", "seating__ew_pair", "entered_by"]
+
+
+@admin.register(TableEntry)
+class TableEntryAdmin(ReadOnlyAdmin):
+    """The results entered at the tables (provisional, disputed, confirmed, superseded),
+    read-only: the tables' link and the referees' services write them."""
+
+    list_display = ["round", "table_number", "board", "status", "entered_by_pair",
+                    "confirmed_by_pair", "note", "updated_at"]
+    list_filter = ["championship", "status"]
+    list_select_related = ["round__championship", "board"]
 
 
 @admin.register(AuditEntry)

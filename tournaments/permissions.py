@@ -70,6 +70,7 @@ class Capability(StrEnum):
     SEE_ALL_PRINT_JOBS = "see_all_print_jobs"
     MANAGE_PRINT_JOBS = "manage_print_jobs"
     VIEW_AUDIT_LOG = "view_audit_log"
+    MANAGE_TABLE_ENTRY = "manage_table_entry"
 
 
 C = Capability
@@ -106,6 +107,8 @@ CAPABILITY_ROLES: dict[Capability, frozenset[str]] = {
     C.SEE_ALL_PRINT_JOBS: HEAD,
     C.MANAGE_PRINT_JOBS: ORGANISER,
     C.VIEW_AUDIT_LOG: HEAD,
+    # The tables' links: switch table entry on or off, reissue a table's secret.
+    C.MANAGE_TABLE_ENTRY: ORGANISER,
 }
 
 #: What the refusal says the person tried to do ("No teniu permís per a: ...").
@@ -134,6 +137,7 @@ LABELS: dict[Capability, Promise] = {
     C.SEE_ALL_PRINT_JOBS: gettext_lazy("veure tots els treballs d'impressió"),
     C.MANAGE_PRINT_JOBS: gettext_lazy("tornar a fer o cancel·lar treballs d'impressió"),
     C.VIEW_AUDIT_LOG: gettext_lazy("veure el registre de canvis"),
+    C.MANAGE_TABLE_ENTRY: gettext_lazy("gestionar l'entrada des de les taules"),
 }
 
 # --------------------------------------------------------------------------- roles

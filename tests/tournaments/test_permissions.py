@@ -39,6 +39,7 @@ EXPECTED = {
     Capability.DELETE_CHAMPIONSHIP: {ORG},
     Capability.CLOSE_ROUND_WITH_MISSING: {ORG},
     Capability.MANAGE_PRINT_JOBS: {ORG},
+    Capability.MANAGE_TABLE_ENTRY: {ORG},
     Capability.ENTER_RESULT: {ORG, HEAD, REF},
     Capability.CHANGE_CLOSED_ROUND: {ORG, HEAD},
     Capability.ADJUST_SCORE: {ORG, HEAD},

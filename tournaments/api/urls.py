@@ -4,11 +4,22 @@ championship's game at its own (round, table)."""
 
 from django.urls import path
 
-from tournaments.api import auth, games, prints, results, root, schema_auth, stages, views
+from tournaments.api import (
+    auth,
+    games,
+    prints,
+    results,
+    root,
+    schema_auth,
+    stages,
+    tables,
+    views,
+)
 
 __all__ = ["schema_auth", "urlpatterns"]  # schema_auth: registered on import
 
 C = "c/<slug:slug>/"
+T = "tables/<str:secret>/"
 
 urlpatterns = [
     path("", root.ApiRoot.as_view(), name="api_root"),
@@ -38,4 +49,17 @@ urlpatterns = [
     path(C + "prints/<int:job_id>/", prints.PrintJobApi.as_view(), name="api_print_job"),
     path(C + "prints/<int:job_id>/download/", prints.PrintJobDownloadApi.as_view(),
          name="api_print_download"),
+    # A table's own link (no account: the secret is the credential).
+    path(T, tables.TableApi.as_view(), name="api_table"),
+    path(T + "boards/<int:board>/result/", tables.TableResultApi.as_view(),
+         name="api_table_result"),
+    path(T + "boards/<int:board>/result/confirm/", tables.TableResultConfirmApi.as_view(),
+         name="api_table_result_confirm"),
+    path(T + "boards/<int:board>/result/dispute/", tables.TableResultDisputeApi.as_view(),
+         name="api_table_result_dispute"),
+    path(T + "game/", tables.TableGameApi.as_view(), name="api_table_game"),
+    path(T + "game/confirm/", tables.TableGameConfirmApi.as_view(),
+         name="api_table_game_confirm"),
+    path(T + "game/dispute/", tables.TableGameDisputeApi.as_view(),
+         name="api_table_game_dispute"),
 ]

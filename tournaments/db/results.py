@@ -43,6 +43,7 @@ from tournaments.models import (
     Round,
     Seating,
     Table,
+    TableEntry,
 )
 
 
@@ -70,7 +71,9 @@ class SaveContext:
     ``played_by``: the number of this table's pair that already played the board at
     another table, or ``None``. ``roles``: the ``Membership.Role`` values the user
     named by the read holds in the championship (none: empty), ``None`` when not read
-    (no user given, or a database without ``string_agg``).
+    (no user given, or a database without ``string_agg``). ``table_waiting``: the
+    table's players entered the board through its link and it waits for the opponents
+    or a referee (a referee's save supersedes it: ``services.tables``).
     """
 
     seating: Seating
@@ -79,6 +82,7 @@ class SaveContext:
     round_started: bool
     played_by: int | None
     roles: frozenset[str] | None
+    table_waiting: bool = False
 
     @property
     def round(self) -> Round:
@@ -214,6 +218,14 @@ _PLAYED_BY = (
 )
 #: The same for a board named by its number in the seating's round (parameter: the number).
 _PLAYED_BY_AT = _PLAYED_BY.replace("%s", f"({BOARD_OF_ROUND})", 1)
+#: Whether the table has an entry of its players on the board (parameter: its id) still
+#: waiting (provisional or disputed): one column more here, no statement more a save.
+_TABLE_WAITING = (
+    f"EXISTS (SELECT 1 FROM {TableEntry._meta.db_table} te"  # noqa: S608
+    f" WHERE te.round_id = {_S}.round_id AND te.table_number = jt.number"
+    f" AND te.board_id = %s AND te.status IN ('provisional', 'disputed'))"
+)
+_TABLE_WAITING_AT = _TABLE_WAITING.replace("%s", f"({BOARD_OF_ROUND})", 1)
 _ROLE = Membership._meta.get_field("role").column
 #: The user's (parameter: the id) roles in the seating's championship, comma-separated
 #: (none: NULL): what ``permissions.roles_of`` reads, one statement fewer a save.
@@ -245,8 +257,8 @@ def save_context(seating_id: int, board: Board, *, user_id: int | None,
     locked (``FOR UPDATE``) and its championship's and round's ``FOR KEY SHARE`` until
     the transaction ends; the roles those of ``user_id`` (``None``: not read). ``None``
     when the seating no longer exists (the table drawn again meanwhile)."""
-    extra = [_BOARD_FITS, _ROUND_STARTED, _PLAYED_BY]
-    params: list[Any] = [board.pk, board.pk]
+    extra = [_BOARD_FITS, _ROUND_STARTED, _PLAYED_BY, _TABLE_WAITING]
+    params: list[Any] = [board.pk, board.pk, board.pk]
     read_roles = _with_roles(extra, params, user_id, using)
     found = _seating_row(f"{SEATING}.id = %s", (seating_id,), extra=extra,
                          extra_params=params, lock=True, using=using)
@@ -256,7 +268,7 @@ def save_context(seating_id: int, board: Board, *, user_id: int | None,
     return SaveContext(
         seating=seating, board=board, board_fits=bool(values[0]),
         round_started=bool(values[1]), played_by=values[2],
-        roles=_roles(values[3]) if read_roles else None,
+        roles=_roles(values[4]) if read_roles else None, table_waiting=bool(values[3]),
     )
 
 
@@ -268,8 +280,8 @@ def save_context_at(slug: str, round_number: int, table_number: int, board_numbe
     ``None`` when any of the four names nothing, or when another transaction changed the
     seating's row while this one waited for its lock (PostgreSQL then drops the row
     whose joins no longer hold: :func:`seating_at` tells which)."""
-    extra = [BOARD_OF_ROUND, _ROUND_STARTED, _PLAYED_BY_AT]
-    params: list[Any] = [board_number, board_number]
+    extra = [BOARD_OF_ROUND, _ROUND_STARTED, _PLAYED_BY_AT, _TABLE_WAITING_AT]
+    params: list[Any] = [board_number, board_number, board_number]
     read_roles = _with_roles(extra, params, user_id, using)
     found = _seating_row(_AT, (slug, round_number, slug, table_number), extra=extra,
                          extra_params=params, lock=True, using=using)
@@ -279,7 +291,7 @@ def save_context_at(slug: str, round_number: int, table_number: int, board_numbe
     return SaveContext(
         seating=seating, board=_board(seating, values[0], board_number, using),
         board_fits=True, round_started=bool(values[1]), played_by=values[2],
-        roles=_roles(values[3]) if read_roles else None,
+        roles=_roles(values[4]) if read_roles else None, table_waiting=bool(values[3]),
     )
 
 

@@ -44,6 +44,10 @@ from tournaments.models.rounds import (
 from tournaments.models.stages import (
     Stage,
 )
+from tournaments.models.tables import (
+    TableAccess,
+    TableEntry,
+)
 
 __all__ = [
     "AuditEntry",
@@ -63,4 +67,6 @@ __all__ = [
     "Seating",
     "Stage",
     "Table",
+    "TableAccess",
+    "TableEntry",
 ]

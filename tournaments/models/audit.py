@@ -50,6 +50,9 @@ class AuditEntry(models.Model):
         GAME_CREATE = "game.create", _("Partida entrada")
         GAME_UPDATE = "game.update", _("Partida corregida")
         GAME_DELETE = "game.delete", _("Partida esborrada")
+        TABLE_SECRET_REISSUE = "table.reissue", _("Enllaç de taula renovat")
+        TABLE_ENTRY_DISPUTE = "table.dispute", _("Resultat de taula discutit")
+        TABLE_ENTRY_SWITCH = "table.switch", _("Entrada des de les taules activada o desactivada")
         PRINT_RETRY = "print.retry", _("Treball d'impressió repetit")
         PRINT_CANCEL = "print.cancel", _("Treball d'impressió cancel·lat")
 
@@ -63,6 +66,7 @@ class AuditEntry(models.Model):
         "result": _("Resultats"),
         "game": _("Partides"),
         "print": _("Impressió"),
+        "table": _("Taules"),
     }
     RESULT_ACTIONS = (Action.RESULT_CREATE, Action.RESULT_UPDATE, Action.RESULT_DELETE)
     GAME_ACTIONS = (Action.GAME_CREATE, Action.GAME_UPDATE, Action.GAME_DELETE)

@@ -161,6 +161,9 @@ class Championship(models.Model):
     )
     contro_allowed = models.BooleanField(_("contro permès"), default=True)
     recontro_allowed = models.BooleanField(_("recontro permès"), default=True)
+    # Results entered at the table by the players and confirmed by the opponents
+    # (tournaments.services.tables); off: only referees enter.
+    table_entry = models.BooleanField(_("entrada des de les taules"), default=True)
 
     boards_per_round = models.PositiveSmallIntegerField(_("taulers per ronda"), default=0)
     # How the next round is drawn (each round keeps the method it was drawn by), and how

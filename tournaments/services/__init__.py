@@ -84,6 +84,7 @@ from tournaments.services.pairs import (
     registration_refusal,
 )
 from tournaments.services.results import (
+    OnBehalfOfTable,
     ResultData,
     ResultSaved,
     SaveKind,
@@ -104,6 +105,20 @@ from tournaments.services.rounds import (
 )
 from tournaments.services.stage_setup import STAGES_MAX, stages_setup
 from tournaments.services.stages import knockout_seat, stage_start
+from tournaments.services.tables import (
+    EntrySaved,
+    TableEntryMissing,
+    TablePlace,
+    TableRefused,
+    stored_result,
+    table_entry_confirm,
+    table_entry_dispute,
+    table_entry_enter,
+    table_entry_set,
+    table_place,
+    table_secret,
+    table_secret_reissue,
+)
 
 __all__ = [
     "CREATE_PERMISSION",
@@ -121,10 +136,12 @@ __all__ = [
     "ChampionshipStateError",
     "DeletionSummary",
     "DrawError",
+    "EntrySaved",
     "GameConflict",
     "GameSaved",
     "Imported",
     "NotAllowedError",
+    "OnBehalfOfTable",
     "PairLine",
     "PairsCsv",
     "PairsCsvError",
@@ -136,6 +153,9 @@ __all__ = [
     "ResultSaved",
     "SaveKind",
     "SeatingCheck",
+    "TableEntryMissing",
+    "TablePlace",
+    "TableRefused",
     "TournamentError",
     "board_analyse",
     "boards_analyse",
@@ -184,6 +204,14 @@ __all__ = [
     "sign_in_token",
     "stage_start",
     "stages_setup",
+    "stored_result",
+    "table_entry_confirm",
+    "table_entry_dispute",
+    "table_entry_enter",
+    "table_entry_set",
+    "table_place",
+    "table_secret",
+    "table_secret_reissue",
     "user_ensure",
     "validate_result",
 ]

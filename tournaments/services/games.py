@@ -24,7 +24,13 @@ from tournaments.services.errors import (
     GameConflict,
     ResultError,
 )
-from tournaments.services.results import SaveKind
+from tournaments.services.results import (
+    OnBehalfOfTable,
+    SaveKind,
+    supersede_table_entries,
+    table_closed_round,
+    table_may_not_adjust,
+)
 from tournaments.services.stages import knockout_level_check, knockout_seat
 
 NOTE_MAX = 500
@@ -103,7 +109,8 @@ def game_record(*, seating: Seating, **values: Any) -> GameSaved:
     the form was loaded with) the game at ``seating``'s table. Keywords:
     ``ns_points``, ``ew_points``, ``deals``, ``ended_by``, ``hands`` (the score sheet,
     optional: the final is then computed from it), ``note``, ``expected_version``,
-    ``expected_id``, ``acting_user``.
+    ``expected_id``, ``acting_user``, ``on_behalf_of_table`` (the opponents'
+    confirmation of the table's entry: ``services.results.OnBehalfOfTable``).
 
     The same guarantees as a board's result: the seating row is locked, so two saves
     run one after the other and the second, based on an older version, gets
@@ -129,26 +136,16 @@ def game_record(*, seating: Seating, **values: Any) -> GameSaved:
     return _record(locked, **values)
 
 
-def _record(
-    seating: Seating,
-    *,
-    ns_points: Any = None,
-    ew_points: Any = None,
-    deals: Any = None,
-    ended_by: Any = None,
-    hands: Any = None,
-    note: str = "",
-    expected_version: int | None,
-    expected_id: int | None = None,
-    acting_user: User | None,
-) -> GameSaved:
+def check_game(
+    seating: Seating, *, ns_points: Any = None, ew_points: Any = None, deals: Any = None,
+    ended_by: Any = None, hands: Any = None, note: str = "",
+) -> tuple[classic.Game, str]:
+    """Every rule check of a game at ``seating``'s table (its round and championship
+    loaded), as :func:`game_record` runs them: the game (``validate_game``, with the
+    knockout's rules in a knockout round), the note's length, a knockout's level score.
+    Returns the game and the note as stored. Raises :class:`ResultError`."""
     round = seating.round
     championship = round.championship
-    require(acting_user, championship, Capability.ENTER_RESULT)
-    if championship.status == Championship.Status.FINISHED:
-        raise ChampionshipStateError(
-            _("El campionat ja s'ha acabat: els resultats no es poden canviar.")
-        )
     raw: dict[str, Any] = {"ended_by": ended_by}
     if hands:
         raw["hands"] = hands
@@ -164,16 +161,46 @@ def _record(
             _("La nota pot tenir com a màxim %(n)s caràcters.") % {"n": NOTE_MAX},
             field="note",
         )
+    knockout_level_check(seating, data.ns_points, data.ew_points, data.deals,
+                         championship.max_deals,
+                         adjusted=data.ended_by is classic.EndedBy.ADJUSTED)
+    return data, note
+
+
+def _record(
+    seating: Seating,
+    *,
+    ns_points: Any = None,
+    ew_points: Any = None,
+    deals: Any = None,
+    ended_by: Any = None,
+    hands: Any = None,
+    note: str = "",
+    expected_version: int | None,
+    expected_id: int | None = None,
+    acting_user: User | None,
+    on_behalf_of_table: OnBehalfOfTable | None = None,
+) -> GameSaved:
+    round = seating.round
+    championship = round.championship
+    table = on_behalf_of_table
+    if table is None:
+        require(acting_user, championship, Capability.ENTER_RESULT)
+    if championship.status == Championship.Status.FINISHED:
+        raise ChampionshipStateError(
+            _("El campionat ja s'ha acabat: els resultats no es poden canviar.")
+        )
+    data, note = check_game(seating, ns_points=ns_points, ew_points=ew_points, deals=deals,
+                            ended_by=ended_by, hands=hands, note=note)
     fields: dict[str, Any] = {
         "ns_points": data.ns_points, "ew_points": data.ew_points, "deals": data.deals,
         "ended_by": data.ended_by.value,
         "hands": [h.as_json() for h in data.hands] if data.hands else None,
         "note": note,
     }
-    knockout_level_check(seating, data.ns_points, data.ew_points, data.deals,
-                         championship.max_deals,
-                         adjusted=data.ended_by is classic.EndedBy.ADJUSTED)
     current = Game.objects.filter(seating=seating).first()
+    if table is not None:
+        _table_checks(seating, data, current)
     if current is not None and all(
         getattr(current, name) == value for name, value in fields.items()
     ):
@@ -223,7 +250,10 @@ def _record(
             ) from None
         audit(championship, AuditEntry.Action.GAME_CREATE, acting_user, target=target,
               round_number=round.number, table_number=seating.table.number,
-              before=None, after=game.snapshot(), at=now)
+              before=None, after=game.snapshot(), at=now,
+              reason=table.text() if table is not None else "")
+        if table is None:
+            supersede_table_entries(round, seating.table.number, None)
         _knockout_follows(seating, acting_user)
         return GameSaved(SaveKind.CREATED, game)
     before = current.snapshot()
@@ -237,8 +267,24 @@ def _record(
     audit(championship, AuditEntry.Action.GAME_UPDATE, acting_user, target=target,
           round_number=round.number, table_number=seating.table.number,
           before=before, after=current.snapshot(), at=now)
+    supersede_table_entries(round, seating.table.number, None)
     _knockout_follows(seating, acting_user)
     return GameSaved(SaveKind.UPDATED, current)
+
+
+def _table_checks(seating: Seating, data: classic.Game, current: Game | None) -> None:
+    """What a table may not do that a referee may (``results._table_checks``)."""
+    if current is not None:
+        current.seating = seating
+        raise GameConflict(
+            _("%(where)s: un àrbitre ja hi ha desat la partida; per canviar-la, "
+              "demaneu-ho a un àrbitre.") % {"where": _where(seating)},
+            current=current,
+        )
+    if seating.round.is_closed:
+        raise table_closed_round(seating.round.number)
+    if data.ended_by is classic.EndedBy.ADJUSTED:
+        raise table_may_not_adjust("ended_by")
 
 
 def _lock_knockout(round_id: int | None) -> None:

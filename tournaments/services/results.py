@@ -28,6 +28,7 @@ from tournaments.models import (
     Result,
     Round,
     Seating,
+    TableEntry,
 )
 from tournaments.permissions import remember_roles
 from tournaments.result_messages import normalise_side, result_problems
@@ -56,6 +57,42 @@ class ResultData:
     infraction: str | None = None
     adjusted: tuple[str, str] | None = None
     note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OnBehalfOfTable:
+    """A save made for the players of a table (``tournaments.services.tables``): pair
+    ``entered_by`` entered it with the table's secret, pair ``confirmed_by`` (the
+    opponents) confirmed it. Such a save needs no role but runs every rule check; it
+    cannot replace a stored result (a referee's wins), put an adjusted score or touch a
+    closed round; its audit row's reason names the table and both pairs."""
+
+    table_number: int
+    entered_by: int
+    confirmed_by: int
+
+    def text(self) -> str:
+        return _("taula %(table)s, parella %(pair)s (confirmada per la parella %(other)s)") % {
+            "table": self.table_number, "pair": self.entered_by, "other": self.confirmed_by,
+        }
+
+
+def table_closed_round(round_number: int) -> ChampionshipStateError:
+    """The refusal of a table's entry in a closed round."""
+    return ChampionshipStateError(
+        _("La ronda %(n)s està tancada: demaneu a un àrbitre que hi entri el resultat.")
+        % {"n": round_number}
+    )
+
+
+def supersede_table_entries(round: Round, table_number: int, board: Board | None) -> None:
+    """A referee's save wins over the table's: its entries of that board (``None``: the
+    table's game) still waiting or disputed become superseded, in the save's
+    transaction."""
+    TableEntry.objects.filter(
+        round=round, table_number=table_number, board=board,
+        status__in=(TableEntry.Status.PROVISIONAL, TableEntry.Status.DISPUTED),
+    ).update(status=TableEntry.Status.SUPERSEDED, updated_at=timezone.now())
 
 
 class SaveKind(StrEnum):
@@ -238,8 +275,10 @@ def result_record(*, seating: Seating, board: Board, **values: Any) -> ResultSav
     (the API's ETag): a result deleted and entered again is then a conflict too. The
     other keywords (all keyword-only): the result's values as :func:`validate_result`
     takes them (``trump``, ``ns_points_taken``, ``delegated``, ``contro``,
-    ``recontro``, ``sant_vicenc``, ``infraction``, ``adjusted``, ``note``) and
-    ``acting_user``.
+    ``recontro``, ``sant_vicenc``, ``infraction``, ``adjusted``, ``note``),
+    ``acting_user`` and ``on_behalf_of_table`` (an :class:`OnBehalfOfTable`: the save
+    the opponents' confirmation makes, with no role; ``acting_user`` then ``None``). A
+    referee's save supersedes the table's entries of that board still waiting.
 
     Locks the seating and the result row (``select_for_update``) so that two referees
     saving at once are serialised; the second then sees a version other than the one it
@@ -289,15 +328,18 @@ def _record(
     expected_version: int | None,
     expected_id: int | None = None,
     acting_user: User | None,
+    on_behalf_of_table: OnBehalfOfTable | None = None,
 ) -> ResultSaved:
     """:func:`result_record`'s work, with the table's seating read and locked in this
     transaction with the checks and the user's roles (``context``)."""
     seating, board = context.seating, context.board
     round = context.round
     championship = context.championship
+    table = on_behalf_of_table
     if context.roles is not None:
         remember_roles(acting_user, championship.pk, context.roles)
-    require(acting_user, championship, Capability.ENTER_RESULT)
+    if table is None:
+        require(acting_user, championship, Capability.ENTER_RESULT)
     if championship.status == Championship.Status.FINISHED:
         raise ChampionshipStateError(
             _("El campionat ja s'ha acabat: els resultats no es poden canviar.")
@@ -314,6 +356,8 @@ def _record(
         adjusted=adjusted, note=note,
     )
     current = result_locked(seating.pk, board.pk)
+    if table is not None:
+        _table_checks(table, round, data, current, where=_where(seating, board))
     fields = {
         "trump": data.trump,
         "ns_points_taken": data.ns_points_taken,
@@ -368,7 +412,8 @@ def _record(
         entry = audit_entry(
             board.championship_id, AuditEntry.Action.RESULT_CREATE, acting_user,
             **_audit_fields(None, seating=seating, board=board, before=None,
-                            after=result.snapshot(), at=now),
+                            after=result.snapshot(), at=now,
+                            reason=table.text() if table is not None else ""),
         )
         try:
             # No savepoint: a refusal here ends the whole transaction anyway. The
@@ -386,6 +431,8 @@ def _record(
                 % {"where": _where(seating, board)},
                 current=None,
             ) from None
+        if table is None and context.table_waiting:
+            supersede_table_entries(round, seating.table.number, board)
         return _saved(SaveKind.CREATED, result, context)
     before = current.snapshot()
     for name, value in fields.items():
@@ -396,7 +443,32 @@ def _record(
     current.save()
     _audit(current, seating=seating, board=board, action=AuditEntry.Action.RESULT_UPDATE,
            acting_user=acting_user, before=before, after=current.snapshot(), at=now)
+    if context.table_waiting:
+        supersede_table_entries(round, seating.table.number, board)
     return _saved(SaveKind.UPDATED, current, context)
+
+
+def table_may_not_adjust(field: str) -> ResultError:
+    """The refusal of an adjusted score entered at a table (the director's)."""
+    return ResultError(
+        _("Una puntuació ajustada només la pot posar un àrbitre."), field=field
+    )
+
+
+def _table_checks(table: OnBehalfOfTable, round: Round, data: ResultData,
+                  current: Result | None, *, where: str) -> None:
+    """What a table may not do that a referee may: replace a stored result, enter in a
+    closed round, put an adjusted score."""
+    if current is not None:
+        raise ResultConflict(
+            _("%(where)s: un àrbitre ja hi ha desat el resultat; per canviar-lo, "
+              "demaneu-ho a un àrbitre.") % {"where": where},
+            current=current,
+        )
+    if round.is_closed:
+        raise table_closed_round(round.number)
+    if data.adjusted is not None:
+        raise table_may_not_adjust("adjusted")
 
 
 def _stale(current: Result, acting_user: User | None, *, where: str) -> ResultConflict:
