@@ -78,7 +78,7 @@ def _share_round(by: str, params: list[Any]) -> None:
 
 
 def _locked_seating(slug: str, round_number: int, table_number: int) -> Seating:
-    _lock_knockout(Round.objects.filter(championship__slug=slug, number=round_number)
+    lock_knockout(Round.objects.filter(championship__slug=slug, number=round_number)
                    .values_list("pk", flat=True).first())
     _share_round("slug", [slug, round_number])
     seating = (
@@ -122,7 +122,7 @@ def game_record(*, seating: Seating, **values: Any) -> GameSaved:
     Raises :class:`NotAllowedError`, :class:`ChampionshipStateError` (finished),
     :class:`ResultError` (every problem at its field), :class:`GameConflict`.
     """
-    _lock_knockout(seating.round_id)
+    lock_knockout(seating.round_id)
     _share_round("round", [seating.round_id])
     locked = Seating.objects.select_for_update(of=("self",)).select_related(
         "round__championship", "table", "ns_pair", "ew_pair"
@@ -287,7 +287,7 @@ def _table_checks(seating: Seating, data: classic.Game, current: Game | None) ->
         raise table_may_not_adjust("ended_by")
 
 
-def _lock_knockout(round_id: int | None) -> None:
+def lock_knockout(round_id: int | None) -> None:
     """A knockout round's stage row, locked before the table's: a game entered here
     may seat or drop a later match (``knockout_seat`` locks the stage, then that
     match's table), so every save in the knockout takes the stage first and two saves
@@ -316,7 +316,7 @@ def game_delete(
 ) -> None:
     """Delete a table's game (the version the referee saw; audited). Same capabilities
     as a correction. Raises :class:`GameConflict` when it changed meanwhile."""
-    _lock_knockout(Seating.objects.filter(pk=game.seating_id).values_list(
+    lock_knockout(Seating.objects.filter(pk=game.seating_id).values_list(
         "round_id", flat=True).first())
     _share_round("seating", [game.seating_id])
     seating = Seating.objects.select_for_update(of=("self",)).select_related(

@@ -49,7 +49,7 @@ from tournaments.services.errors import (
     ResultError,
     TournamentError,
 )
-from tournaments.services.games import check_game, game_record
+from tournaments.services.games import check_game, game_record, lock_knockout
 from tournaments.services.results import (
     OnBehalfOfTable,
     result_record,
@@ -194,6 +194,9 @@ def table_place(secret: str, *, lock: bool = False) -> TablePlace:
             # As a referee's save: the championship's and round's rows shared first,
             # then the seating's locked, so a close, a draw or a seating edited by hand
             # (each locks the championship first) never waits on this in reverse order.
+            # A knockout's stage first, as every save in a knockout round takes it.
+            lock_knockout(seatings.filter(pk=latest).values_list("round_id", flat=True)
+                          .first())
             share_round("seating", [latest], using=router.db_for_write(Seating))
             chosen = chosen.select_for_update(of=("self",))
         seating = chosen.first()
