@@ -2,13 +2,25 @@
 
 from django.urls import path
 
-from tournaments.web import audit, championships, live, pairs, people, referee, rounds
+from tournaments.web import (
+    audit,
+    championships,
+    live,
+    pairs,
+    people,
+    referee,
+    rounds,
+    table_page,
+)
 
 C = "c/<slug:slug>/"
 TABLE = C + "referee/rounds/<int:round>/tables/<int:table>/"
 
 urlpatterns = [
     path("", championships.home, name="home"),
+    # A table's own page (its secret is the credential) and its service worker
+    path("t/sw.js", table_page.table_service_worker, name="table_sw"),
+    path("t/<str:secret>/", table_page.table_page, name="table_page"),
     path("championships/new/", championships.championship_create, name="championship_create"),
     path("after-login/", championships.after_login, name="after_login"),
     # Public

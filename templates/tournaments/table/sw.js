@@ -1,0 +1,51 @@
+{% load static %}/* The tables' service worker (served at /t/sw.js, scope /t/): keeps each table's
+   page and its static files, so that the page opens with no network; the page queues its
+   entries itself (static/tournaments/table.js). */
+"use strict";
+const CACHE = "botifarra-table-v1";
+const STATIC = [
+  "{% static 'tournaments/site.css' %}", "{% static 'tournaments/table.js' %}",
+  "{% static 'tournaments/favicon.svg' %}",
+];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((c) => c.addAll(STATIC)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(self.clients.claim());
+});
+
+async function networkFirst(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(request, response.clone());
+    return response;
+  } catch (error) {
+    const cached = await cache.match(request, {ignoreSearch: true});
+    if (cached) return cached;
+    throw error;
+  }
+}
+
+async function cacheFirst(request) {
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(request);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;  // entries go to the network (the page queues them)
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith("{% get_static_prefix %}")) {
+    event.respondWith(cacheFirst(request));
+  } else if (url.pathname.startsWith("/t/") || url.pathname.startsWith("/api/v1/tables/")) {
+    event.respondWith(networkFirst(request));
+  }
+});

@@ -1,0 +1,52 @@
+"""The table's own page, ``/t/<secret>/``: what the players at a table see through the
+link of its table card (no account: the secret in the URL is the credential, never a
+login). It renders :func:`tournaments.selectors.tables.table_state`; the entries go to
+the table's JSON API from ``static/tournaments/table.js`` (queued on the phone while
+offline), and ``/t/sw.js``, the service worker, keeps the page for offline use."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from tournaments import services
+from tournaments.forms import GameForm, ResultForm
+from tournaments.selectors.tables import table_state
+
+
+@require_GET
+@never_cache
+def table_page(request: HttpRequest, secret: str) -> HttpResponse:
+    try:
+        place = services.table_place(secret)
+    except services.TableRefused as exc:
+        response = render(request, "tournaments/table/refused.html",
+                          {"reason": str(exc)}, status=403)
+    else:
+        championship = place.championship
+        state = table_state(place.seating, place.access.table_number)
+        form = (GameForm(championship=championship, sheet=False, can_adjust=False)
+                if championship.is_classic
+                else ResultForm(championship=championship, can_adjust=False))
+        response = render(request, "tournaments/table/page.html", {
+            "state": state, "form": form, "secret": secret,
+            "classic": championship.is_classic,
+        })
+    # The secret is in the URL: it never leaves in a Referer, nor is the page indexed.
+    response["Referrer-Policy"] = "no-referrer"
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+@require_GET
+def table_service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker, served from ``/t/`` so that its scope covers the tables'
+    pages; it precaches the page's static files (their names as the storage gives them)."""
+    response = HttpResponse(render_to_string("tournaments/table/sw.js", request=request),
+                            content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/t/"
+    return response
