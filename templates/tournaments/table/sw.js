@@ -23,7 +23,7 @@ async function networkFirst(request) {
     if (response.ok) await cache.put(request, response.clone());
     return response;
   } catch (error) {
-    const cached = await cache.match(request, {ignoreSearch: true});
+    const cached = await cache.match(request, {ignoreSearch: true, ignoreVary: true});
     if (cached) return cached;
     throw error;
   }
@@ -31,7 +31,7 @@ async function networkFirst(request) {
 
 async function cacheFirst(request) {
   const cache = await caches.open(CACHE);
-  const cached = await cache.match(request);
+  const cached = await cache.match(request, {ignoreVary: true});
   if (cached) return cached;
   const response = await fetch(request);
   if (response.ok) await cache.put(request, response.clone());

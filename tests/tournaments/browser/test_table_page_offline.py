@@ -1,0 +1,131 @@
+"""In real Chromium: the table's own page works with the network cut. Two results
+entered offline wait on the phone (IndexedDB), the page reloads offline from its
+service worker, and when the network returns both land, once each; a third entered
+offline for a board a referee stored meanwhile is shown refused, with the reason and
+the stored values. Slow: a browser and a live server (about 10 to 20 s)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from django.db import connections
+
+from tests.factories import UserFactory, build_championship
+from tests.tournaments.browser.test_referee_phone import (  # noqa: F401
+    PHONE,
+    browser,
+    shot,
+)
+from tournaments import services
+from tournaments.models import Board, Membership, Seating, TableEntry
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def _db(query: Any) -> Any:
+    """``query()`` run here, its connection closed (Playwright's sync API runs the test in
+    another context, whose connections would outlive the test database)."""
+    try:
+        return query()
+    finally:
+        connections.close_all()
+
+
+def _enter(page: Any, board: int, pair: int, trump_index: int, points: int) -> None:
+    page.click(f'button.enter[data-board="{board}"]')
+    page.check(f'#entry-form input[name=entered_by][value="{pair}"]')
+    page.click(f"label[for=id_trump_{trump_index}]")
+    page.fill("#id_ns_points_taken", str(points))
+    page.click("#entry-form button[type=submit]")
+    page.wait_for_selector("#entry-form", state="hidden")
+
+
+def _waiting(page: Any) -> str:
+    return str(page.get_attribute("#outbox-status", "data-waiting"))
+
+
+def _until(check: Any, seconds: float) -> float:
+    """Polls ``check()`` until it holds; the seconds it took (fails after ``seconds``)."""
+    start = time.monotonic()
+    while not check():
+        assert time.monotonic() - start < seconds, f"not within {seconds} s"
+        time.sleep(0.1)
+    return time.monotonic() - start
+
+
+def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
+    transactional_db, live_server, browser  # noqa: F811
+) -> None:
+    assert live_server.url.startswith(("http://localhost:", "http://127.0.0.1:"))  # secure
+    championship = build_championship(pairs=8, rounds=2, boards_per_round=3, drawn_rounds=1)
+    referee = UserFactory(username="arbitre-taula")
+    referee.save()
+    Membership.objects.create(championship=championship, user=referee, role="referee")
+    seating = Seating.objects.select_related("ns_pair", "ew_pair").get(
+        round__championship=championship, round__number=1, table__number=1)
+    secret = services.table_secret(championship=championship, table_number=1).secret
+    ns = seating.ns_pair.number
+    boards = list(Board.objects.filter(round=seating.round).order_by("number"))
+    connections.close_all()
+
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
+                                  locale="ca-ES")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    url = f"{live_server.url}/t/{secret}/"
+    page.goto(url)
+    # The worker controls the page and keeps it (with its static files).
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null",
+                           timeout=10000)
+    _until(lambda: page.evaluate(
+        "async () => Boolean(await caches.match(location.href))"), 10)
+    assert "Tot enviat" in page.inner_text("#outbox-status")
+
+    context.set_offline(True)
+    _enter(page, boards[0].number, ns, 0, 40)
+    _enter(page, boards[1].number, ns, 1, 30)
+    assert _waiting(page) == "2"
+    assert "2 resultats esperant per enviar" in page.inner_text("#outbox-status")
+    page.reload()  # offline: from the service worker's cache
+    assert "2 resultats esperant per enviar" in page.inner_text("#outbox-status")
+    assert page.locator("li.table-item").count() == len(boards)
+    shot(page, "table-page-offline")
+
+    def entries() -> list[tuple[int, str]]:
+        return _db(lambda: list(TableEntry.objects.filter(round=seating.round)
+                                .values_list("board__number", "status")))
+
+    assert entries() == []
+    context.set_offline(False)
+    landed = _until(lambda: len(entries()) >= 2, 5)
+    page.wait_for_function(
+        "() => document.querySelector('#outbox-status')?.dataset.waiting === '0'",
+        timeout=5000)
+    stored = entries()
+    assert sorted(stored) == [(boards[0].number, "provisional"),
+                              (boards[1].number, "provisional")], stored
+    print(f"two offline entries landed in {landed:.2f} s")
+
+    # A third, offline, on a board a referee stores meanwhile: refused when it arrives.
+    page.wait_for_load_state("load")
+    context.set_offline(True)
+    _enter(page, boards[2].number, ns, 2, 50)
+    assert _waiting(page) == "1"
+    _db(lambda: services.result_record(
+        seating=seating, board=boards[2], trump="B", ns_points_taken=22,
+        expected_version=None, acting_user=referee))
+    context.set_offline(False)
+    started = time.monotonic()
+    page.wait_for_selector("#refused-list li.refused", timeout=5000)
+    print(f"conflict shown in {time.monotonic() - started:.2f} s")
+    refused = page.inner_text("#refused-list")
+    shot(page, "table-page-conflict")
+    assert f"Tauler {boards[2].number}" in refused and "No acceptat" in refused
+    assert "Valors desats: B · NS 22" in refused, refused
+    assert _waiting(page) == "0"
+    assert len(entries()) == 2  # the refused one stored nothing
+    context.close()
+    assert errors == []
