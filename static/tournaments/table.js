@@ -52,13 +52,15 @@
   function label(item) {
     return item.board === "" ? text.gameLabel : text.boardLabel + " " + item.board;
   }
+  const words = JSON.parse(text.labels || "{}");
+  const word = (code) => words[code] || String(code);
   function describe(values) {
     if (!values) return "";
-    if ("ns_points" in values) return "NS " + values.ns_points + " · " + values.ew_points;
-    const parts = [values.trump || "—"];
-    ["delegated", "contro", "recontro", "sant_vicenc"].forEach((k) => { if (values[k]) parts.push(k); });
-    if (values.ns_points_taken !== null && values.ns_points_taken !== undefined) parts.push("NS " + values.ns_points_taken);
-    if (values.infraction) parts.push(values.infraction);
+    if ("ns_points" in values) return word("NS") + " " + values.ns_points + " · " + word("EW") + " " + values.ew_points;
+    const parts = [values.trump ? word(values.trump) : "—"];
+    ["delegated", "contro", "recontro", "sant_vicenc"].forEach((k) => { if (values[k]) parts.push(word(k)); });
+    if (values.ns_points_taken !== null && values.ns_points_taken !== undefined) parts.push(word("ns_points_taken") + " " + values.ns_points_taken);
+    if (values.infraction) parts.push(word("infraction") + " " + word(values.infraction));
     return parts.join(" · ");
   }
   async function render() {
@@ -139,6 +141,7 @@
           item.reason = reasonOf(body);
           item.current = body && body.current ? body.current : null;
           await save(item);
+          sent = true;  // the table's state changed meanwhile: shown afresh
         }
       }
     } finally {

@@ -6,6 +6,8 @@ offline), and ``/t/sw.js``, the service worker, keeps the page for offline use."
 
 from __future__ import annotations
 
+import json
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -13,8 +15,19 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from tournaments import services
-from tournaments.forms import GameForm, ResultForm
+from django.utils.translation import gettext as _
+
+from tournaments.forms import TRUMP_CHOICES, GameForm, ResultForm
 from tournaments.selectors.tables import table_state
+
+
+def _labels() -> str:
+    """The words the page's script writes a refused entry's stored values with."""
+    words: dict[str, str] = {code: str(label) for code, label in TRUMP_CHOICES}
+    words.update({"delegated": _("Delegat"), "contro": _("Contro"), "recontro": _("Recontro"),
+                  "sant_vicenc": _("Sant Vicenç"), "ns_points_taken": _("Punts NS"),
+                  "infraction": _("Infracció"), "NS": _("NS"), "EW": _("EO")})
+    return json.dumps(words)
 
 
 @require_GET
@@ -33,7 +46,7 @@ def table_page(request: HttpRequest, secret: str) -> HttpResponse:
                 else ResultForm(championship=championship, can_adjust=False))
         response = render(request, "tournaments/table/page.html", {
             "state": state, "form": form, "secret": secret,
-            "classic": championship.is_classic,
+            "classic": championship.is_classic, "labels": _labels(),
         })
     # The secret is in the URL: it never leaves in a Referer, nor is the page indexed.
     response["Referrer-Policy"] = "no-referrer"

@@ -90,6 +90,9 @@ def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
     assert _waiting(page) == "2"
     assert "2 resultats esperant per enviar" in page.inner_text("#outbox-status")
     page.reload()  # offline: from the service worker's cache
+    page.wait_for_function(  # the queue read back from IndexedDB
+        "() => document.querySelector('#outbox-status')?.dataset.waiting === '2'",
+        timeout=5000)
     assert "2 resultats esperant per enviar" in page.inner_text("#outbox-status")
     assert page.locator("li.table-item").count() == len(boards)
     shot(page, "table-page-offline")
@@ -120,12 +123,24 @@ def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
     context.set_offline(False)
     started = time.monotonic()
     page.wait_for_selector("#refused-list li.refused", timeout=5000)
+    # The page reloads with the table's state afresh, the refusal kept on the phone.
+    page.wait_for_selector(
+        f'li.table-item[data-board="{boards[2].number}"][data-state="by_referee"]',
+        timeout=5000)
+    page.wait_for_load_state("load")
     print(f"conflict shown in {time.monotonic() - started:.2f} s")
     refused = page.inner_text("#refused-list")
     shot(page, "table-page-conflict")
     assert f"Tauler {boards[2].number}" in refused and "No acceptat" in refused
-    assert "Valors desats: B · NS 22" in refused, refused
+    assert "Valors desats: Bastos · Punts NS 22" in refused, refused
     assert _waiting(page) == "0"
     assert len(entries()) == 2  # the refused one stored nothing
+
+    # The opponents confirm board 1 on the same phone: their pair number and a tap.
+    page.click(f'form.confirm-form[data-board="{boards[0].number}"] button.confirm')
+    _until(lambda: (boards[0].number, "confirmed") in entries(), 5)
+    page.wait_for_selector(
+        f'li.table-item[data-board="{boards[0].number}"][data-state="confirmed"]',
+        timeout=5000)
     context.close()
     assert errors == []
