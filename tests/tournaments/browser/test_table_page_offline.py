@@ -13,6 +13,7 @@ import pytest
 from django.db import connections
 
 from tests.factories import UserFactory, build_championship
+from tests.tournaments.browser.test_csp import LISTEN
 from tests.tournaments.browser.test_referee_phone import (  # noqa: F401
     PHONE,
     browser,
@@ -72,6 +73,7 @@ def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
 
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
                                   locale="ca-ES")
+    context.add_init_script(LISTEN)  # the page's CSP violations, if any
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -142,5 +144,15 @@ def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
     page.wait_for_selector(
         f'li.table-item[data-board="{boards[0].number}"][data-state="confirmed"]',
         timeout=5000)
+    # The opponents dispute board 2 with a note: it goes to the referees.
+    dispute = f'form.confirm-form[data-board="{boards[1].number}"]'
+    page.click(f"{dispute} details.dispute summary")
+    page.fill(f"{dispute} input[name=note]", "Eren copes, no oros")
+    page.click(f"{dispute} button.dispute")
+    _until(lambda: (boards[1].number, "disputed") in entries(), 5)
+    page.wait_for_selector(
+        f'li.table-item[data-board="{boards[1].number}"][data-state="disputed"]',
+        timeout=5000)
+    violations = page.evaluate("() => window.__csp")
     context.close()
-    assert errors == []
+    assert errors == [] and violations == []
