@@ -102,9 +102,10 @@
   // ------------------------------------------------------------------ sending
   function reasonOf(body) {
     if (!body || typeof body !== "object") return "";
-    if (body.detail) return String(body.detail);
-    return Object.entries(body).map(([field, errors]) =>
-      (Array.isArray(errors) ? errors.join(" ") : String(errors))).join(" ");
+    if (Array.isArray(body.errors) && body.errors.length) {
+      return body.errors.map((error) => error.message).join(" ");
+    }
+    return body.detail ? String(body.detail) : "";
   }
   let flushing = false;
   async function flush() {
@@ -171,15 +172,17 @@
     general.hidden = true;
   }
   function showErrors(body) {
+    // The API's error body: {detail, code, errors: [{field, message}]}.
     clearErrors();
     const general = document.getElementById("entry-errors");
-    Object.entries(body || {}).forEach(([field, errors]) => {
-      const target = form.querySelector('[data-errors="' + field + '"]') || general;
-      (Array.isArray(errors) ? errors : [errors]).forEach((message) => {
-        const li = document.createElement("li");
-        li.textContent = typeof message === "string" ? message : JSON.stringify(message);
-        target.append(li);
-      });
+    const errors = body && Array.isArray(body.errors) && body.errors.length ? body.errors
+      : [{field: null, message: reasonOf(body)}];
+    errors.forEach((error) => {
+      const field = error.field ? String(error.field).split(".")[0] : "";
+      const target = (field && form.querySelector('[data-errors="' + field + '"]')) || general;
+      const li = document.createElement("li");
+      li.textContent = error.message;
+      target.append(li);
       target.hidden = false;
     });
   }
@@ -206,6 +209,7 @@
   const checked = (name) => Boolean(form.elements[name] && form.elements[name].checked);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    clearErrors();
     const pair = form.elements.entered_by.value;
     const body = {entered_by: pair ? Number(pair) : null, note: form.elements.note.value.trim()};
     if (page.dataset.format === "classic") {

@@ -11,12 +11,11 @@ import json
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from tournaments import services
-from django.utils.translation import gettext as _
-
 from tournaments.forms import TRUMP_CHOICES, GameForm, ResultForm
 from tournaments.selectors.tables import table_state
 

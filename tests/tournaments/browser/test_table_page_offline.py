@@ -2,7 +2,7 @@
 entered offline wait on the phone (IndexedDB), the page reloads offline from its
 service worker, and when the network returns both land, once each; a third entered
 offline for a board a referee stored meanwhile is shown refused, with the reason and
-the stored values. Slow: a browser and a live server (about 10 to 20 s)."""
+the stored values. Slow: a browser and a live server (about 15 to 25 s)."""
 
 from __future__ import annotations
 
@@ -156,3 +156,43 @@ def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
     violations = page.evaluate("() => window.__csp")
     context.close()
     assert errors == [] and violations == []
+
+
+def test_a_classic_game_is_entered_its_error_shown_by_its_field_then_confirmed(
+    transactional_db, live_server, browser  # noqa: F811
+) -> None:
+    """Slow: a browser and a live server (about 5 s)."""
+    from tests.tournaments.tables.test_classic_and_links import drawn_classic
+    from tournaments.models import Game
+
+    classic, seating = drawn_classic()
+    ns, ew = seating.ns_pair.number, seating.ew_pair.number
+    secret = services.table_secret(championship=classic.championship,
+                                   table_number=seating.table.number).secret
+    connections.close_all()
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
+                                  locale="ca-ES")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/t/{secret}/")
+    page.click('button.enter[data-board=""]')
+    page.check(f'#entry-form input[name=entered_by][value="{ew}"]')
+    page.fill("#id_ns_points", "90")  # nobody reached 101: refused by the server
+    page.fill("#id_ew_points", "64")
+    page.fill("#id_deals", "9")
+    page.check("#entry-form input[name=ended_by][value=target]")
+    page.click("#entry-form button[type=submit]")
+    page.wait_for_selector('#entry-form [data-errors="ns_points"] li', timeout=5000)
+    assert page.is_visible("#entry-form") and page.is_hidden("#entry-errors")
+    assert "101" in page.inner_text('#entry-form [data-errors="ns_points"]')
+    shot(page, "table-page-classic-error")
+    page.fill("#id_ns_points", "101")
+    page.click("#entry-form button[type=submit]")
+    page.wait_for_selector('li.table-item[data-state="provisional"]', timeout=5000)
+    page.click("form.confirm-form button.confirm")
+    page.wait_for_selector('li.table-item[data-state="confirmed"]', timeout=5000)
+    game = _db(lambda: Game.objects.get(seating=seating))
+    entries = _db(lambda: list(TableEntry.objects.filter(round=seating.round)
+                               .values_list("entered_by_pair", "confirmed_by_pair")))
+    context.close()
+    assert (game.ns_points, game.ew_points, game.deals) == (101, 64, 9)
+    assert entries == [(ew, ns)]
