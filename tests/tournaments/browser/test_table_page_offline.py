@@ -174,6 +174,11 @@ def test_a_classic_game_is_entered_its_error_shown_by_its_field_then_confirmed(
                                   locale="ca-ES")
     page = context.new_page()
     page.goto(f"{live_server.url}/t/{secret}/")
+    # "Lletra gran" stays on after a reload (kept in localStorage).
+    page.check("#large-text")
+    page.reload()
+    assert page.is_checked("#large-text")
+    assert page.evaluate("() => document.body.classList.contains('large-text')")
     page.click('button.enter[data-board=""]')
     page.check(f'#entry-form input[name=entered_by][value="{ew}"]')
     page.fill("#id_ns_points", "90")  # nobody reached 101: refused by the server

@@ -42,6 +42,7 @@ def test_a_reissued_secret_is_refused_with_the_reason_in_the_users_language(
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
     english = client.get(f"/t/{table.secret}/")
     assert english.status_code == 403 and 'lang="en"' in english.content.decode()
+    assert "This table link is not valid or has been reissued" in english.content.decode()
 
 
 def test_entry_off_is_refused_with_the_reason(table: Table) -> None:
@@ -59,3 +60,15 @@ def test_the_service_worker_is_served_for_the_tables_scope(table: Table) -> None
     assert response["Content-Type"].startswith("text/javascript")
     assert response["Service-Worker-Allowed"] == "/t/"
     assert "tournaments/table.js" in response.content.decode()
+
+
+def test_a_classic_tables_page_shows_its_game_and_the_game_form() -> None:
+    from tests.tournaments.tables.test_classic_and_links import drawn_classic
+
+    classic, seating = drawn_classic()
+    secret = services.table_secret(championship=classic.championship,
+                                   table_number=seating.table.number).secret
+    html = Client().get(f"/t/{secret}/").content.decode()
+    assert html.count('class="table-item state-') == 1 and 'data-format="classic"' in html
+    assert 'id="id_ns_points"' in html and 'id="id_ns_points_taken"' not in html
+    assert 'name="ended_by" value="adjusted"' not in html  # a referee's only
