@@ -21,6 +21,8 @@ urlpatterns = [
     # A table's own page (its secret is the credential) and its service worker
     path("t/sw.js", table_page.table_service_worker, name="table_sw"),
     path("t/<str:secret>/", table_page.table_page, name="table_page"),
+    path("t/<str:secret>/score/<int:board>/", table_page.table_hand_score,
+         name="table_hand_score"),
     path("championships/new/", championships.championship_create, name="championship_create"),
     path("after-login/", championships.after_login, name="after_login"),
     # Public

@@ -190,6 +190,12 @@
     form.reset();
     clearErrors();
     formOpenFor = board;
+    const live = document.getElementById("live-score");
+    if (live) {  // result.js asks this board's hand score as the pair types
+      live.dataset.url = live.dataset.urlPattern.replace(/\/0\/$/, "/" + board + "/");
+      live.hidden = true;
+    }
+    form.dispatchEvent(new Event("input"));  // result.js: the doubles' order afresh
     document.getElementById("entry-title").textContent = board === "" ? text.gameLabel : text.boardLabel + " " + board;
     form.hidden = false;
     form.scrollIntoView();

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import json
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from tournaments import services
+from tournaments import referee_checks, services
 from tournaments.forms import TRUMP_CHOICES, GameForm, ResultForm
 from tournaments.selectors.tables import table_state
 
@@ -62,3 +62,16 @@ def table_service_worker(request: HttpRequest) -> HttpResponse:
     response["Cache-Control"] = "no-cache"
     response["Service-Worker-Allowed"] = "/t/"
     return response
+
+
+@require_GET
+@never_cache
+def table_hand_score(request: HttpRequest, secret: str, board: int) -> JsonResponse:
+    """The live hand score of the entry form (``static/tournaments/result.js``, as on the
+    referee's form): ``referee_checks.hand_score`` of the values typed so far; 403 with
+    the reason for a refused secret."""
+    try:
+        place = services.table_place(secret)
+    except services.TableRefused as exc:
+        return JsonResponse({"detail": str(exc)}, status=403)
+    return JsonResponse(referee_checks.hand_score(place.championship, board, request.GET))

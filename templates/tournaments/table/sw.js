@@ -5,6 +5,7 @@
 const CACHE = "botifarra-table-v1";
 const STATIC = [
   "{% static 'tournaments/site.css' %}", "{% static 'tournaments/table.js' %}",
+  "{% static 'tournaments/result.js' %}",
   "{% static 'tournaments/favicon.svg' %}",
 ];
 

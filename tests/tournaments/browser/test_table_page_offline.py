@@ -85,6 +85,14 @@ def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
     _until(lambda: page.evaluate(
         "async () => Boolean(await caches.match(location.href))"), 10)
     assert "Tot enviat" in page.inner_text("#outbox-status")
+    # Online, the form shows the hand score as the pair types (the referee's rule).
+    page.click(f'button.enter[data-board="{boards[0].number}"]')
+    page.click("label[for=id_trump_1]")
+    page.fill("#id_ns_points_taken", "44")
+    assert page.inner_text("[data-ew-points]") == "28"
+    page.wait_for_selector("#live-score:not([hidden])", timeout=5000)
+    assert page.inner_text("#live-score").startswith("NS ")
+    page.click("#entry-cancel")
 
     context.set_offline(True)
     _enter(page, boards[0].number, ns, 0, 40)

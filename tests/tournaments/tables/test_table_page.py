@@ -72,3 +72,18 @@ def test_a_classic_tables_page_shows_its_game_and_the_game_form() -> None:
     assert html.count('class="table-item state-') == 1 and 'data-format="classic"' in html
     assert 'id="id_ns_points"' in html and 'id="id_ns_points_taken"' not in html
     assert 'name="ended_by" value="adjusted"' not in html  # a referee's only
+
+
+def test_the_entry_forms_hand_score_is_the_referees_rule_and_needs_a_live_secret(
+        table: Table) -> None:
+    from tournaments import referee_checks
+
+    query = {"trump": "C", "ns_points_taken": "44", "contro": "1"}
+    url = reverse("table_hand_score", args=[table.secret, table.board(0)])
+    response = Client().get(url, query)
+    assert response.status_code == 200
+    assert response.json() == referee_checks.hand_score(table.small.championship,
+                                                        table.board(0), query)
+    assert response.json()["ns"] is not None
+    refused = Client().get(reverse("table_hand_score", args=["nope", table.board(0)]), query)
+    assert refused.status_code == 403 and "detail" in refused.json()
