@@ -92,7 +92,7 @@
       const ok = document.createElement("button");
       ok.type = "button";
       ok.className = "btn small";
-      ok.textContent = "OK";
+      ok.textContent = text.dismiss || "OK";
       ok.addEventListener("click", async () => { await drop(item.key); render(); });
       li.append(ok);
       list.append(li);
