@@ -473,7 +473,10 @@ SPECTACULAR_SETTINGS = {
     # A score sheet's chooser and revoke are both a side: one enum.
     "ENUM_NAME_OVERRIDES": {"SideEnum": ["NS", "EW"],
                             "StageKindEnum": ["swiss", "groups", "knockout", "finals"],
-                            "QualifiedHowEnum": ["group", "second_chance"]},
+                            "QualifiedHowEnum": ["group", "second_chance"],
+                            "TableEntryStatusEnum": ["provisional", "confirmed", "disputed",
+                                                     "superseded"],
+                            "PairStatusEnum": ["playing", "withdrawn", "bye", "late"]},
     # Every operation documents every error it may answer, in one shape.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
