@@ -2,7 +2,16 @@
 
 from django.urls import path
 
-from tournaments.web import audit, championships, live, pairs, people, referee, rounds
+from tournaments.web import (
+    audit,
+    championships,
+    live,
+    pairs,
+    people,
+    referee,
+    referee_dashboard,
+    rounds,
+)
 
 C = "c/<slug:slug>/"
 TABLE = C + "referee/rounds/<int:round>/tables/<int:table>/"
@@ -61,7 +70,13 @@ urlpatterns = [
     path(C + "log/", audit.audit_log, name="audit_log"),
     # Referee
     path(C + "referee/", referee.referee_tables, name="referee_tables"),
+    path(C + "referee/rounds/<int:round>/", referee_dashboard.referee_round,
+         name="referee_round"),
+    path(C + "referee/rounds/<int:round>/live/", referee_dashboard.referee_round_live,
+         name="referee_round_live"),
     path(TABLE, referee.referee_table, name="referee_table"),
+    path(TABLE + "accept/", referee_dashboard.table_entry_accept, name="table_entry_accept"),
+    path(TABLE + "clear/", referee_dashboard.table_entries_clear, name="table_entries_clear"),
     path(TABLE + "boards/<int:board>/", referee.result_entry, name="result_entry"),
     path(TABLE + "boards/<int:board>/score/", referee.result_hand_score,
          name="result_hand_score"),
