@@ -11,6 +11,7 @@ from tournaments.web import (
     referee,
     referee_dashboard,
     rounds,
+    table_entry,
 )
 
 C = "c/<slug:slug>/"
@@ -59,6 +60,9 @@ urlpatterns = [
     path(C + "organise/finish/", championships.championship_finish, name="championship_finish"),
     path(C + "organise/publish-secret/", championships.deal_secret_publish,
          name="deal_secret_publish"),
+    path(C + "organise/tables/", table_entry.table_entry, name="table_entry"),
+    path(C + "organise/tables/<int:table>/reissue/", table_entry.table_link_reissue,
+         name="table_link_reissue"),
     path(C + "organise/people/", people.people, name="people"),
     path(C + "organise/people/<int:membership>/remove/", people.people_remove,
          name="people_remove"),
