@@ -32,7 +32,7 @@ from engine.cards import other_side_points
 from engine.deal import Deal
 from engine.seats import dealer, first_leader
 from tournaments import selectors
-from tournaments.models import Board, Championship, Game, Pair, Round, Seating, TableAccess
+from tournaments.models import Board, Championship, Game, Pair, Round, Seating
 from tournaments.reports import build_stages, labels
 from tournaments.reports.documents import (
     BoardSheet,
@@ -76,6 +76,7 @@ from tournaments.reports.qr import table_link
 from tournaments.selectors import classic as classic_reads
 from tournaments.selectors.classic_words import ranking_order
 from tournaments.selectors.seating import Guide, guide, round_seating
+from tournaments.selectors.tables import live_table_secrets
 
 Printable = (BoardSheets | EntryForms | TableCards | RoundPack | Standings | Travellers
              | ScoreCards | GuideCardSet | Pairings | ScoreSheets | ClassicStandings
@@ -401,15 +402,11 @@ def table_cards(championship: Championship, *, round_number: int) -> TableCards:
 
 
 def table_links(championship: Championship) -> dict[int, str]:
-    """Each table's link (its live secret's page), for the QR codes of the table
-    cards; empty when the championship takes no results from the tables. Read only: the
-    print's request issues the round's secrets (``reports.services``); a table without
-    one gets no code."""
-    if not championship.table_entry:
-        return {}
-    return {number: table_link(secret) for number, secret in TableAccess.objects.filter(
-        championship=championship, revoked_at__isnull=True,
-    ).values_list("table_number", "secret")}
+    """Each table's link for the QR codes of its cards (its live secret's page); empty
+    when the championship takes no results from the tables. Read only: the print's
+    request issues the tables' secrets (``reports.services``)."""
+    return {number: table_link(secret)
+            for number, secret in live_table_secrets(championship).items()}
 
 
 def round_pack(championship: Championship, *, round_number: int, copies: int | None = None,

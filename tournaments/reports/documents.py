@@ -721,6 +721,9 @@ class KnockoutCard:
     ns_players: str
     ew_pair: int
     ew_players: str
+    #: The table's own page (its QR code), when the championship takes results from the
+    #: tables; ``""``: none printed.
+    link: str = ""
 
 
 @dataclass(frozen=True, slots=True)

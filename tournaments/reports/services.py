@@ -277,7 +277,7 @@ def _reusable_done_job(request: dict[str, Any], state: str) -> PrintJob | None:
 
 
 #: The documents that print each table's QR code (its link), when table entry is on.
-TABLE_LINK_KINDS = frozenset({Kind.TABLE_CARDS, Kind.ROUND_PACK})
+TABLE_LINK_KINDS = frozenset({Kind.TABLE_CARDS, Kind.ROUND_PACK, Kind.KNOCKOUT_CARDS})
 
 
 def _issue_table_secrets(championship: Championship) -> None:

@@ -21,6 +21,7 @@ from tournaments.models import (
     Result,
     Round,
     Seating,
+    TableAccess,
     TableEntry,
 )
 
@@ -307,3 +308,13 @@ def round_tables_version(round: Round) -> str:
     version, latest, count = row
     stamp = latest.timestamp() if latest is not None else 0
     return f"{version}-{count}-{stamp:.6f}"
+
+
+def live_table_secrets(championship: Championship) -> dict[int, str]:
+    """Each table's live secret (its link's), for the QR codes printed on the table
+    cards; empty when the championship takes no results from the tables. Read only: a
+    table whose secret was never issued has none here."""
+    if not championship.table_entry:
+        return {}
+    return dict(TableAccess.objects.filter(championship=championship, revoked_at__isnull=True)
+                .values_list("table_number", "secret"))

@@ -93,3 +93,30 @@ def test_the_code_is_drawn_from_segnos_matrix() -> None:
     # rectangle, never more than the dark modules.
     rectangles = buffer.getvalue().count(b" re")
     assert 1 < rectangles <= dark + 1
+
+
+@override_settings(TABLE_LINK_BASE_URL=BASE)
+def test_the_knockout_cards_print_the_tables_link() -> None:
+    """The semifinals of a championship in stages (16 pairs, the groups played)."""
+    from tests.tournaments.stages.conftest import make_staged, play_round
+    from tournaments.models import Seating
+
+    staged = make_staged(16, groups=4, per_group=1, third_place=True)
+    for number in (1, 2, 3, 4):
+        play_round(staged, number, seed=7)
+    championship = staged.championship
+    championship.refresh_from_db()
+    knockout = 4  # the semifinals
+    jobs.print_job_request(championship=championship, kind=Kind.KNOCKOUT_CARDS,
+                           round_number=knockout, acting_user=None)
+    data = render(build.build(championship, Kind.KNOCKOUT_CARDS, round_number=knockout,
+                              language="ca"))
+    text = flat("".join(page_texts(data)))
+    seated = Seating.objects.filter(round__number=knockout, round__championship=championship)
+    assert seated.exists()
+    for seating in seated.select_related("table"):
+        secret = services.table_secret(championship=championship,
+                                       table_number=seating.table.number).secret
+        assert flat(f"{BASE}/t/{secret}/") in text
+    assert text_outside_page(data) == []
+    save_png(data, "knockout-card-qr")
