@@ -107,3 +107,29 @@ def test_a_referee_clears_a_table_through_the_dashboard(table: Table) -> None:
     nothing = logged(table.small.referee).post(url(table, "table_entry_accept", number),
                                                {"board": table.board(0)}, follow=True)
     assert "no hi ha cap resultat de la taula per acceptar" in nothing.content.decode()
+
+
+def test_a_classic_rounds_dashboard_shows_the_game_and_accepts_it() -> None:
+    from tests.tournaments.classic.conftest import make_classic
+    from tournaments.models import Game, Seating
+
+    classic = make_classic()
+    championship = classic.championship
+    rnd = classic.rounds[0]
+    services.round_draw(round=rnd, seed=3, acting_user=classic.organiser)
+    seating = Seating.objects.filter(round=rnd).order_by("table__number").first()
+    assert seating is not None
+    number = seating.table.number
+    secret = services.table_secret(championship=championship, table_number=number).secret
+    services.table_entry_enter(
+        secret=secret, board_number=None, entered_by=seating.ew_pair.number,
+        values={"ns_points": 101, "ew_points": 64, "deals": 9, "ended_by": "target"})
+    client = logged(classic.organiser)
+    page = client.get(reverse("referee_round", args=[championship.slug, 1])).content.decode()
+    assert f"provisional (parella {seating.ew_pair.number})" in page
+    assert reverse("game_entry", args=[championship.slug, 1, number]) in page
+    response = client.post(reverse("table_entry_accept", args=[championship.slug, 1, number]))
+    assert response.status_code == 302
+    assert Game.objects.get(seating=seating).ns_points == 101
+    page = client.get(reverse("referee_round", args=[championship.slug, 1])).content.decode()
+    assert "entrat per un àrbitre" in page
