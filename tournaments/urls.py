@@ -9,7 +9,9 @@ from tournaments.web import (
     pairs,
     people,
     referee,
+    referee_dashboard,
     rounds,
+    table_entry,
     table_page,
 )
 
@@ -64,6 +66,9 @@ urlpatterns = [
     path(C + "organise/finish/", championships.championship_finish, name="championship_finish"),
     path(C + "organise/publish-secret/", championships.deal_secret_publish,
          name="deal_secret_publish"),
+    path(C + "organise/tables/", table_entry.table_entry, name="table_entry"),
+    path(C + "organise/tables/<int:table>/reissue/", table_entry.table_link_reissue,
+         name="table_link_reissue"),
     path(C + "organise/people/", people.people, name="people"),
     path(C + "organise/people/<int:membership>/remove/", people.people_remove,
          name="people_remove"),
@@ -75,7 +80,13 @@ urlpatterns = [
     path(C + "log/", audit.audit_log, name="audit_log"),
     # Referee
     path(C + "referee/", referee.referee_tables, name="referee_tables"),
+    path(C + "referee/rounds/<int:round>/", referee_dashboard.referee_round,
+         name="referee_round"),
+    path(C + "referee/rounds/<int:round>/live/", referee_dashboard.referee_round_live,
+         name="referee_round_live"),
     path(TABLE, referee.referee_table, name="referee_table"),
+    path(TABLE + "accept/", referee_dashboard.table_entry_accept, name="table_entry_accept"),
+    path(TABLE + "clear/", referee_dashboard.table_entries_clear, name="table_entries_clear"),
     path(TABLE + "boards/<int:board>/", referee.result_entry, name="result_entry"),
     path(TABLE + "boards/<int:board>/score/", referee.result_hand_score,
          name="result_hand_score"),

@@ -52,6 +52,8 @@ class AuditEntry(models.Model):
         GAME_DELETE = "game.delete", _("Partida esborrada")
         TABLE_SECRET_REISSUE = "table.reissue", _("Enllaç de taula renovat")
         TABLE_ENTRY_DISPUTE = "table.dispute", _("Resultat de taula discutit")
+        TABLE_ENTRY_ACCEPT = "table.accept", _("Resultat de taula acceptat per un àrbitre")
+        TABLE_ENTRY_CLEAR = "table.clear", _("Entrades de taula esborrades per un àrbitre")
         TABLE_ENTRY_SWITCH = "table.switch", _("Entrada des de les taules activada o desactivada")
         PRINT_RETRY = "print.retry", _("Treball d'impressió repetit")
         PRINT_CANCEL = "print.cancel", _("Treball d'impressió cancel·lat")

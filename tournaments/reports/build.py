@@ -72,9 +72,11 @@ from tournaments.reports.documents import (
     Travellers,
 )
 from tournaments.reports.guide_cards import GuideCard, GuideCards, GuideCardSet
+from tournaments.reports.qr import table_link
 from tournaments.selectors import classic as classic_reads
 from tournaments.selectors.classic_words import ranking_order
 from tournaments.selectors.seating import Guide, guide, round_seating
+from tournaments.selectors.tables import live_table_secrets
 
 Printable = (BoardSheets | EntryForms | TableCards | RoundPack | Standings | Travellers
              | ScoreCards | GuideCardSet | Pairings | ScoreSheets | ClassicStandings
@@ -386,15 +388,25 @@ def table_cards(championship: Championship, *, round_number: int) -> TableCards:
             % {"championship": championship.slug, "round": round_number}
         )
     boards = board_list(list(seen.boards))
+    links = table_links(championship)
     return TableCards(
         header=header(championship),
         round=round_number,
         cards=tuple(
             TableCard(table=row.table, ns_pair=row.ns.number, ns_players=row.ns.names,
-                      ew_pair=row.ew.number, ew_players=row.ew.names, boards=boards)
+                      ew_pair=row.ew.number, ew_players=row.ew.names, boards=boards,
+                      link=links.get(row.table, ""))
             for row in seen.tables
         ),
     )
+
+
+def table_links(championship: Championship) -> dict[int, str]:
+    """Each table's link for the QR codes of its cards (its live secret's page); empty
+    when the championship takes no results from the tables. Read only: the print's
+    request issues the tables' secrets (``reports.services``)."""
+    return {number: table_link(secret)
+            for number, secret in live_table_secrets(championship).items()}
 
 
 def round_pack(championship: Championship, *, round_number: int, copies: int | None = None,
@@ -825,10 +837,12 @@ def classic_table_cards(championship: Championship, *, round_number: int,
     """A classic round's table cards: the table, its two pairs and the game's rules
     (:func:`game_rules`). Raises :class:`ReportError` when the round is not drawn."""
     seen = seen or _round_games(championship, round_number)
+    links = table_links(championship)
     return TableCards(
         header=header(championship), round=round_number,
         cards=tuple(TableCard(table=p.table, ns_pair=p.ns_pair, ns_players=p.ns_players,
-                              ew_pair=p.ew_pair, ew_players=p.ew_players, boards="")
+                              ew_pair=p.ew_pair, ew_players=p.ew_players, boards="",
+                              link=links.get(p.table, ""))
                     for p in _pairings(seen)),
         rules=game_rules(championship),
     )

@@ -32,6 +32,7 @@ from tournaments.reports.documents import (
     KnockoutCard,
     KnockoutCards,
 )
+from tournaments.reports.qr import table_link
 from tournaments.selectors.classic import wins_text
 from tournaments.selectors.stages import (
     QUALIFIED_GROUP,
@@ -43,6 +44,7 @@ from tournaments.selectors.stages import (
     stage_of_kind,
 )
 from tournaments.selectors.standings import PairName, pair_names
+from tournaments.selectors.tables import live_table_secrets
 from tournaments.templatetags.stages import round_name_of
 
 
@@ -276,6 +278,8 @@ def knockout_cards(championship: Championship, *, round_number: int, head: Heade
                 titles[(m.round, frozenset((m.top.number, m.bottom.number)))] = \
                     match_title(m, each)
     names = pair_names(championship)
+    links = {number: table_link(secret)
+             for number, secret in live_table_secrets(championship).items()}
     cards = []
     for stage_round, table, ns, ew in (
             Seating.objects.filter(round__stage=view.stage, round__number=round_number)
@@ -288,6 +292,6 @@ def knockout_cards(championship: Championship, *, round_number: int, head: Heade
         cards.append(KnockoutCard(
             round=round_number, table=table, title=title, ns_pair=ns,
             ns_players=names[ns].names if ns in names else "", ew_pair=ew,
-            ew_players=names[ew].names if ew in names else ""))
+            ew_players=names[ew].names if ew in names else "", link=links.get(table, "")))
     return KnockoutCards(header=head, round=round_number, cards=tuple(cards),
                          rules=rules.lines, level=level_rule(rules.extra_deals))

@@ -242,6 +242,9 @@ class TableCard:
     ew_pair: int
     ew_players: str
     boards: str  # e.g. "1-4", as ``build.board_list`` writes them
+    #: The table's own page (its QR code and the link under it), when the championship
+    #: takes results from the tables; ``""``: none printed.
+    link: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -718,6 +721,9 @@ class KnockoutCard:
     ns_players: str
     ew_pair: int
     ew_players: str
+    #: The table's own page (its QR code), when the championship takes results from the
+    #: tables; ``""``: none printed.
+    link: str = ""
 
 
 @dataclass(frozen=True, slots=True)

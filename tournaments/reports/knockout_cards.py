@@ -35,11 +35,14 @@ from tournaments.reports.pages import (
     new_canvas,
     page_counter,
 )
+from tournaments.reports.qr import draw_qr
 
 #: Cards on a page, one above the other.
 PER_PAGE = 2
 #: A pair's line on the card.
 PAIR_ROW = 34.0
+#: The side of a card's QR code (the table's link), in points.
+QR_SIDE = 70.0
 
 
 def render_knockout_cards(document: KnockoutCards, on_page: OnPage | None = None) -> bytes:
@@ -145,6 +148,11 @@ def _card(c: canvas.Canvas, document: KnockoutCards, card: KnockoutCard, top: fl
                         max_lines=1, colour=GREY)
     # The signatures, at the card's foot.
     foot = top - height + 22
+    if card.link:
+        # The table's QR code above the signatures, at the right, its link under it.
+        draw_qr(c, card.link, MARGIN + usable - QR_SIDE, foot + 34, QR_SIDE)
+        draw_fitted(c, card.link, MARGIN + usable * 0.3, foot + 21, usable * 0.7, 11,
+                    size=7, align="right", max_lines=1, colour=GREY)
     ns, ew = labels.side("NS"), labels.side("EW")
     signers = (_("Signatura %(side)s") % {"side": ns}, _("Signatura %(side)s") % {"side": ew},
                _("Àrbitre"))

@@ -62,12 +62,13 @@ from django.utils.translation import ngettext
 from kombu.exceptions import OperationalError as BrokerError
 
 from tournaments import enqueue
-from tournaments.models import AuditEntry, Championship, PrintJob, Round
+from tournaments.models import AuditEntry, Championship, PrintJob, Round, Table
 from tournaments.permissions import Capability, has, roles_for
 from tournaments.reports import build, build_stages
 from tournaments.reports.documents import Kind
 from tournaments.reports.render import render
 from tournaments.services.common import audit
+from tournaments.services.tables import table_secret
 
 log = logging.getLogger(__name__)
 
@@ -275,6 +276,18 @@ def _reusable_done_job(request: dict[str, Any], state: str) -> PrintJob | None:
     )
 
 
+#: The documents that print each table's QR code (its link), when table entry is on.
+TABLE_LINK_KINDS = frozenset({Kind.TABLE_CARDS, Kind.ROUND_PACK, Kind.KNOCKOUT_CARDS})
+
+
+def _issue_table_secrets(championship: Championship) -> None:
+    """Every table of ``championship`` with its live secret before its cards are
+    built (the builder only reads them)."""
+    for number in Table.objects.filter(championship=championship).values_list(
+            "number", flat=True):
+        table_secret(championship=championship, table_number=number)
+
+
 def print_job_request(
     *,
     championship: Championship,
@@ -335,6 +348,8 @@ def print_job_request(
             % {"kind": kind.label, "championship": championship.name}
         )
     _validate(championship, kind, round_number, copies, per_page)
+    if kind in TABLE_LINK_KINDS and championship.table_entry:
+        _issue_table_secrets(championship)
     if copies is None:
         copies = tables_of_round(championship, round_number)
     request = {

@@ -25,6 +25,7 @@ from tournaments.reports.documents import TableCard, TableCards
 from tournaments.reports.fitting import draw_fitted
 from tournaments.reports.fonts import FONT_BOLD
 from tournaments.reports.pages import GREY, LIGHT, MARGIN, OnPage, new_canvas, page_counter
+from tournaments.reports.qr import draw_qr
 
 WIDTH, HEIGHT = landscape(A4)
 #: Font sizes, in points: the table's number, the pairs' lines, the players' names.
@@ -34,6 +35,8 @@ PLAYERS_SIZE = 22.0
 #: A classic card's table number, and its rules' lines.
 CLASSIC_NUMBER_SIZE = 120.0
 RULES_SIZE = 16.0
+#: The table's link under its QR code.
+LINK_SIZE = 9.0
 
 
 def render_table_cards(document: TableCards, on_page: OnPage | None = None) -> bytes:
@@ -71,7 +74,15 @@ def _card(c: canvas.Canvas, document: TableCards, card: TableCard) -> None:
     number_size = NUMBER_SIZE if document.rules is None else CLASSIC_NUMBER_SIZE
     number_h = number_size * 1.2
     y = top - 30 - number_h
-    draw_fitted(c, _("Taula %(n)s") % {"n": card.table}, MARGIN, y, usable, number_h,
+    number_w = usable
+    if card.link:
+        # The table's QR code at the right of its number, the link printed under it.
+        qr_side = number_h - LINK_SIZE * 1.6
+        draw_qr(c, card.link, MARGIN + usable - qr_side, y + LINK_SIZE * 1.6, qr_side)
+        draw_fitted(c, card.link, MARGIN + usable * 0.4, y, usable * 0.6, LINK_SIZE * 1.5,
+                    size=LINK_SIZE, align="right", max_lines=1)
+        number_w = usable - qr_side - 12
+    draw_fitted(c, _("Taula %(n)s") % {"n": card.table}, MARGIN, y, number_w, number_h,
                 font=FONT_BOLD, size=number_size, align="center", max_lines=1)
     line_h = PAIR_SIZE * 1.3 + PLAYERS_SIZE * 1.4
     for side, pair, players in (("NS", card.ns_pair, card.ns_players),

@@ -469,3 +469,110 @@ def table_entry_dispute(*, secret: str, board_number: int | None, pair: Any,
           after=entry.values, reason=_("parella %(pair)s: %(note)s") % {
               "pair": number, "note": text})
     return entry
+
+
+# ------------------------------------------------------------------------ referees
+
+
+def _referee_place(round: Round, table_number: int) -> Seating:
+    """The seating of ``table_number`` in ``round``, locked as a table's save locks it
+    (a knockout's stage, the championship's and round's rows shared, the seating's
+    row), so a referee's action and the table's confirmation run one after the other."""
+    seatings = Seating.objects.select_related(
+        "round__championship", "table", "ns_pair__player1", "ns_pair__player2",
+        "ew_pair__player1", "ew_pair__player2",
+    ).filter(round=round, table__number=table_number)
+    pk = seatings.values_list("pk", flat=True).first()
+    if pk is None:
+        raise ResultError(
+            _("La taula %(table)s no juga la ronda %(round)s.")
+            % {"table": table_number, "round": round.number}, field="table")
+    lock_knockout(round.pk)
+    share_round("seating", [pk], using=router.db_for_write(Seating))
+    seating = seatings.filter(pk=pk).select_for_update(of=("self",)).first()
+    assert seating is not None
+    return seating
+
+
+def _referee_where(seating: Seating, board: Board | None) -> str:
+    if board is None:
+        return _("ronda %(round)s, taula %(table)s") % {
+            "round": seating.round.number, "table": seating.table.number}
+    return _("ronda %(round)s, taula %(table)s, tauler %(board)s") % {
+        "round": seating.round.number, "table": seating.table.number, "board": board.number}
+
+
+@transaction.atomic
+def table_entry_accept(*, round: Round, table_number: int, board_number: int | None,
+                       acting_user: User | None) -> TableEntry:
+    """A referee accepts the table's entry waiting on that board (``None``: the
+    classic game), provisional (the opponents left without confirming) or disputed
+    (the referee settles the dispute with the table's values): the result is recorded
+    as the referee's own (``result_record`` / ``game_record``, every rule check; it
+    counts like any referee's result) and the entry becomes confirmed. Referee and up;
+    audited (``table.accept``, the values and the pair that entered them)."""
+    championship = round.championship
+    require(acting_user, championship, Capability.ENTER_RESULT)
+    seating = _referee_place(round, table_number)
+    board: Board | None = None
+    if board_number is not None:
+        board = Board.objects.filter(round=round, number=board_number).first()
+        if board is None:
+            raise ResultError(
+                _("El tauler %(board)s no es juga a la ronda %(round)s.")
+                % {"board": board_number, "round": round.number}, field="board")
+    elif not championship.is_classic:
+        raise ResultError(
+            _("Aquest campionat és de predonats: els resultats s'entren per tauler."),
+            field="board")
+    entry = (TableEntry.objects.select_for_update()
+             .filter(round=round, table_number=table_number, board=board, status__in=WAITING)
+             .order_by("-created_at", "-pk").first())
+    if entry is None:
+        raise TableEntryMissing(
+            _("%(where)s: no hi ha cap resultat de la taula per acceptar.")
+            % {"where": _referee_where(seating, board)})
+    before = entry.status
+    if board is not None:
+        result_record(seating=seating, board=board, expected_version=None,
+                      acting_user=acting_user, **_result_values(entry.values))
+    else:
+        game_record(seating=seating, expected_version=None, acting_user=acting_user,
+                    **_game_values(entry.values))
+    entry.status = TableEntry.Status.CONFIRMED
+    entry.confirmed_by_pair = None
+    entry.updated_at = timezone.now()
+    entry.save(update_fields=["status", "confirmed_by_pair", "updated_at"])
+    reason = (_("resultat discutit, acceptat tal com el va entrar la parella %(pair)s")
+              if before == TableEntry.Status.DISPUTED
+              else _("resultat provisional de la parella %(pair)s, confirmat per un àrbitre"))
+    audit(championship, AuditEntry.Action.TABLE_ENTRY_ACCEPT, acting_user,
+          target=_referee_where(seating, board), round_number=round.number,
+          table_number=table_number, board_number=board_number,
+          before={"status": before, "note": entry.note}, after=entry.values,
+          reason=reason % {"pair": entry.entered_by_pair})
+    return entry
+
+
+@transaction.atomic
+def table_entries_clear(*, round: Round, table_number: int,
+                        acting_user: User | None) -> int:
+    """A referee clears the entries of table ``table_number`` in ``round`` still
+    waiting (provisional or disputed): they become superseded, counted nowhere, and the
+    table may enter again. The results already stored are untouched. Referee and up;
+    audited (``table.clear``). Returns how many were cleared."""
+    championship = round.championship
+    require(acting_user, championship, Capability.ENTER_RESULT)
+    seating = _referee_place(round, table_number)
+    waiting = TableEntry.objects.filter(round=round, table_number=table_number,
+                                        status__in=WAITING)
+    cleared = [{"board": board, "pair": pair, "status": status}
+               for board, pair, status in waiting.order_by("board__number", "pk")
+               .values_list("board__number", "entered_by_pair", "status")]
+    if not cleared:
+        return 0
+    waiting.update(status=TableEntry.Status.SUPERSEDED, updated_at=timezone.now())
+    audit(championship, AuditEntry.Action.TABLE_ENTRY_CLEAR, acting_user,
+          target=_referee_where(seating, None), round_number=round.number,
+          table_number=table_number, before={"entries": cleared}, after=None)
+    return len(cleared)
