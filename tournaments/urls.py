@@ -80,6 +80,7 @@ urlpatterns = [
     path(C + "log/", audit.audit_log, name="audit_log"),
     # Referee
     path(C + "referee/", referee.referee_tables, name="referee_tables"),
+    path(C + "referee/sw.js", referee.referee_service_worker, name="referee_sw"),
     path(C + "referee/rounds/<int:round>/", referee_dashboard.referee_round,
          name="referee_round"),
     path(C + "referee/rounds/<int:round>/live/", referee_dashboard.referee_round_live,

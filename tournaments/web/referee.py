@@ -8,8 +8,10 @@ from typing import Any, cast
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
 
 from engine.cards import HAND_POINTS, other_side_points
 from tournaments import referee_checks, selectors, services
@@ -387,3 +389,16 @@ def _game_saved_message(table: int, saved: services.GameSaved) -> str:
         return _("Taula %(table)s: aquesta partida ja estava desada.") % {"table": table}
     return _("Taula %(table)s desada: NS %(ns)s · EO %(ew)s.") % {
         "table": table, "ns": saved.game.ns_points, "ew": saved.game.ew_points}
+
+
+@require_GET
+def referee_service_worker(request: HttpRequest, slug: str) -> HttpResponse:
+    """The referees' service worker, served from ``/c/<slug>/referee/`` so that its
+    scope is the championship's referee pages: it keeps them (and their static files)
+    for offline use; the result form queues a result itself while offline
+    (``static/tournaments/referee_outbox.js``). It holds nothing of the championship:
+    served to anyone, like the static files."""
+    response = HttpResponse(render_to_string("tournaments/referee_sw.js", request=request),
+                            content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response

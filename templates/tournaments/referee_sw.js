@@ -1,0 +1,55 @@
+{% load static %}/* The referees' service worker (served at /c/<slug>/referee/sw.js, its scope that
+   championship's referee pages): keeps the pages a referee opened, and their static
+   files, so that they open with no network; the result form queues a result itself
+   while offline (static/tournaments/referee_outbox.js). Results are never sent from
+   here: only GET requests are answered. */
+"use strict";
+const CACHE = "botifarra-referee-v1";
+const STATIC = [
+  "{% static 'tournaments/site.css' %}", "{% static 'tournaments/referee_outbox.js' %}",
+  "{% static 'tournaments/result.js' %}",
+  "{% static 'tournaments/favicon.svg' %}",
+];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((c) => c.addAll(STATIC)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(self.clients.claim());
+});
+
+async function networkFirst(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    // A redirect (to the login page, say) is never kept under the page's address.
+    if (response.ok && !response.redirected) await cache.put(request, response.clone());
+    return response;
+  } catch (error) {
+    const cached = await cache.match(request, {ignoreVary: true});
+    if (cached) return cached;
+    throw error;
+  }
+}
+
+async function cacheFirst(request) {
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(request, {ignoreVary: true});
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;  // saving goes to the network (the page queues it)
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith("{% get_static_prefix %}")) {
+    event.respondWith(cacheFirst(request));
+  } else if (request.url.startsWith(self.registration.scope)) {
+    event.respondWith(networkFirst(request));
+  }
+});

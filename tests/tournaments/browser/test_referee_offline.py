@@ -1,0 +1,101 @@
+"""In real Chromium: the referee's result form works with the network cut. A logged-in
+referee opens a board's form online (the worker keeps it), goes offline, saves a result
+(kept on the phone, in IndexedDB), reloads the form offline (from the worker), and when
+the network returns the result lands once, within 5 s; sending it again with the same
+values changes nothing. Slow: a browser and a live server (about 10 to 20 s)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connections
+
+from tests.factories import UserFactory, build_championship
+from tests.tournaments.browser.test_csp import LISTEN
+from tests.tournaments.browser.test_referee_phone import (  # noqa: F401
+    PHONE,
+    browser,
+    log_in,
+    shot,
+)
+from tests.tournaments.browser.test_table_page_offline import _db, _until
+from tournaments.models import Board, Membership, Result, Seating
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def _waiting(page: Any, count: int) -> None:
+    page.wait_for_function(
+        f"() => document.querySelector('#outbox-status')?.dataset.waiting === '{count}'",
+        timeout=5000)
+
+
+def test_a_result_saved_offline_lands_once_when_the_network_returns(
+    transactional_db, live_server, browser  # noqa: F811
+) -> None:
+    """slow: a browser, a live server, a service worker."""
+    assert live_server.url.startswith(("http://localhost:", "http://127.0.0.1:"))  # secure
+    championship = build_championship(pairs=8, rounds=2, boards_per_round=3, drawn_rounds=1)
+    referee = UserFactory(username="arbitre-fora")
+    referee.save()
+    Membership.objects.create(championship=championship, user=referee, role="referee")
+    seating = Seating.objects.get(round__championship=championship, round__number=1,
+                                  table__number=1)
+    board = Board.objects.filter(round=seating.round).order_by("number").first()
+    assert board is not None
+    slug, number = championship.slug, board.number
+    connections.close_all()
+
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
+                                  locale="ca-ES")
+    context.add_init_script(LISTEN)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    form_path = f"/c/{slug}/referee/rounds/1/tables/1/boards/{number}/"
+    log_in(page, live_server.url, "arbitre-fora", form_path)
+    page.wait_for_url(f"**{form_path}")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null",
+                           timeout=10000)
+    _until(lambda: page.evaluate(
+        "async () => Boolean(await caches.match(location.href))"), 10)
+    _waiting(page, 0)
+    assert "Tot enviat" in page.inner_text("#outbox-status")
+
+    def results() -> list[tuple[str | None, int | None, int]]:
+        return _db(lambda: list(Result.objects.filter(seating_id=seating.pk, board_id=board.pk)
+                                .values_list("trump", "ns_points_taken", "version")))
+
+    context.set_offline(True)
+    page.click("label[for=id_trump_0]")
+    page.fill("#id_ns_points_taken", "41")
+    page.click("button.save")
+    _waiting(page, 1)
+    assert "Un resultat esperant per enviar" in page.inner_text("#outbox-status")
+    page.reload()  # offline: the form from the service worker's cache
+    _waiting(page, 1)
+    assert page.locator("form.result-form").count() == 1
+    shot(page, "referee-form-offline")
+    assert results() == []
+
+    context.set_offline(False)
+    took = _until(lambda: len(results()) >= 1, 5)
+    _waiting(page, 0)
+    stored = results()
+    assert len(stored) == 1 and stored[0][1] == 41 and stored[0][2] == 1, stored
+    print(f"landed {took:.2f} s after the network returned")
+
+    # The same values sent again (a retry whose answer was lost) change nothing.
+    api = f"/api/v1/c/{slug}/rounds/1/tables/1/boards/{number}/result/"
+    status = page.evaluate("""async ([api, trump]) => {
+        const csrf = document.querySelector('[name=csrfmiddlewaretoken]').value;
+        const r = await fetch(api, {method: "PUT", credentials: "same-origin",
+          headers: {"Content-Type": "application/json", "X-CSRFToken": csrf,
+                    "Idempotency-Key": "again"},
+          body: JSON.stringify({trump: trump, ns_points_taken: 41})});
+        return r.status; }""", [api, stored[0][0]])
+    assert status == 200
+    assert results() == stored
+    assert errors == []
+    context.close()
