@@ -17,28 +17,7 @@
   if (form) form.addEventListener("input", () => { dirty = true; });
 
   // ------------------------------------------------------------------ IndexedDB outbox
-  function db() {
-    return new Promise((resolve, reject) => {
-      const open = indexedDB.open("botifarra-referee", 1);
-      open.onupgradeneeded = () => open.result.createObjectStore("outbox", {keyPath: "key"});
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error);
-    });
-  }
-  async function store(mode, action) {
-    const conn = await db();
-    return new Promise((resolve, reject) => {
-      const tx = conn.transaction("outbox", mode);
-      const request = action(tx.objectStore("outbox"));
-      tx.oncomplete = () => resolve(request ? request.result : undefined);
-      tx.onerror = () => reject(tx.error);
-    });
-  }
-  const all = async () => (await store("readonly", (s) => s.getAll()))
-    .filter((item) => item.scope === scope)
-    .sort((a, b) => a.created - b.created);
-  const save = (item) => store("readwrite", (s) => s.put(item));
-  const drop = (key) => store("readwrite", (s) => s.delete(key));
+  const {all, save, drop} = window.botifarraOutbox("botifarra-referee", (item) => item.scope === scope);
 
   // ------------------------------------------------------------------ the queue's status
   function describe(current) {

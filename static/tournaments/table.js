@@ -25,28 +25,7 @@
   });
 
   // ------------------------------------------------------------------ IndexedDB outbox
-  function db() {
-    return new Promise((resolve, reject) => {
-      const open = indexedDB.open("botifarra-table", 1);
-      open.onupgradeneeded = () => open.result.createObjectStore("outbox", {keyPath: "key"});
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error);
-    });
-  }
-  async function store(mode, action) {
-    const conn = await db();
-    return new Promise((resolve, reject) => {
-      const tx = conn.transaction("outbox", mode);
-      const request = action(tx.objectStore("outbox"));
-      tx.oncomplete = () => resolve(request ? request.result : undefined);
-      tx.onerror = () => reject(tx.error);
-    });
-  }
-  const all = async () => (await store("readonly", (s) => s.getAll()))
-    .filter((item) => item.secret === secret)
-    .sort((a, b) => a.created - b.created);
-  const save = (item) => store("readwrite", (s) => s.put(item));
-  const drop = (key) => store("readwrite", (s) => s.delete(key));
+  const {all, save, drop} = window.botifarraOutbox("botifarra-table", (item) => item.secret === secret);
 
   // ------------------------------------------------------------------ the queue's status
   function label(item) {

@@ -6,7 +6,7 @@
 "use strict";
 const CACHE = "botifarra-referee-v1";
 const STATIC = [
-  "{% static 'tournaments/site.css' %}", "{% static 'tournaments/referee_outbox.js' %}",
+  "{% static 'tournaments/site.css' %}", "{% static 'tournaments/outbox.js' %}", "{% static 'tournaments/referee_outbox.js' %}",
   "{% static 'tournaments/result.js' %}",
   "{% static 'tournaments/favicon.svg' %}",
 ];

@@ -4,7 +4,7 @@
 "use strict";
 const CACHE = "botifarra-table-v1";
 const STATIC = [
-  "{% static 'tournaments/site.css' %}", "{% static 'tournaments/table.js' %}",
+  "{% static 'tournaments/site.css' %}", "{% static 'tournaments/outbox.js' %}", "{% static 'tournaments/table.js' %}",
   "{% static 'tournaments/result.js' %}",
   "{% static 'tournaments/favicon.svg' %}",
 ];
