@@ -27,6 +27,15 @@ from tournaments.models.championships import (
 from tournaments.models.jobs import (
     PrintJob,
 )
+from tournaments.models.people import (
+    Circuit,
+    CircuitEvent,
+    CircuitRole,
+    FinalStanding,
+    PeopleAuditEntry,
+    Person,
+    Registration,
+)
 from tournaments.models.results import (
     Game,
     PairBoard,
@@ -55,12 +64,19 @@ __all__ = [
     "BoardAnalysis",
     "Bye",
     "Championship",
+    "Circuit",
+    "CircuitEvent",
+    "CircuitRole",
+    "FinalStanding",
     "Game",
     "Membership",
     "Pair",
     "PairBoard",
+    "PeopleAuditEntry",
+    "Person",
     "Player",
     "PrintJob",
+    "Registration",
     "Result",
     "Round",
     "RoundPair",

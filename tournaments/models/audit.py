@@ -36,6 +36,16 @@ class AuditEntry(models.Model):
         PAIR_REMOVE = "pair.remove", _("Parella treta")
         PAIR_WITHDRAW = "pair.withdraw", _("Parella retirada")
         PAIR_SHORT_NAMES = "pair.short_names", _("Noms curts canviats")
+        PAIR_CHECK_IN = "pair.check_in", _("Parella present")
+        PAIR_CHECK_IN_UNDO = "pair.check_in_undo", _("Parella treta de la llista de presents")
+        PAIRS_FROM_SIGNUP = "pair.from_signup", _("Parelles fetes de les inscripcions")
+        SIGNUP_CREATE = "signup.create", _("Inscripció rebuda")
+        SIGNUP_CONFIRM = "signup.confirm", _("Inscripció confirmada")
+        SIGNUP_PAID = "signup.paid", _("Inscripció pagada")
+        SIGNUP_MOVE = "signup.move", _("Inscripció moguda")
+        SIGNUP_CANCEL = "signup.cancel", _("Inscripció cancel·lada")
+        SIGNUP_PROMOTE = "signup.promote", _("Inscripció treta de la llista d'espera")
+        SIGNUP_SETTINGS = "signup.settings", _("Inscripció pública canviada")
         ROUNDS_SETUP = "round.setup", _("Rondes preparades")
         ROUND_DRAW = "round.draw", _("Ronda sortejada")
         STAGES_SETUP = "stage.setup", _("Fases preparades")
@@ -69,6 +79,7 @@ class AuditEntry(models.Model):
         "game": _("Partides"),
         "print": _("Impressió"),
         "table": _("Taules"),
+        "signup": _("Inscripcions"),
     }
     RESULT_ACTIONS = (Action.RESULT_CREATE, Action.RESULT_UPDATE, Action.RESULT_DELETE)
     GAME_ACTIONS = (Action.GAME_CREATE, Action.GAME_UPDATE, Action.GAME_DELETE)

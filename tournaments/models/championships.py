@@ -164,6 +164,12 @@ class Championship(models.Model):
     # Results entered at the table by the players and confirmed by the opponents
     # (tournaments.services.tables); off: only referees enter.
     table_entry = models.BooleanField(_("entrada des de les taules"), default=True)
+    # Public sign-up (``Registration``): open or not, and the places (``None``: no cap;
+    # over it, a waiting list). With ``check_in`` on, round 1 draws only the pairs
+    # checked in on the day (``Pair.checked_in_at``).
+    signup_open = models.BooleanField(_("inscripció pública oberta"), default=False)
+    signup_cap = models.PositiveIntegerField(_("places"), null=True, blank=True)
+    check_in = models.BooleanField(_("cal passar llista"), default=False)
 
     boards_per_round = models.PositiveSmallIntegerField(_("taulers per ronda"), default=0)
     # How the next round is drawn (each round keeps the method it was drawn by), and how
@@ -308,6 +314,8 @@ class Membership(models.Model):
         ORGANISER = "organiser", _("Organitzador")
         REFEREE = "referee", _("Àrbitre")
         HEAD_REFEREE = "head_referee", _("Àrbitre principal")
+        # Ticks the pairs present on the day (check-in), nothing else.
+        CHECK_IN = "check_in", _("Ajudant de l'entrada")
 
     championship = models.ForeignKey(
         Championship, on_delete=models.CASCADE, related_name="memberships",
@@ -344,6 +352,12 @@ class Player(models.Model):
     #: What the boards and screens show instead of the default short form of ``name``
     #: (``selectors.names.short_name``); empty: that default.
     short_name = NFCCharField(_("nom curt"), max_length=60, blank=True, default="")
+    #: The same person across championships (``tournaments.models.people``); ``None``
+    #: until linked. Readers follow ``person.merged_into``.
+    person = models.ForeignKey(
+        "tournaments.Person", on_delete=models.PROTECT, null=True, blank=True,
+        related_name="players", verbose_name=_("persona"),
+    )
 
     class Meta:
         ordering = ["championship", "id"]
@@ -380,6 +394,8 @@ class Pair(models.Model):
         _("retirada després de la ronda"), null=True, blank=True
     )
     withdrawal_reason = NFCCharField(_("motiu de la retirada"), max_length=500, blank=True)
+    # Ticked on the day (``Championship.check_in``); ``None``: not (yet) present.
+    checked_in_at = models.DateTimeField(_("present des de"), null=True, blank=True)
 
     class Meta:
         ordering = ["championship", "number"]
