@@ -228,6 +228,17 @@ def test_a_knockout_round_has_one_card_per_seated_match(played: Staged) -> None:
     assert "Ronda 5 · Taula 1 Final " in text and "Partida pel tercer lloc" in text
 
 
+def test_the_round_pack_of_a_knockout_round_carries_the_knockout_cards(
+        played: Staged) -> None:
+    c = played.championship
+    text = _text(render(build.build(c, Kind.ROUND_PACK, round_number=4, language="ca")))
+    assert "Semifinals, partida 1" in text and "Semifinals, partida 2" in text
+    assert "La partida no pot acabar empatada" in text
+    # A group round's pack keeps the plain table cards.
+    text = _text(render(build.build(c, Kind.ROUND_PACK, round_number=2, language="ca")))
+    assert "Semifinals" not in text and "partida 1" not in text
+
+
 def test_knockout_cards_of_a_group_round_are_refused(played: Staged) -> None:
     with pytest.raises(build.ReportError, match="La ronda 2 no és de les eliminatòries "
                                                 r"\(rondes 4, 5\)"):
