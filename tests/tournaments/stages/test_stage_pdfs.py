@@ -198,6 +198,7 @@ def test_the_bracket_is_one_landscape_page_up_to_64_pairs(sixty_four: Staged,
     rounds = (pairs - 1).bit_length()
     titles = [round_name_of(2 ** (rounds - k), k) for k in range(1, rounds + 1)]
     assert [title in text for title in titles] == [True] * rounds, titles
+    assert "de l'eliminatòria" not in text  # every round has its name, 64 pairs too
     byes = 2 ** rounds - pairs
     assert text.count("descansa") == byes
     # Legible: 64 pairs (32 first-round matches) at 6 pt at least, fewer larger.
