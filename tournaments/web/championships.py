@@ -31,6 +31,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import Capability
 from tournaments.selectors.classic_words import ranking_order
+from tournaments.selectors.signup import signup_places
 from tournaments.web.common import (
     capability_required,
     close_forms,
@@ -99,6 +100,8 @@ def championship_detail(request: HttpRequest, slug: str) -> HttpResponse:
         # A classic championship's ranking order, in the standings' own sentence.
         ranking_order=ranking_order(championship.classic_rules())
         if championship.is_classic else "",
+        # The public sign-up's line: open, places left (no query while closed).
+        signup=signup_places(championship),
     )
     return render(request, "tournaments/championship.html", context)
 
