@@ -3,9 +3,9 @@ its state (done, the next one, still to do, or not yet possible and why) and whe
 done. The championship's page renders this value and decides nothing itself
 (docs/decisions.md 53).
 
-The steps: rules, pairs, the public sign-up (optional), referees, rounds and boards,
-generate the boards, print, the check-in (when pairs check in on the day); for each
-round: draw it, its results, close it; finish; publish the deal secret. A classic
+The steps: rules, pairs, the public sign-up (optional, once set up), referees, rounds
+and boards, generate the boards, print, the check-in (when pairs check in on the day);
+for each round: draw it, its results, close it; finish; publish the deal secret. A classic
 championship deals no boards: rounds; for each round: draw it, print its documents
 (pairings, table cards, score sheets: they need the draw), its games, close it; finish.
 The next step is the first one neither done nor blocked, skipping the optional steps
@@ -150,13 +150,6 @@ def checklist(championship: Championship) -> Checklist:
             detail=_pairs_detail(registered, withdrawn),
             why=over, url="" if finished else reverse("pairs_register", args=[slug]),
         ),
-        # The public sign-up (optional): never the next step, the pairs' step is.
-        Step(
-            "signup", _("Inscripció pública"),
-            StepState.DONE if pair_count >= 2 or finished else StepState.TODO,
-            detail=_("Oberta") if championship.signup_open else _("Tancada"),
-            url="" if finished else reverse("signup_list", args=[slug]), optional=True,
-        ),
         Step(
             "referees", _("Àrbitres"), _state(referees > 0),
             detail=ngettext("%(n)s àrbitre", "%(n)s àrbitres", referees) % {"n": referees}
@@ -178,6 +171,15 @@ def checklist(championship: Championship) -> Checklist:
             why=over, url="" if finished else reverse("rounds_setup", args=[slug]),
         ),
     ]
+    if championship.signup_open or championship.signup_cap is not None:
+        # The public sign-up, once the organiser set it up (optional): never the next
+        # step, the pairs' step before it is.
+        steps.insert(2, Step(
+            "signup", _("Inscripció pública"),
+            StepState.DONE if pair_count >= 2 or finished else StepState.TODO,
+            detail=_("Oberta") if championship.signup_open else _("Tancada"),
+            url="" if finished else reverse("signup_list", args=[slug]), optional=True,
+        ))
     skipped: set[int] = set()  # optional steps never the next one
     if not classic:
         steps += _board_steps(slug, set_up=set_up, dealt=dealt, has_results=has_results,

@@ -228,3 +228,18 @@ def test_a_pair_seated_cannot_be_unticked_and_the_check_in_setting_is_fixed_afte
     assert signup.signup_refusal(championship) is not None
     with pytest.raises(services.ChampionshipStateError):
         sign(championship, 9)
+
+
+def test_the_checklist_shows_the_sign_up_and_the_check_in_before_round_1() -> None:
+    championship, organiser = open_championship(check_in=True, rounds=2)
+    for k in range(1, 4):
+        sign(championship, k)
+    signup.pairs_from_signup(championship=championship, acting_user=organiser)
+    signup.pair_check_in(pair=Pair.objects.get(championship=championship, number=2),
+                         present=True, acting_user=organiser)
+    checklist = selectors.checklist(championship)
+    keys = [s.key for s in checklist.steps]
+    assert keys.index("pairs") < keys.index("signup")
+    assert keys.index("check_in") < keys.index("draw")
+    step = checklist.step("check_in")
+    assert step.detail == "1 presents de 3" and checklist.next == step
