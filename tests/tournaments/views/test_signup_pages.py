@@ -209,6 +209,11 @@ def test_the_organiser_acts_on_the_list_and_makes_the_pairs_from_the_page(open_s
     # The championship's page links the list and says the sign-up is open.
     home = organiser.get(reverse("championship", args=[championship.slug])).content.decode()
     assert 'id="signup-list-link"' in home and 'id="signup-open"' in home
+    # The log reads each sign-up row in words, without the contact.
+    log = organiser.get(reverse("audit_log", args=[championship.slug]))
+    assert log.status_code == 200
+    text = log.content.decode()
+    assert "Inscripció pagada" in text and "600 111 222" not in text
 
 
 def test_the_api_gives_the_list_to_the_organiser_only_and_adds_a_pair_once(
