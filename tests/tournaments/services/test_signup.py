@@ -248,3 +248,11 @@ def test_the_checklist_shows_the_sign_up_and_the_check_in_before_round_1() -> No
     services.round_draw(round=championship.rounds.get(number=1), seed=1,
                         acting_user=organiser)
     assert selectors.checklist(championship).step("check_in").state == "done"
+
+
+def test_the_exported_file_leaves_out_a_pair_never_present_and_its_players() -> None:
+    championship, _ = _drawn_with_checked_in([1, 2, 4, 6])
+    document = services.championship_export(championship)
+    assert [p["number"] for p in document["pairs"]] == [1, 2, 4, 6]
+    names = {p["name"] for p in document["players"]}
+    assert "Anna Puig 3" not in names and "Anna Puig 4" in names
