@@ -304,9 +304,10 @@
   window.addEventListener("offline", render);
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register(page.dataset.sw, {scope: "/t/"}).then(() =>
-      navigator.serviceWorker.ready).then(() => {
-      // This page's first load did not go through the worker: keep it now.
-      if (navigator.onLine) caches.open("botifarra-table-v1").then((c) => c.add(location.href)).catch(() => {});
+      navigator.serviceWorker.ready).then((registration) => {
+      // This page's first load did not go through the worker: the worker keeps it now
+      // (in its own cache, whose name changes with each deploy).
+      if (navigator.onLine && registration.active) registration.active.postMessage({keep: location.href});
     }).catch(() => {});
   }
   render().then(flush);

@@ -10,7 +10,6 @@ import json
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
@@ -19,6 +18,7 @@ from django.views.decorators.http import require_GET
 from tournaments import lockouts, referee_checks, services
 from tournaments.forms import TRUMP_CHOICES, GameForm, ResultForm
 from tournaments.selectors.tables import table_state
+from tournaments.web.common import service_worker
 
 
 def _labels() -> str:
@@ -78,9 +78,7 @@ def _private(response: HttpResponse) -> HttpResponse:
 def table_service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker, served from ``/t/`` so that its scope covers the tables'
     pages; it precaches the page's static files (their names as the storage gives them)."""
-    response = HttpResponse(render_to_string("tournaments/table/sw.js", request=request),
-                            content_type="text/javascript; charset=utf-8")
-    response["Cache-Control"] = "no-cache"
+    response = service_worker(request, "tournaments/table/sw.js")
     response["Service-Worker-Allowed"] = "/t/"
     return response
 

@@ -2,7 +2,10 @@
 referee opens a board's form online (the worker keeps it), goes offline, saves a result
 (kept on the phone, in IndexedDB), reloads the form offline (from the worker), and when
 the network returns the result lands once, within 5 s; sending it again with the same
-values changes nothing. Slow: a browser and a live server (about 10 to 20 s)."""
+values changes nothing. A classic table's game saved while the browser is online but
+the server does not answer is kept too and lands when the server answers. Logging out
+deletes the referee's copies on the phone. Slow: a browser and a live server (about 10
+to 20 s)."""
 
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ from tests.tournaments.browser.test_referee_phone import (  # noqa: F401
     shot,
 )
 from tests.tournaments.browser.test_table_page_offline import _db, _until
-from tournaments.models import Board, Membership, Result, Seating
+from tournaments.models import Board, Game, Membership, Result, Seating
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -45,6 +48,13 @@ def test_a_result_saved_offline_lands_once_when_the_network_returns(
     board = Board.objects.filter(round=seating.round).order_by("number").first()
     assert board is not None
     slug, number = championship.slug, board.number
+    from tests.tournaments.tables.test_classic_and_links import drawn_classic
+
+    classic, classic_seating = drawn_classic()
+    Membership.objects.create(championship=classic.championship, user=referee,
+                              role="referee")
+    game_path = (f"/c/{classic.championship.slug}/referee/rounds/1/tables/"
+                 f"{classic_seating.table.number}/game/")
     connections.close_all()
 
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
@@ -97,5 +107,39 @@ def test_a_result_saved_offline_lands_once_when_the_network_returns(
         return r.status; }""", [api, stored[0][0]])
     assert status == 200
     assert results() == stored
+
+    # A classic game saved online while the server does not answer (the hall's Wi-Fi
+    # up, the server unreachable): kept, then sent when the server answers again.
+    def games() -> list[tuple[int, int]]:
+        return _db(lambda: list(Game.objects.filter(seating_id=classic_seating.pk)
+                                .values_list("ns_points", "ew_points")))
+
+    page.goto(live_server.url + game_path)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null",
+                           timeout=10000)
+    page.route("**/api/v1/**", lambda route: route.abort("connectionrefused"))
+    page.fill("#id_ns_points", "101")
+    page.fill("#id_ew_points", "64")
+    page.fill("#id_deals", "9")
+    page.check("input[name=ended_by][value=target]")
+    page.click("button.save")
+    _waiting(page, 1)
+    assert "El servidor no respon" in page.inner_text("#outbox-status")
+    assert page.url.endswith(game_path) and games() == []
+    page.unroute("**/api/v1/**")
+    took = _until(lambda: games() == [(101, 64)], 6)
+    print(f"game landed {took:.2f} s after the server answered")
+
+    # Logging out deletes the referee's workers, caches and outbox on the phone.
+    page.wait_for_load_state("load")
+    page.click("header .account button[type=submit]")
+    page.wait_for_selector("body[data-offline-cleared]", timeout=5000)
+    left = page.evaluate("""async () => ({
+        caches: (await caches.keys()).filter((n) => n.startsWith("botifarra-referee-")),
+        workers: (await navigator.serviceWorker.getRegistrations()).map((r) => r.scope),
+        databases: (await indexedDB.databases()).map((d) => d.name)})""")
+    assert left["caches"] == [] and left["workers"] == [], left
+    assert "botifarra-referee" not in left["databases"], left
+    assert "Heu sortit" in page.inner_text("h1")
     assert errors == []
     context.close()

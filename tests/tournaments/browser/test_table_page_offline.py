@@ -1,8 +1,9 @@
 """In real Chromium: the table's own page works with the network cut. Two results
 entered offline wait on the phone (IndexedDB), the page reloads offline from its
-service worker, and when the network returns both land, once each; a third entered
-offline for a board a referee stored meanwhile is shown refused, with the reason and
-the stored values. Slow: a browser and a live server (about 15 to 25 s)."""
+service worker, and when the network returns both land, once each (one, unusual, only
+once the phone's user answers "yes, it is right"); a third entered offline for a board a
+referee stored meanwhile is shown refused, with the reason and the stored values.
+Slow: a browser and a live server (about 15 to 25 s)."""
 
 from __future__ import annotations
 
@@ -59,6 +60,8 @@ def _until(check: Any, seconds: float) -> float:
 def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
     transactional_db, live_server, browser  # noqa: F811
 ) -> None:
+    """slow: a browser, a live server and a service worker (about 10 s, 12 s more for the
+    first browser test of a run)."""
     assert live_server.url.startswith(("http://localhost:", "http://127.0.0.1:"))  # secure
     championship = build_championship(pairs=8, rounds=2, boards_per_round=3, drawn_rounds=1)
     referee = UserFactory(username="arbitre-taula")
@@ -92,11 +95,18 @@ def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
     assert page.inner_text("[data-ew-points]") == "28"
     page.wait_for_selector("#live-score:not([hidden])", timeout=5000)
     assert page.inner_text("#live-score").startswith("NS ")
+    # An unusual result is asked once in the form, as on the referee's form.
+    page.check(f'#entry-form input[name=entered_by][value="{ns}"]')
+    page.fill("#id_ns_points_taken", "72")
+    page.click("#entry-form button[type=submit]")
+    page.wait_for_selector("#entry-unusual:not([hidden])", timeout=5000)
+    assert "72 punts" in page.inner_text("#entry-unusual")
+    assert page.is_visible("#entry-confirm-unusual")
     page.click("#entry-cancel")
 
     context.set_offline(True)
     _enter(page, boards[0].number, ns, 0, 40)
-    _enter(page, boards[1].number, ns, 1, 30)
+    _enter(page, boards[1].number, ns, 1, 72)  # unusual: asked when it arrives
     assert _waiting(page) == "2"
     assert "2 resultats esperant per enviar" in page.inner_text("#outbox-status")
     page.reload()  # offline: from the service worker's cache
@@ -113,6 +123,13 @@ def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
 
     assert entries() == []
     context.set_offline(False)
+    # The unusual one comes back with the question, kept on the page: one tap sends it.
+    page.wait_for_selector("#refused-list li.unusual button.confirm-unusual", timeout=5000)
+    page.wait_for_load_state("load")
+    asked = page.inner_text("#refused-list li.unusual")
+    assert f"Tauler {boards[1].number}" in asked and "72 punts" in asked, asked
+    assert [b for b, _status in entries()] == [boards[0].number]
+    page.click("#refused-list li.unusual button.confirm-unusual")
     landed = _until(lambda: len(entries()) >= 2, 5)
     page.wait_for_function(
         "() => document.querySelector('#outbox-status')?.dataset.waiting === '0'",
