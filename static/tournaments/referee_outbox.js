@@ -6,7 +6,7 @@
    address first, 4 s at most). It is sent to the referee's JSON API (PUT
    .../boards/<b>/result/ or .../game/, the session's cookie and CSRF token, an
    Idempotency-Key, If-Match when it corrects a stored one) on load, when the network
-   returns, and every 3 s while the server fails. The API stores the same values twice
+   returns, and while the server fails after 1 s, 2 s, then every 3 s. The API stores the same values twice
    as one (a retry changes nothing); a refused one stays on the page with the reason
    and the stored values until dismissed. No framework, no build step. */
 "use strict";
@@ -92,6 +92,7 @@
     return body.detail ? String(body.detail) : "";
   }
   let flushing = false;
+  let retryDelay = 1000;
   async function flush() {
     if (flushing) return;
     flushing = true;
@@ -129,7 +130,12 @@
     }
     unreachable = retry;
     await render();
-    if (retry && navigator.onLine) setTimeout(flush, 3000);
+    if (retry && navigator.onLine) {  // after 1 s, 2 s, then every 3 s
+      setTimeout(flush, retryDelay);
+      retryDelay = Math.min(retryDelay + 1000, 3000);
+    } else if (!retry) {
+      retryDelay = 1000;
+    }
     if (sent && !dirty && navigator.onLine) location.reload();  // the page shows what is stored
   }
 
@@ -222,7 +228,7 @@
       dirty = false;
       await render();
       box.scrollIntoView();
-      if (navigator.onLine) setTimeout(flush, 3000);
+      if (navigator.onLine) flush();  // fails now, then retried (1 s, 2 s, then every 3 s)
     });
   }
 

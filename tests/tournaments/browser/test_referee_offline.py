@@ -12,14 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connections
+from django.test import Client
 
 from tests.factories import UserFactory, build_championship
 from tests.tournaments.browser.test_csp import LISTEN
 from tests.tournaments.browser.test_referee_phone import (  # noqa: F401
     PHONE,
     browser,
-    log_in,
     shot,
 )
 from tests.tournaments.browser.test_table_page_offline import _db, _until
@@ -50,22 +51,27 @@ def test_a_result_saved_offline_lands_once_when_the_network_returns(
     slug, number = championship.slug, board.number
     from tests.tournaments.tables.test_classic_and_links import drawn_classic
 
-    classic, classic_seating = drawn_classic()
+    classic, classic_seating = drawn_classic(pairs=4, rounds=1)
     Membership.objects.create(championship=classic.championship, user=referee,
                               role="referee")
     game_path = (f"/c/{classic.championship.slug}/referee/rounds/1/tables/"
                  f"{classic_seating.table.number}/game/")
+    # Signed in by its session's cookie (the login page is another test's).
+    signed_in = Client()
+    signed_in.force_login(referee)
+    session = signed_in.cookies[settings.SESSION_COOKIE_NAME].value
     connections.close_all()
 
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
                                   locale="ca-ES")
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session,
+                          "url": live_server.url}])
     context.add_init_script(LISTEN)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     form_path = f"/c/{slug}/referee/rounds/1/tables/1/boards/{number}/"
-    log_in(page, live_server.url, "arbitre-fora", form_path)
-    page.wait_for_url(f"**{form_path}")
+    page.goto(live_server.url + form_path)
     page.wait_for_function("() => navigator.serviceWorker.controller !== null",
                            timeout=10000)
     _until(lambda: page.evaluate(
@@ -115,8 +121,6 @@ def test_a_result_saved_offline_lands_once_when_the_network_returns(
                                 .values_list("ns_points", "ew_points")))
 
     page.goto(live_server.url + game_path)
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null",
-                           timeout=10000)
     page.route("**/api/v1/**", lambda route: route.abort("connectionrefused"))
     page.fill("#id_ns_points", "101")
     page.fill("#id_ew_points", "64")
@@ -127,7 +131,7 @@ def test_a_result_saved_offline_lands_once_when_the_network_returns(
     assert "El servidor no respon" in page.inner_text("#outbox-status")
     assert page.url.endswith(game_path) and games() == []
     page.unroute("**/api/v1/**")
-    took = _until(lambda: games() == [(101, 64)], 6)
+    took = _until(lambda: games() == [(101, 64)], 5)
     print(f"game landed {took:.2f} s after the server answered")
 
     # Logging out deletes the referee's workers, caches and outbox on the phone.

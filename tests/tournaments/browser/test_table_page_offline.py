@@ -2,7 +2,8 @@
 entered offline wait on the phone (IndexedDB), the page reloads offline from its
 service worker, and when the network returns both land, once each (one, unusual, only
 once the phone's user answers "yes, it is right"); a third entered offline for a board a
-referee stored meanwhile is shown refused, with the reason and the stored values.
+referee stored meanwhile is shown refused, with the reason and the stored values. A
+classic table's game is entered, refused by its field, corrected and confirmed.
 Slow: a browser and a live server (about 15 to 25 s)."""
 
 from __future__ import annotations
@@ -72,6 +73,9 @@ def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
     secret = services.table_secret(championship=championship, table_number=1).secret
     ns = seating.ns_pair.number
     boards = list(Board.objects.filter(round=seating.round).order_by("number"))
+    from tests.tournaments.tables.test_classic_and_links import drawn_classic
+
+    classic, classic_seating = drawn_classic(pairs=4, rounds=1)
     connections.close_all()
 
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
@@ -179,26 +183,20 @@ def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
         f'li.table-item[data-board="{boards[1].number}"][data-state="disputed"]',
         timeout=5000)
     violations = page.evaluate("() => window.__csp")
+    _classic_game(page, live_server.url, classic, classic_seating)
     context.close()
     assert errors == [] and violations == []
 
 
-def test_a_classic_game_is_entered_its_error_shown_by_its_field_then_confirmed(
-    transactional_db, live_server, browser  # noqa: F811
-) -> None:
-    """Slow: a browser and a live server (about 5 s)."""
-    from tests.tournaments.tables.test_classic_and_links import drawn_classic
+def _classic_game(page: Any, base: str, classic: Any, seating: Any) -> None:
+    """A classic table's page on the same phone: "Lletra gran" kept, the game entered,
+    refused by its field (nobody reached the target), corrected, then confirmed."""
     from tournaments.models import Game
 
-    classic, seating = drawn_classic()
     ns, ew = seating.ns_pair.number, seating.ew_pair.number
-    secret = services.table_secret(championship=classic.championship,
-                                   table_number=seating.table.number).secret
-    connections.close_all()
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
-                                  locale="ca-ES")
-    page = context.new_page()
-    page.goto(f"{live_server.url}/t/{secret}/")
+    secret = _db(lambda: services.table_secret(championship=classic.championship,
+                                               table_number=seating.table.number).secret)
+    page.goto(f"{base}/t/{secret}/")
     # "Lletra gran" stays on after a reload (kept in localStorage).
     page.check("#large-text")
     page.reload()
@@ -223,6 +221,5 @@ def test_a_classic_game_is_entered_its_error_shown_by_its_field_then_confirmed(
     game = _db(lambda: Game.objects.get(seating=seating))
     entries = _db(lambda: list(TableEntry.objects.filter(round=seating.round)
                                .values_list("entered_by_pair", "confirmed_by_pair")))
-    context.close()
     assert (game.ns_points, game.ew_points, game.deals) == (101, 64, 9)
     assert entries == [(ew, ns)]
