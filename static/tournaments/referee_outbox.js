@@ -143,9 +143,11 @@
   // (outside the worker's scope, so never answered from its cache), 4 s at most.
   async function serverAnswers(url) {
     if (!navigator.onLine) return false;
+    // An older browser without AbortSignal.timeout asks with no time limit.
+    const signal = AbortSignal.timeout ? AbortSignal.timeout(4000) : undefined;
     try {
       await fetch(url, {method: "HEAD", credentials: "same-origin", cache: "no-store",
-                        signal: AbortSignal.timeout(4000)});
+                        signal: signal});
       return true;
     } catch (error) {
       return false;

@@ -1,4 +1,5 @@
-"""In real Chromium: the referee's result form works with the network cut. A logged-in
+"""In real Chromium: the table's page (test_table_page_offline.py) and the referee's
+pages work with the network cut, in one test (one browser and live server). A logged-in
 referee opens a board's form online (the worker keeps it), goes offline, saves a result
 (kept on the phone, in IndexedDB), reloads the form offline (from the worker), and when
 the network returns the result lands once, within 5 s; sending it again with the same
@@ -23,7 +24,7 @@ from tests.tournaments.browser.test_referee_phone import (  # noqa: F401
     browser,
     shot,
 )
-from tests.tournaments.browser.test_table_page_offline import _db, _until
+from tests.tournaments.browser.test_table_page_offline import _db, _until, table_page_offline
 from tournaments.models import Board, Game, Membership, Result, Seating
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -35,11 +36,13 @@ def _waiting(page: Any, count: int) -> None:
         timeout=5000)
 
 
-def test_a_result_saved_offline_lands_once_when_the_network_returns(
+def test_the_tables_and_the_referees_pages_work_offline(
     transactional_db, live_server, browser  # noqa: F811
 ) -> None:
-    """slow: a browser, a live server, a service worker."""
+    """slow: a browser, a live server, two service workers (about 20 s, 12 s more for
+    the first browser test of a run)."""
     assert live_server.url.startswith(("http://localhost:", "http://127.0.0.1:"))  # secure
+    classic = table_page_offline(browser, live_server.url)
     championship = build_championship(pairs=8, rounds=2, boards_per_round=3, drawn_rounds=1)
     referee = UserFactory(username="arbitre-fora")
     referee.save()
@@ -49,9 +52,7 @@ def test_a_result_saved_offline_lands_once_when_the_network_returns(
     board = Board.objects.filter(round=seating.round).order_by("number").first()
     assert board is not None
     slug, number = championship.slug, board.number
-    from tests.tournaments.tables.test_classic_and_links import drawn_classic
-
-    classic, classic_seating = drawn_classic(pairs=4, rounds=1)
+    classic_seating = Seating.objects.get(round=classic.rounds[0], table__number=2)
     Membership.objects.create(championship=classic.championship, user=referee,
                               role="referee")
     game_path = (f"/c/{classic.championship.slug}/referee/rounds/1/tables/"

@@ -4,27 +4,20 @@ service worker, and when the network returns both land, once each (one, unusual,
 once the phone's user answers "yes, it is right"); a third entered offline for a board a
 referee stored meanwhile is shown refused, with the reason and the stored values. A
 classic table's game is entered, refused by its field, corrected and confirmed.
-Slow: a browser and a live server (about 15 to 25 s)."""
+Run by test_referee_offline.py's test (slow: a browser and a live server)."""
 
 from __future__ import annotations
 
 import time
 from typing import Any
 
-import pytest
 from django.db import connections
 
 from tests.factories import UserFactory, build_championship
 from tests.tournaments.browser.test_csp import LISTEN
-from tests.tournaments.browser.test_referee_phone import (  # noqa: F401
-    PHONE,
-    browser,
-    shot,
-)
+from tests.tournaments.browser.test_referee_phone import PHONE, shot
 from tournaments import services
 from tournaments.models import Board, Membership, Seating, TableEntry
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def _db(query: Any) -> Any:
@@ -58,12 +51,11 @@ def _until(check: Any, seconds: float) -> float:
     return time.monotonic() - start
 
 
-def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
-    transactional_db, live_server, browser  # noqa: F811
-) -> None:
-    """slow: a browser, a live server and a service worker (about 10 s, 12 s more for the
-    first browser test of a run)."""
-    assert live_server.url.startswith(("http://localhost:", "http://127.0.0.1:"))  # secure
+def table_page_offline(browser: Any, base: str) -> Any:
+    """The table's page offline (this module's text), on ``browser`` against the live
+    server at ``base``; run by ``test_referee_offline.py``'s test, which shares its
+    browser and live server with the referee's pages (a browser and a server fewer).
+    Returns the classic championship it built (round 1 drawn, table 1's game in)."""
     championship = build_championship(pairs=8, rounds=2, boards_per_round=3, drawn_rounds=1)
     referee = UserFactory(username="arbitre-taula")
     referee.save()
@@ -84,7 +76,7 @@ def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    url = f"{live_server.url}/t/{secret}/"
+    url = f"{base}/t/{secret}/"
     page.goto(url)
     # The worker controls the page and keeps it (with its static files).
     page.wait_for_function("() => navigator.serviceWorker.controller !== null",
@@ -183,9 +175,10 @@ def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
         f'li.table-item[data-board="{boards[1].number}"][data-state="disputed"]',
         timeout=5000)
     violations = page.evaluate("() => window.__csp")
-    _classic_game(page, live_server.url, classic, classic_seating)
+    _classic_game(page, base, classic, classic_seating)
     context.close()
     assert errors == [] and violations == []
+    return classic
 
 
 def _classic_game(page: Any, base: str, classic: Any, seating: Any) -> None:
