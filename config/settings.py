@@ -418,7 +418,9 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 # A user with roles in one championship lands on its page for the role (views.after_login).
 LOGIN_REDIRECT_URL = "after_login"
-LOGOUT_REDIRECT_URL = "home"
+# None: the logout renders registration/logged_out.html, whose script deletes the
+# referee's offline copies on the phone (docs/decisions.md, the referee's caches).
+LOGOUT_REDIRECT_URL = None
 
 # Catalan first, then Spanish and English (docs/architecture.md).
 LANGUAGE_CODE = "ca"

@@ -1,5 +1,6 @@
-"""Doors: the client's address, the login lockout (django-axes) and its unlocking, and the
-print-job limit per address (django-ratelimit).
+"""Doors: the client's address, the login lockout (django-axes) and its unlocking, the
+print-job limit per address and the table page's limits per table and per address
+(django-ratelimit).
 
 A user name with ``AXES_FAILURE_LIMIT`` failed logins (the login page, the admin's, the
 API's token request) is locked out for ``AXES_COOLOFF_TIME`` for every client without
@@ -11,6 +12,7 @@ language, and the organiser sees who is being tried and can unlock sooner from
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.conf import settings
@@ -109,6 +111,30 @@ def print_jobs_exhausted(request: Any, championship: Any) -> bool:
 def print_job_started(request: Any) -> None:
     """Count one print job started from this request's address."""
     _print_usage(request, increment=True)
+
+
+def table_page_wait(request: HttpRequest, secret: str) -> int | None:
+    """Count one request of a table's page (``/t/<secret>/`` and its live hand score)
+    per table (``TABLE_ENTRY_RATE_PER_TABLE``, by the secret's hash) and per address
+    (``TABLE_ENTRY_RATE_PER_ADDRESS``), as the table's API counts its own (its counters
+    apart, so that a pair typing never uses up the table's entries). The seconds to
+    wait when either limit is reached, else ``None``. Never a login attempt, so never a
+    lockout; a cache that does not answer limits nobody."""
+    digest = hashlib.sha256(secret.encode()).hexdigest()
+    wait: int | None = None
+    for group, key, rate in (
+        ("table-page", lambda _group, _request: digest, settings.TABLE_ENTRY_RATE_PER_TABLE),
+        ("table-page-address", _address_key, settings.TABLE_ENTRY_RATE_PER_ADDRESS),
+    ):
+        try:
+            usage = get_usage(request, group=group, key=key, rate=str(rate), increment=True)
+        except Exception as exc:  # a cache backend that raises instead of missing
+            log_once_a_minute("ratelimit", "table page limit not counted, the cache fails "
+                              "(%s)", exc)
+            return None
+        if usage is not None and usage["should_limit"]:
+            wait = max(wait or 0, int(usage["time_left"]) + 1)
+    return wait
 
 
 @login_required

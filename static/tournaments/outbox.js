@@ -17,8 +17,9 @@ window.botifarraOutbox = function (database, keep) {
     return new Promise((resolve, reject) => {
       const tx = conn.transaction("outbox", mode);
       const request = action(tx.objectStore("outbox"));
-      tx.oncomplete = () => resolve(request ? request.result : undefined);
-      tx.onerror = () => reject(tx.error);
+      // Closed after each use, so that the logout page may delete the database at once.
+      tx.oncomplete = () => { conn.close(); resolve(request ? request.result : undefined); };
+      tx.onerror = () => { conn.close(); reject(tx.error); };
     });
   }
   return {

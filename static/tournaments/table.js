@@ -13,6 +13,7 @@
   let formOpenFor = null;     // the board ("" for the game) the entry form is open for
   let formKey = null;         // the idempotency key of the entry the form sent last
   let reloadWhenClosed = false;
+  let confirmUnusual = false; // the next submit answers "yes, it is right" (an unusual result)
 
   // ------------------------------------------------------------------ large text
   const large = document.getElementById("large-text");
@@ -52,6 +53,7 @@
     status.dataset.waiting = waiting;
     const list = document.getElementById("refused-list");
     list.replaceChildren();
+    items.filter((i) => i.status === "unusual").forEach((item) => list.append(unusualItem(item)));
     items.filter((i) => i.status === "refused").forEach((item) => {
       const li = document.createElement("li");
       li.className = "panel conflict refused";
@@ -76,6 +78,42 @@
       li.append(ok);
       list.append(li);
     });
+  }
+
+  // An entry sent from the outbox (made offline) that came back asking about an unusual
+  // result: its values and the question, "yes, it is right" sends it again confirmed.
+  function unusualItem(item) {
+    const li = document.createElement("li");
+    li.className = "panel unusual refused";
+    li.dataset.board = item.board;
+    const head = document.createElement("strong");
+    head.textContent = label(item) + ": " + text.unusual + ". ";
+    const values = document.createElement("p");
+    values.className = "stored";
+    values.textContent = describe(item.body);
+    const reasons = document.createElement("ul");
+    (item.unusual || []).forEach((u) => {
+      const one = document.createElement("li");
+      one.dataset.code = u.code;
+      one.textContent = u.message;
+      reasons.append(one);
+    });
+    const yes = document.createElement("button");
+    yes.type = "button";
+    yes.className = "btn small confirm-unusual";
+    yes.textContent = text.unusualYes;
+    yes.addEventListener("click", async () => {
+      await drop(item.key);
+      await queue(item.method, item.url, Object.assign({}, item.body, {confirm_unusual: true}), item.board);
+      flush();
+    });
+    const no = document.createElement("button");
+    no.type = "button";
+    no.className = "btn secondary small";
+    no.textContent = text.unusualNo;
+    no.addEventListener("click", async () => { await drop(item.key); render(); });
+    li.append(head, values, reasons, yes, no);
+    return li;
   }
 
   // ------------------------------------------------------------------ sending
@@ -116,6 +154,15 @@
         } else if (response.status === 400 && item.key === formKey && formOpenFor === item.board) {
           await drop(item.key);  // the form is still open: each error next to its field
           showErrors(body);
+        } else if (response.status === 422 && body && body.code === "unusual_result") {
+          if (item.key === formKey && formOpenFor === item.board) {
+            await drop(item.key);  // asked in the form, still open
+            showUnusual(body.unusual);
+          } else {  // made offline: asked on the page, never dropped silently
+            item.status = "unusual";
+            item.unusual = body.unusual || [];
+            await save(item);
+          }
         } else {
           item.status = "refused";
           item.reason = reasonOf(body);
@@ -144,11 +191,32 @@
 
   // ------------------------------------------------------------------ the entry form
   const form = document.getElementById("entry-form");
+  const unusualBox = document.getElementById("entry-unusual");
   function clearErrors() {
     form.querySelectorAll("[data-errors]").forEach((ul) => { ul.replaceChildren(); ul.hidden = true; });
     const general = document.getElementById("entry-errors");
     general.replaceChildren();
     general.hidden = true;
+    if (unusualBox) { unusualBox.querySelector("ul").replaceChildren(); unusualBox.hidden = true; }
+  }
+  function showUnusual(found) {
+    // The referee's form's question: what is unusual, and one tap to say it is right.
+    const list = unusualBox.querySelector("ul");
+    list.replaceChildren();
+    (found || []).forEach((u) => {
+      const li = document.createElement("li");
+      li.dataset.code = u.code;
+      li.textContent = u.message;
+      list.append(li);
+    });
+    unusualBox.hidden = false;
+    unusualBox.scrollIntoView();
+  }
+  if (unusualBox) {
+    document.getElementById("entry-confirm-unusual").addEventListener("click", () => {
+      confirmUnusual = true;
+      form.requestSubmit();
+    });
   }
   function showErrors(body) {
     // The API's error body: {detail, code, errors: [{field, message}]}.
@@ -206,14 +274,16 @@
         delegated: checked("delegated"), contro: checked("contro"), recontro: checked("recontro"),
         sant_vicenc: checked("sant_vicenc"), infraction: form.elements.infraction.value || null,
       });
+      if (confirmUnusual) body.confirm_unusual = true;
     }
+    confirmUnusual = false;
     const board = formOpenFor;
     formKey = await queue("PUT", entryUrl(board), body, board);
     if (!navigator.onLine) { close(); render(); return; }
     // Online: wait for the answer; a 400 keeps the form open with its errors.
     await flush();
     const still = (await all()).some((i) => i.key === formKey && i.status === "pending");
-    const hasErrors = [...form.querySelectorAll("[data-errors], #entry-errors")].some((ul) => !ul.hidden);
+    const hasErrors = [...form.querySelectorAll("[data-errors], #entry-errors, #entry-unusual")].some((ul) => !ul.hidden);
     if (!hasErrors || still) close();
   });
 
@@ -234,9 +304,10 @@
   window.addEventListener("offline", render);
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register(page.dataset.sw, {scope: "/t/"}).then(() =>
-      navigator.serviceWorker.ready).then(() => {
-      // This page's first load did not go through the worker: keep it now.
-      if (navigator.onLine) caches.open("botifarra-table-v1").then((c) => c.add(location.href)).catch(() => {});
+      navigator.serviceWorker.ready).then((registration) => {
+      // This page's first load did not go through the worker: the worker keeps it now
+      // (in its own cache, whose name changes with each deploy).
+      if (navigator.onLine && registration.active) registration.active.postMessage({keep: location.href});
     }).catch(() => {});
   }
   render().then(flush);

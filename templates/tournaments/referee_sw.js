@@ -4,7 +4,10 @@
    while offline (static/tournaments/referee_outbox.js). Results are never sent from
    here: only GET requests are answered. */
 "use strict";
-const CACHE = "botifarra-referee-v1";
+// The cache's name changes with this file and the static files' names (a deploy): the
+// new worker's activation deletes the caches of the workers before it.
+const PREFIX = "botifarra-referee-";
+const CACHE = PREFIX + "{{ cache_version }}";
 const STATIC = [
   "{% static 'tournaments/site.css' %}", "{% static 'tournaments/outbox.js' %}", "{% static 'tournaments/referee_outbox.js' %}",
   "{% static 'tournaments/result.js' %}",
@@ -16,7 +19,17 @@ self.addEventListener("install", (event) => {
 });
 
 self.addEventListener("activate", (event) => {
-  event.waitUntil(self.clients.claim());
+  event.waitUntil(caches.keys().then((names) => Promise.all(
+    names.filter((name) => name.startsWith(PREFIX) && name !== CACHE).map((name) => caches.delete(name))))
+    .then(() => self.clients.claim()));
+});
+
+// A page opened before the worker controlled it asks to be kept (its own address only).
+self.addEventListener("message", (event) => {
+  const url = event.data && event.data.keep;
+  if (typeof url === "string" && url.startsWith(self.registration.scope)) {
+    event.waitUntil(caches.open(CACHE).then((c) => c.add(url)).catch(() => {}));
+  }
 });
 
 async function networkFirst(request) {

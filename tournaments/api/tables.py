@@ -7,7 +7,10 @@ credential; ``services.tables``):
   plus ``entered_by`` (the entering pair's number); header ``Idempotency-Key``. 201 with
   the entry, ``status: "provisional"`` (counted nowhere); the same key again answers
   the stored entry (200), never a second one. 409 with the stored result when a referee
-  (or a confirmation) already stored one: ask a referee.
+  (or a confirmation) already stored one: ask a referee. A board's unusual result (all
+  72 points, a Sant Vicenç, far from the other tables: ``referee_checks``) is asked
+  once, as the referee's form asks it: 422 ``{"code": "unusual_result", "unusual":
+  [{"code", "message"}]}``; the same body with ``"confirm_unusual": true`` is stored.
 - ``POST .../confirm/`` ``{"pair": N}`` (the opponents): 200, the result recorded and
   counted; ``POST .../dispute/`` ``{"pair": N, "note": "..."}``: for the referees.
 
@@ -81,6 +84,9 @@ class TableResultInputSerializer(ResultInputSerializer):
     """A board's result as the referee's PUT takes it, and the pair that enters it."""
 
     entered_by = serializers.IntegerField(help_text="the number of the pair entering it")
+    confirm_unusual = serializers.BooleanField(
+        required=False, default=False,
+        help_text="true: the pair answered that an unusual result (422) is right")
 
 
 class TableGameInputSerializer(GameInputSerializer):
@@ -141,6 +147,17 @@ class TableEntrySerializer(serializers.Serializer[Any]):
     values = serializers.DictField()
     note = serializers.CharField(allow_blank=True)
     message = serializers.CharField()
+
+
+class UnusualItemSerializer(serializers.Serializer[Any]):
+    code = serializers.ChoiceField(choices=["all_points", "sant_vicenc", "far_from_field"])
+    message = serializers.CharField()
+
+
+class TableUnusualSerializer(serializers.Serializer[Any]):
+    detail = serializers.CharField()
+    code = serializers.CharField(help_text='"unusual_result"')
+    unusual = UnusualItemSerializer(many=True)
 
 
 class TableConflictSerializer(serializers.Serializer[Any]):
@@ -216,13 +233,23 @@ class _TableView(APIView):
         incoming.is_valid(raise_exception=True)
         values = dict(incoming.validated_data)
         entered_by = values.pop("entered_by")
+        confirm_unusual = bool(values.pop("confirm_unusual", False))
         try:
             saved = services.table_entry_enter(
                 secret=secret, board_number=board, values=values, entered_by=entered_by,
                 idempotency_key=request.headers.get("Idempotency-Key"),
+                confirm_unusual=confirm_unusual or board is None,
             )
         except (services.ResultConflict, services.GameConflict) as exc:
             return _conflict(exc)
+        except services.UnusualResult as exc:
+            # Asked once, as the referee's form asks: the same body again with
+            # "confirm_unusual": true is stored as it is.
+            return Response(
+                {"detail": exc.message, "code": "unusual_result",
+                 "unusual": [{"code": code, "message": message}
+                             for code, message in exc.unusual]},
+                status=status.HTTP_422_UNPROCESSABLE_ENTITY)
         message = _("Resultat entrat: espera la confirmació de la parella contrària.")
         return Response(entry_data(saved.entry, message),
                         status=status.HTTP_201_CREATED if saved.created else status.HTTP_200_OK)
@@ -256,6 +283,8 @@ class _TableView(APIView):
 ENTRY_RESPONSES = {
     200: TableEntrySerializer, 201: TableEntrySerializer,
     403: ErrorSerializer,
+    422: OpenApiResponse(TableUnusualSerializer, "an unusual result: send it again with "
+                         '"confirm_unusual": true if it is right'),
     409: OpenApiResponse(TableConflictSerializer, "a result is stored: ask a referee"),
 }
 ACT_RESPONSES = {

@@ -294,6 +294,43 @@ def round_tables(round: Round, *, now: datetime | None = None) -> RoundTables:
                        started_at=started, deadline=deadline, tables=tuple(tables))
 
 
+@dataclass(frozen=True, slots=True)
+class WaitingEntry:
+    """A table's entry still waiting (provisional or disputed), for the referee's
+    confirmation step: its ``board`` (``None``: the game), ``state``, the pair that
+    entered it, its ``values`` and the dispute's ``note``."""
+
+    board: int | None
+    state: EntryState
+    entered_by: int
+    values: dict[str, Any]
+    note: str
+
+
+def waiting_entries(round: Round, table_number: int,
+                    board_number: int | None = None, *, every_board: bool = True
+                    ) -> list[WaitingEntry]:
+    """The latest entry still waiting of table ``table_number`` in ``round`` on each
+    board (on ``board_number`` only when not ``every_board``; ``None``: the game), by
+    board. One query."""
+    entries = (TableEntry.objects.select_related("board")
+               .filter(round=round, table_number=table_number,
+                       status__in=(TableEntry.Status.PROVISIONAL, TableEntry.Status.DISPUTED))
+               .order_by("-created_at", "-pk"))
+    if not every_board:
+        entries = (entries.filter(board__number=board_number) if board_number is not None
+                   else entries.filter(board__isnull=True))
+    latest: dict[int | None, WaitingEntry] = {}
+    for entry in entries:
+        board = entry.board.number if entry.board is not None else None
+        latest.setdefault(board, WaitingEntry(
+            board=board,
+            state=(EntryState.PROVISIONAL if entry.status == TableEntry.Status.PROVISIONAL
+                   else EntryState.DISPUTED),
+            entered_by=entry.entered_by_pair, values=dict(entry.values), note=entry.note))
+    return sorted(latest.values(), key=lambda w: w.board or 0)
+
+
 def round_tables_version(round: Round) -> str:
     """What changes whenever the dashboard of ``round`` may change: the championship's
     results version, and the latest write and count of the round's table entries (a

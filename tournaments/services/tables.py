@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.text import normalise
+from tournaments import referee_checks
 from tournaments.db.games import share_round
 from tournaments.models import (
     AuditEntry,
@@ -76,6 +77,16 @@ class TableRefused(NotAllowedError):
 
 class TableEntryMissing(TournamentError):
     """No entry of the table waits for confirmation on that board or game (404)."""
+
+
+class UnusualResult(TournamentError):
+    """A legal but unusual board result (``referee_checks.unusual``: all 72 points, a
+    Sant Vicenç, far from the other tables), entered without ``confirm_unusual``: asked
+    once, as the referee's form asks (422 with each ``(code, message)`` in ``unusual``)."""
+
+    def __init__(self, message: str, *, unusual: list[tuple[str, str]]) -> None:
+        super().__init__(message, field="confirm_unusual")
+        self.unusual = unusual
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,17 +314,48 @@ def _game_values(values: dict[str, Any]) -> dict[str, Any]:
             "note": str(values.get("note") or "")}
 
 
-def _check_values(place: TablePlace, board: Board | None, values: dict[str, Any]) -> None:
+def _check_values(place: TablePlace, board: Board | None, values: dict[str, Any],
+                  *, confirm_unusual: bool = True) -> None:
     """The referee's checks of these values, at entry (a bad body is refused now, not
-    when the opponents confirm), and what a table may not enter (an adjusted score)."""
+    when the opponents confirm), and what a table may not enter (an adjusted score);
+    without ``confirm_unusual``, the referee's form's question about an unusual result
+    (:class:`UnusualResult`)."""
     if board is not None:
         data = validate_result(place.championship, **_result_values(values))
         if data.adjusted is not None:
             raise table_may_not_adjust("adjusted")
+        if not confirm_unusual:
+            _ask_if_unusual(place, board, values)
         return
     game, _note = check_game(place.seating, **_game_values(values))
     if game.ended_by.value == "adjusted":
         raise table_may_not_adjust("ended_by")
+
+
+def _ask_if_unusual(place: TablePlace, board: Board, values: dict[str, Any]) -> None:
+    """:class:`UnusualResult` when ``values`` are unusual (``referee_checks.unusual``,
+    against the board's other regular results). Asked once: not again when the table's
+    entry still waiting on the board has the same points and Sant Vicenç (the pair
+    answered "yes, it is right" for it)."""
+    points, sant_vicenc = values.get("ns_points_taken"), bool(values.get("sant_vicenc"))
+    waiting = (TableEntry.objects
+               .filter(round=place.round, table_number=place.access.table_number,
+                       board=board, status__in=WAITING)
+               .order_by("-created_at", "-pk").values_list("values", flat=True).first())
+    if waiting is not None and waiting.get("ns_points_taken") == points \
+            and bool(waiting.get("sant_vicenc")) == sant_vicenc:
+        return
+    others = [n for n in Result.objects.filter(board=board, infraction__isnull=True)
+              .exclude(seating=place.seating).values_list("ns_points_taken", flat=True)
+              if n is not None]
+    found = referee_checks.unusual(
+        trump=values.get("trump"), ns_points_taken=points, sant_vicenc=sant_vicenc,
+        infraction=values.get("infraction"), adjusted=values.get("adjusted"),
+        others=others, doubling=place.championship.doubling)
+    if found:
+        raise UnusualResult(
+            _("Resultat poc habitual: comproveu-lo. Si és correcte, torneu-lo a enviar "
+              "confirmant-lo."), unusual=found)
 
 
 # ------------------------------------------------------------------------ entries
@@ -330,12 +372,15 @@ class EntrySaved:
 
 @transaction.atomic
 def table_entry_enter(*, secret: str, board_number: int | None, values: dict[str, Any],
-                      entered_by: Any, idempotency_key: str | None = None) -> EntrySaved:
+                      entered_by: Any, idempotency_key: str | None = None,
+                      confirm_unusual: bool = True) -> EntrySaved:
     """Enter a board's result (``board_number``) or the table's game (``None``) for
     pair ``entered_by``: a provisional :class:`TableEntry` that counts nowhere until the
     other pair confirms it. ``values``: the body as the referee's API takes it. The same
     ``idempotency_key`` again returns the entry it stored, never a second one. An entry
-    still waiting on that board (the table's earlier try) is superseded by this one."""
+    still waiting on that board (the table's earlier try) is superseded by this one.
+    ``confirm_unusual`` false: an unusual board result is refused once with the
+    question (:class:`UnusualResult`), as the referee's form asks it."""
     key = (idempotency_key or "").strip()[:IDEMPOTENCY_KEY_MAX] or None
     place = table_place(secret, lock=True)
     if key is not None:
@@ -346,7 +391,7 @@ def table_entry_enter(*, secret: str, board_number: int | None, values: dict[str
     board = _board_of(place, board_number)
     pair = _pair_of_table(place, entered_by, field="entered_by")
     _refuse_if_stored(place, board)
-    _check_values(place, board, values)
+    _check_values(place, board, values, confirm_unusual=confirm_unusual)
     now = timezone.now()
     TableEntry.objects.filter(round=place.round, table_number=place.access.table_number,
                               board=board, status__in=WAITING).update(

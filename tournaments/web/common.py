@@ -19,6 +19,7 @@ everything (``Capability.SEE_HIDDEN_BOARDS``).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable
 from functools import wraps
@@ -29,6 +30,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
@@ -211,3 +213,21 @@ def run_confirmed(
         request, "tournaments/confirm.html",
         page_context(request, championship, form=form, action_url=request.path, **page),
     )
+
+
+#: Where a service worker's text holds its cache's version (``{{ cache_version }}``).
+_CACHE_VERSION_MARK = "@@cache-version@@"
+
+
+def service_worker(request: HttpRequest, template: str) -> HttpResponse:
+    """A service worker rendered from ``template``, its ``cache_version`` the hash of its
+    own text (which names the static files it keeps by their storage names): a deploy
+    that changes the worker or those files changes the cache's name, and the new
+    worker's activation deletes the old caches. Never cached without asking again."""
+    text = render_to_string(template, {"cache_version": _CACHE_VERSION_MARK},
+                            request=request)
+    version = hashlib.sha256(text.encode()).hexdigest()[:12]
+    response = HttpResponse(text.replace(_CACHE_VERSION_MARK, version),
+                            content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response

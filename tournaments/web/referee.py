@@ -8,7 +8,6 @@ from typing import Any, cast
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -43,6 +42,7 @@ from tournaments.web.common import (
     page_context,
     round_or_404,
     seating_or_404,
+    service_worker,
 )
 
 
@@ -398,7 +398,4 @@ def referee_service_worker(request: HttpRequest, slug: str) -> HttpResponse:
     for offline use; the result form queues a result itself while offline
     (``static/tournaments/referee_outbox.js``). It holds nothing of the championship:
     served to anyone, like the static files."""
-    response = HttpResponse(render_to_string("tournaments/referee_sw.js", request=request),
-                            content_type="text/javascript; charset=utf-8")
-    response["Cache-Control"] = "no-cache"
-    return response
+    return service_worker(request, "tournaments/referee_sw.js")

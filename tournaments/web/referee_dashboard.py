@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import services
+from tournaments.forms import ConfirmForm
 from tournaments.models import Championship, Round
 from tournaments.permissions import Capability
 from tournaments.selectors.tables import (
@@ -28,6 +29,7 @@ from tournaments.selectors.tables import (
     RoundTables,
     round_tables,
     round_tables_version,
+    waiting_entries,
 )
 from tournaments.web.common import capability_required, page_context, round_or_404
 
@@ -103,15 +105,41 @@ def _back(championship: Championship, round: int) -> HttpResponse:
     return redirect("referee_round", championship.slug, round)
 
 
+def _board_param(request: HttpRequest) -> int | None:
+    raw = (request.POST.get("board") or request.GET.get("board") or "").strip()
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else None
+
+
+def _confirm_step(request: HttpRequest, championship: Championship, rnd: Round,
+                  table: int, board: int | None, *, accept: bool) -> HttpResponse | None:
+    """The confirmation step of accept and clear, without JavaScript too: a GET, or a
+    POST without ``confirm`` ticked, shows what would be accepted or cleared (the
+    table's waiting entries, their values) with "Ho confirmo"; ``None`` when the POST
+    is confirmed. With JavaScript the dashboard asks in a dialog and ticks it."""
+    form = ConfirmForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        return None
+    if request.POST.get("step") == "1":  # from this page, not ticked: say why
+        form.is_valid()
+    else:
+        form = ConfirmForm()
+    entries = waiting_entries(rnd, table, board, every_board=not accept)
+    return render(request, "tournaments/table_entry_confirm.html", page_context(
+        request, championship, round=rnd, table=table, board=board, accept=accept,
+        entries=entries, form=form, action_url=request.path,
+        back_url=reverse("referee_round", args=[championship.slug, rnd.number])))
+
+
 @capability_required(Capability.ENTER_RESULT)
 def table_entry_accept(request: HttpRequest, championship: Championship, round: int,
                        table: int) -> HttpResponse:
-    """Accept the table's entry on ``board`` (none: the game) as the referee's result."""
-    if request.method != "POST":
-        return _back(championship, round)
+    """Accept the table's entry on ``board`` (none: the game) as the referee's result,
+    once confirmed (:func:`_confirm_step`)."""
     rnd = round_or_404(championship, round)
-    raw = request.POST.get("board", "").strip()
-    board = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else None
+    board = _board_param(request)
+    step = _confirm_step(request, championship, rnd, table, board, accept=True)
+    if step is not None:
+        return step
     try:
         services.table_entry_accept(round=rnd, table_number=table, board_number=board,
                                     acting_user=request.user)
@@ -126,10 +154,12 @@ def table_entry_accept(request: HttpRequest, championship: Championship, round: 
 @capability_required(Capability.ENTER_RESULT)
 def table_entries_clear(request: HttpRequest, championship: Championship, round: int,
                         table: int) -> HttpResponse:
-    """Clear the table's entries of the round still waiting (superseded)."""
-    if request.method != "POST":
-        return _back(championship, round)
+    """Clear the table's entries of the round still waiting (superseded), once
+    confirmed (:func:`_confirm_step`)."""
     rnd = round_or_404(championship, round)
+    step = _confirm_step(request, championship, rnd, table, None, accept=False)
+    if step is not None:
+        return step
     try:
         cleared = services.table_entries_clear(round=rnd, table_number=table,
                                                acting_user=request.user)

@@ -10,14 +10,15 @@ import json
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from tournaments import referee_checks, services
+from tournaments import lockouts, referee_checks, services
 from tournaments.forms import TRUMP_CHOICES, GameForm, ResultForm
 from tournaments.selectors.tables import table_state
+from tournaments.web.common import service_worker
 
 
 def _labels() -> str:
@@ -29,9 +30,25 @@ def _labels() -> str:
     return json.dumps(words)
 
 
+def _too_many(seconds: int) -> str:
+    return ngettext(
+        "Massa peticions des d'aquesta taula o adreça: torneu-ho a provar d'aquí a "
+        "%(n)s segon.",
+        "Massa peticions des d'aquesta taula o adreça: torneu-ho a provar d'aquí a "
+        "%(n)s segons.", seconds) % {"n": seconds}
+
+
 @require_GET
 @never_cache
 def table_page(request: HttpRequest, secret: str) -> HttpResponse:
+    """The table's page; 429 with ``Retry-After`` over the limits per table and per
+    address (``lockouts.table_page_wait``), 403 with the reason for a refused secret."""
+    wait = lockouts.table_page_wait(request, secret)
+    if wait is not None:
+        response = render(request, "tournaments/table/refused.html",
+                          {"reason": _too_many(wait), "busy": True}, status=429)
+        response["Retry-After"] = str(wait)
+        return _private(response)
     try:
         place = services.table_place(secret)
     except services.TableRefused as exc:
@@ -47,7 +64,11 @@ def table_page(request: HttpRequest, secret: str) -> HttpResponse:
             "state": state, "form": form, "secret": secret,
             "classic": championship.is_classic, "labels": _labels(),
         })
-    # The secret is in the URL: it never leaves in a Referer, nor is the page indexed.
+    return _private(response)
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    """The secret is in the URL: it never leaves in a Referer, nor is the page indexed."""
     response["Referrer-Policy"] = "no-referrer"
     response["X-Robots-Tag"] = "noindex"
     return response
@@ -57,9 +78,7 @@ def table_page(request: HttpRequest, secret: str) -> HttpResponse:
 def table_service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker, served from ``/t/`` so that its scope covers the tables'
     pages; it precaches the page's static files (their names as the storage gives them)."""
-    response = HttpResponse(render_to_string("tournaments/table/sw.js", request=request),
-                            content_type="text/javascript; charset=utf-8")
-    response["Cache-Control"] = "no-cache"
+    response = service_worker(request, "tournaments/table/sw.js")
     response["Service-Worker-Allowed"] = "/t/"
     return response
 
@@ -69,7 +88,12 @@ def table_service_worker(request: HttpRequest) -> HttpResponse:
 def table_hand_score(request: HttpRequest, secret: str, board: int) -> JsonResponse:
     """The live hand score of the entry form (``static/tournaments/result.js``, as on the
     referee's form): ``referee_checks.hand_score`` of the values typed so far; 403 with
-    the reason for a refused secret."""
+    the reason for a refused secret; 429 over the page's limits."""
+    wait = lockouts.table_page_wait(request, secret)
+    if wait is not None:
+        limited = JsonResponse({"detail": _too_many(wait), "code": "throttled"}, status=429)
+        limited["Retry-After"] = str(wait)
+        return limited
     try:
         place = services.table_place(secret)
     except services.TableRefused as exc:

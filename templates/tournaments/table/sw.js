@@ -2,7 +2,10 @@
    page and its static files, so that the page opens with no network; the page queues its
    entries itself (static/tournaments/table.js). */
 "use strict";
-const CACHE = "botifarra-table-v1";
+// The cache's name changes with this file and the static files' names (a deploy): the
+// new worker's activation deletes the caches of the workers before it.
+const PREFIX = "botifarra-table-";
+const CACHE = PREFIX + "{{ cache_version }}";
 const STATIC = [
   "{% static 'tournaments/site.css' %}", "{% static 'tournaments/outbox.js' %}", "{% static 'tournaments/table.js' %}",
   "{% static 'tournaments/result.js' %}",
@@ -14,7 +17,17 @@ self.addEventListener("install", (event) => {
 });
 
 self.addEventListener("activate", (event) => {
-  event.waitUntil(self.clients.claim());
+  event.waitUntil(caches.keys().then((names) => Promise.all(
+    names.filter((name) => name.startsWith(PREFIX) && name !== CACHE).map((name) => caches.delete(name))))
+    .then(() => self.clients.claim()));
+});
+
+// A page opened before the worker controlled it asks to be kept (its own address only).
+self.addEventListener("message", (event) => {
+  const url = event.data && event.data.keep;
+  if (typeof url === "string" && url.startsWith(self.registration.scope)) {
+    event.waitUntil(caches.open(CACHE).then((c) => c.add(url)).catch(() => {}));
+  }
 });
 
 async function networkFirst(request) {

@@ -1,28 +1,23 @@
 """In real Chromium: the table's own page works with the network cut. Two results
 entered offline wait on the phone (IndexedDB), the page reloads offline from its
-service worker, and when the network returns both land, once each; a third entered
-offline for a board a referee stored meanwhile is shown refused, with the reason and
-the stored values. Slow: a browser and a live server (about 15 to 25 s)."""
+service worker, and when the network returns both land, once each (one, unusual, only
+once the phone's user answers "yes, it is right"); a third entered offline for a board a
+referee stored meanwhile is shown refused, with the reason and the stored values. A
+classic table's game is entered, refused by its field, corrected and confirmed.
+Run by test_referee_offline.py's test (slow: a browser and a live server)."""
 
 from __future__ import annotations
 
 import time
 from typing import Any
 
-import pytest
 from django.db import connections
 
 from tests.factories import UserFactory, build_championship
 from tests.tournaments.browser.test_csp import LISTEN
-from tests.tournaments.browser.test_referee_phone import (  # noqa: F401
-    PHONE,
-    browser,
-    shot,
-)
+from tests.tournaments.browser.test_referee_phone import PHONE, shot
 from tournaments import services
 from tournaments.models import Board, Membership, Seating, TableEntry
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def _db(query: Any) -> Any:
@@ -56,10 +51,11 @@ def _until(check: Any, seconds: float) -> float:
     return time.monotonic() - start
 
 
-def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
-    transactional_db, live_server, browser  # noqa: F811
-) -> None:
-    assert live_server.url.startswith(("http://localhost:", "http://127.0.0.1:"))  # secure
+def table_page_offline(browser: Any, base: str) -> Any:
+    """The table's page offline (this module's text), on ``browser`` against the live
+    server at ``base``; run by ``test_referee_offline.py``'s test, which shares its
+    browser and live server with the referee's pages (a browser and a server fewer).
+    Returns the classic championship it built (round 1 drawn, table 1's game in)."""
     championship = build_championship(pairs=8, rounds=2, boards_per_round=3, drawn_rounds=1)
     referee = UserFactory(username="arbitre-taula")
     referee.save()
@@ -69,6 +65,9 @@ def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
     secret = services.table_secret(championship=championship, table_number=1).secret
     ns = seating.ns_pair.number
     boards = list(Board.objects.filter(round=seating.round).order_by("number"))
+    from tests.tournaments.tables.test_classic_and_links import drawn_classic
+
+    classic, classic_seating = drawn_classic(pairs=4, rounds=1)
     connections.close_all()
 
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
@@ -77,7 +76,7 @@ def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    url = f"{live_server.url}/t/{secret}/"
+    url = f"{base}/t/{secret}/"
     page.goto(url)
     # The worker controls the page and keeps it (with its static files).
     page.wait_for_function("() => navigator.serviceWorker.controller !== null",
@@ -92,11 +91,18 @@ def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
     assert page.inner_text("[data-ew-points]") == "28"
     page.wait_for_selector("#live-score:not([hidden])", timeout=5000)
     assert page.inner_text("#live-score").startswith("NS ")
+    # An unusual result is asked once in the form, as on the referee's form.
+    page.check(f'#entry-form input[name=entered_by][value="{ns}"]')
+    page.fill("#id_ns_points_taken", "72")
+    page.click("#entry-form button[type=submit]")
+    page.wait_for_selector("#entry-unusual:not([hidden])", timeout=5000)
+    assert "72 punts" in page.inner_text("#entry-unusual")
+    assert page.is_visible("#entry-confirm-unusual")
     page.click("#entry-cancel")
 
     context.set_offline(True)
     _enter(page, boards[0].number, ns, 0, 40)
-    _enter(page, boards[1].number, ns, 1, 30)
+    _enter(page, boards[1].number, ns, 1, 72)  # unusual: asked when it arrives
     assert _waiting(page) == "2"
     assert "2 resultats esperant per enviar" in page.inner_text("#outbox-status")
     page.reload()  # offline: from the service worker's cache
@@ -113,6 +119,13 @@ def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
 
     assert entries() == []
     context.set_offline(False)
+    # The unusual one comes back with the question, kept on the page: one tap sends it.
+    page.wait_for_selector("#refused-list li.unusual button.confirm-unusual", timeout=5000)
+    page.wait_for_load_state("load")
+    asked = page.inner_text("#refused-list li.unusual")
+    assert f"Tauler {boards[1].number}" in asked and "72 punts" in asked, asked
+    assert [b for b, _status in entries()] == [boards[0].number]
+    page.click("#refused-list li.unusual button.confirm-unusual")
     landed = _until(lambda: len(entries()) >= 2, 5)
     page.wait_for_function(
         "() => document.querySelector('#outbox-status')?.dataset.waiting === '0'",
@@ -162,26 +175,21 @@ def test_entries_made_offline_land_once_each_and_a_conflict_is_shown(
         f'li.table-item[data-board="{boards[1].number}"][data-state="disputed"]',
         timeout=5000)
     violations = page.evaluate("() => window.__csp")
+    _classic_game(page, base, classic, classic_seating)
     context.close()
     assert errors == [] and violations == []
+    return classic
 
 
-def test_a_classic_game_is_entered_its_error_shown_by_its_field_then_confirmed(
-    transactional_db, live_server, browser  # noqa: F811
-) -> None:
-    """Slow: a browser and a live server (about 5 s)."""
-    from tests.tournaments.tables.test_classic_and_links import drawn_classic
+def _classic_game(page: Any, base: str, classic: Any, seating: Any) -> None:
+    """A classic table's page on the same phone: "Lletra gran" kept, the game entered,
+    refused by its field (nobody reached the target), corrected, then confirmed."""
     from tournaments.models import Game
 
-    classic, seating = drawn_classic()
     ns, ew = seating.ns_pair.number, seating.ew_pair.number
-    secret = services.table_secret(championship=classic.championship,
-                                   table_number=seating.table.number).secret
-    connections.close_all()
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,  # type: ignore[attr-defined]
-                                  locale="ca-ES")
-    page = context.new_page()
-    page.goto(f"{live_server.url}/t/{secret}/")
+    secret = _db(lambda: services.table_secret(championship=classic.championship,
+                                               table_number=seating.table.number).secret)
+    page.goto(f"{base}/t/{secret}/")
     # "Lletra gran" stays on after a reload (kept in localStorage).
     page.check("#large-text")
     page.reload()
@@ -206,6 +214,5 @@ def test_a_classic_game_is_entered_its_error_shown_by_its_field_then_confirmed(
     game = _db(lambda: Game.objects.get(seating=seating))
     entries = _db(lambda: list(TableEntry.objects.filter(round=seating.round)
                                .values_list("entered_by_pair", "confirmed_by_pair")))
-    context.close()
     assert (game.ns_points, game.ew_points, game.deals) == (101, 64, 9)
     assert entries == [(ew, ns)]

@@ -21,10 +21,11 @@ pytestmark = pytest.mark.django_db
 GAME = {"ns_points": 101, "ew_points": 64, "deals": 9, "ended_by": "target"}
 
 
-def drawn_classic() -> tuple[Classic, Seating]:
-    """A classic championship with round 1 drawn, and its first table."""
+def drawn_classic(**shape: int) -> tuple[Classic, Seating]:
+    """A classic championship (``make_classic``'s ``pairs`` and ``rounds``) with round
+    1 drawn, and its first table."""
     cache.clear()
-    classic = make_classic()
+    classic = make_classic(**shape)
     services.round_draw(round=classic.rounds[0], seed=3, acting_user=classic.organiser)
     seating = Seating.objects.filter(round=classic.rounds[0]).order_by("table__number").first()
     assert seating is not None
