@@ -29,6 +29,8 @@ from tournaments.models import (
     AuditEntry,
     Board,
     Championship,
+    Circuit,
+    CircuitEvent,
     Game,
     Membership,
     Pair,
@@ -253,3 +255,29 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     search_fields = ["target", "reason", "acting_user__username"]
     date_hierarchy = "at"
     ordering = ["-at", "-id"]
+
+
+class CircuitEventInline(ReadOnly, TabularInline):
+    model = CircuitEvent
+    extra = 0
+    fields = ["championship", "added_at"]
+    readonly_fields = ["championship", "added_at"]
+
+
+@admin.register(Circuit)
+class CircuitAdmin(ReadOnlyAdmin):
+    """Circuits, read-only: their organisers' page changes them through the audited
+    services (``services.circuits``)."""
+
+    list_display = ["name", "slug", "season", "points", "best_of", "min_events", "version"]
+    search_fields = ["name", "slug", "season"]
+    inlines = [CircuitEventInline]
+
+
+@admin.register(CircuitEvent)
+class CircuitEventAdmin(ReadOnlyAdmin):
+    """A circuit's championships, read-only (``services.circuit_event_add``)."""
+
+    list_display = ["circuit", "championship", "added_at"]
+    list_filter = ["circuit"]
+    list_select_related = ["circuit", "championship"]

@@ -5,6 +5,7 @@ from django.urls import path
 from tournaments.web import (
     audit,
     championships,
+    circuits,
     live,
     pairs,
     people,
@@ -26,6 +27,14 @@ urlpatterns = [
     path("t/<str:secret>/score/<int:board>/", table_page.table_hand_score,
          name="table_hand_score"),
     path("championships/new/", championships.championship_create, name="championship_create"),
+    # Circuits and leagues
+    path("circuits/", circuits.circuit_list, name="circuits"),
+    path("circuits/new/", circuits.circuit_create, name="circuit_create"),
+    path("circuits/<slug:slug>/", circuits.circuit_ranking, name="circuit"),
+    path("circuits/<slug:slug>/persons/<int:person_id>/", circuits.circuit_person,
+         name="circuit_person"),
+    path("circuits/<slug:slug>/pdf/", circuits.circuit_pdf, name="circuit_pdf"),
+    path("circuits/<slug:slug>/organise/", circuits.circuit_manage, name="circuit_manage"),
     path("after-login/", championships.after_login, name="after_login"),
     # Public
     path(C, championships.championship_detail, name="championship"),
