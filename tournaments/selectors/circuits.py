@@ -459,6 +459,14 @@ def _line(persons: tuple[int, ...], row: pure.RankRow, names: dict[int, str]) ->
     )
 
 
+def circuits_for_user(user: Any) -> list[Circuit]:
+    """The circuits ``user`` organises (the home page's "Els meus circuits")."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    return list(Circuit.objects.filter(roles__user_id=user.pk).distinct().order_by(
+        "-created_at", "name")[:50])
+
+
 # ------------------------------------------------------------------ per person
 
 

@@ -30,6 +30,7 @@ from tournaments.models import (
     Round,
 )
 from tournaments.permissions import Capability
+from tournaments.selectors.circuits import circuits_for_user
 from tournaments.selectors.classic_words import ranking_order
 from tournaments.web.common import (
     capability_required,
@@ -46,7 +47,8 @@ def home(request: HttpRequest) -> HttpResponse:
     championships = list(Championship.objects.all()[:50])
     mine = list(selectors.championships_for_user(request.user)[:50])
     return render(
-        request, "tournaments/home.html", {"championships": championships, "mine": mine}
+        request, "tournaments/home.html", {"championships": championships, "mine": mine,
+                                           "my_circuits": circuits_for_user(request.user)}
     )
 
 
