@@ -7,6 +7,7 @@ from django.urls import path
 from tournaments.api import (
     auth,
     games,
+    persons,
     prints,
     results,
     root,
@@ -42,6 +43,7 @@ urlpatterns = [
     path(C + "standings/", views.StandingsApi.as_view(), name="api_standings"),
     path(C + "standings/progressive/", views.ProgressiveStandingsApi.as_view(),
          name="api_standings_progressive"),
+    path(C + "persons/", persons.PlayerPersonsApi.as_view(), name="api_player_persons"),
     path(C + "stages/", stages.StagesApi.as_view(), name="api_stages"),
     path(C + "groups/", stages.GroupsApi.as_view(), name="api_groups"),
     path(C + "bracket/", stages.BracketApi.as_view(), name="api_bracket"),
