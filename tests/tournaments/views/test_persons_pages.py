@@ -52,11 +52,17 @@ def test_the_linking_page_proposes_links_one_row_and_all(client, web: Small) -> 
     # That row alone, with another person chosen.
     client.post(url, {"one": str(player.pk), f"p{player.pk}": str(other.pk)})
     assert Player.objects.get(pk=player.pk).person_id == other.pk
-    # Every other row: a new person each (no proposal for them).
+    # Every other row starts on "new person" (no proposal for them): one button.
+    page = client.get(url).content.decode()
     rows = reads.unlinked_players(web.championship)
+    assert all(f'name="p{r.player_id}" value="new" checked' in page for r in rows)
     data = {f"p{r.player_id}": "new" for r in rows}
+    data[f"p{rows[0].player_id}"] = ""  # "not now": left as it is
+    response = client.post(url, {"all": "1", **data})
+    assert Player.objects.get(pk=rows[0].player_id).person_id is None
+    data[f"p{rows[0].player_id}"] = "new"
     response = client.post(url, {"all": "1", **data}, follow=True)
-    assert "7 jugadors enllaçats." in response.content.decode()
+    assert "1 jugador enllaçat." in response.content.decode()
     assert not Player.objects.filter(championship=web.championship,
                                      person__isnull=True).exists()
     assert "Tots els jugadors estan enllaçats" in response.content.decode()
