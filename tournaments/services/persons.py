@@ -20,10 +20,11 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.db.models import F, Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from scoring.text import normalise
@@ -49,6 +50,7 @@ from tournaments.selectors.persons import (
     organises_any,
     person_data,
 )
+from tournaments.selectors.standings import alias_name
 from tournaments.services.common import (
     AUDIT_REASON_MAX,
     AUDIT_TEXT_MAX,
@@ -484,7 +486,10 @@ def person_anonymise(*, person: Person, acting_user: User | None) -> Person:
     if person.anonymised_at is not None:
         raise PersonError(_("Aquesta persona ja està anonimitzada."))
     ids = group_ids(person)
-    alias = _("Jugador %(number)s") % {"number": person.pk}
+    # Stored in the site's language whatever the organiser's (the pages show the alias
+    # in the reader's: ``selectors.persons.public_name``).
+    with translation.override(settings.LANGUAGE_CODE):
+        alias = alias_name(person.pk)
     now = timezone.now()
     Person.objects.filter(pk__in=ids).update(
         name=alias, name_key=alias.casefold(), short_name="", club="", licence="",
