@@ -34,6 +34,7 @@ from tournaments.models import (
     Game,
     Membership,
     Pair,
+    Person,
     Player,
     Result,
     Round,
@@ -178,6 +179,18 @@ class PlayerAdmin(ReadOnlyAdmin):
     list_display = ["name", "short_name", "code", "championship"]
     list_filter = ["championship"]
     search_fields = ["name", "short_name", "code"]
+
+
+@admin.register(Person)
+class PersonAdmin(ReadOnlyAdmin):
+    """Persons, read only: the persons' pages register, merge, export and erase them,
+    audited (``services.persons``)."""
+
+    list_display = ["name", "short_name", "licence", "club", "public_alias", "merged_into",
+                    "anonymised_at", "created_at"]
+    list_filter = ["public_alias"]
+    search_fields = ["name", "name_key", "licence"]
+    list_select_related = ["merged_into"]
 
 
 @admin.register(Pair)

@@ -473,7 +473,8 @@ def circuits_for_user(user: Any) -> list[Circuit]:
 @dataclass(frozen=True, slots=True)
 class PersonCircuitLine:
     """A person's line in one circuit (the person page): the circuit's ``name`` and
-    ``slug``, the person's ``line`` in its players' ranking, ``size`` (lines in it)."""
+    ``slug``, the person's ``line`` in its players' ranking, ``size`` (the lines
+    ranked)."""
 
     name: str
     slug: str
@@ -501,8 +502,9 @@ def person_circuit_lines(person: Person) -> list[PersonCircuitLine]:
         ranking = circuit_ranking(circuit)
         line = ranking.player(target)
         if line is not None:
-            out.append(PersonCircuitLine(circuit.name, circuit.slug, circuit.season, line,
-                                         len(ranking.players)))
+            out.append(PersonCircuitLine(
+                circuit.name, circuit.slug, circuit.season, line,
+                sum(1 for p in ranking.players if p.rank is not None)))
     return out
 
 

@@ -149,11 +149,14 @@ def test_the_pages_show_the_ranking_and_answer_304(season: Season, client: Clien
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
 
 
-def test_the_person_page_lines(season: Season) -> None:
+def test_the_person_page_shows_the_persons_circuits(season: Season, client: Client) -> None:
     person = season.persons[2][1]
     lines = read.person_circuit_lines(person)
-    assert [(line.slug, line.line.persons) for line in lines] == [
-        (season.circuit.slug, (person.pk,))]
+    assert [(line.slug, line.line.persons, line.size) for line in lines] == [
+        (season.circuit.slug, (person.pk,), 8)]
+    page = client.get(reverse("person", args=[person.pk])).content.decode()
+    assert season.circuit.name in page
+    assert reverse("circuit_person", args=[season.circuit.slug, person.pk]) in page
 
 
 # ---------------------------------------------------------------- changes
