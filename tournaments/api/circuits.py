@@ -87,7 +87,7 @@ class CircuitSerializer(serializers.Serializer[Any]):
 
 
 def _events(line: read.Line) -> list[dict[str, Any]]:
-    return [{"championship": e.championship, "place": e.place,
+    return [{"championship": e.event, "place": e.place,
              "points": read.points_out(e.points), "counted": e.counted,
              "provisional": e.provisional} for e in line.events]
 

@@ -226,21 +226,10 @@ class EventLine:
     pairs: int
 
 
-@dataclass(frozen=True, slots=True)
-class EventCell:
-    """A line's result in one championship (``why``: ``not_best`` when it did not
-    count)."""
-
-    championship: str
-    place: int
-    points: pure.Points
-    counted: bool
-    why: str
-    provisional: bool
-
-    @property
-    def points_text(self) -> str:
-        return points_text(self.points)
+#: A line's result in one championship: ``event`` (the championship's slug), ``place``,
+#: ``points``, ``counted``, ``why`` (``not_best`` when it did not count), ``provisional``
+#: (``scoring.circuits``' own value, shown as it is).
+EventCell = pure.EventResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,9 +403,9 @@ def build_ranking(circuit: Circuit, state: str = "") -> CircuitRanking:
                     persons.append(merged.get(person, person))
             if not persons:
                 continue
-            single.append(event_pair(row, (persons[0], persons[-1])))
+            single.append(event_pair(row, (persons[0], persons[-1]), rules))
             if len(persons) == 2 and persons[0] != persons[1]:
-                double.append(event_pair(row, (persons[0], persons[1])))
+                double.append(event_pair(row, (persons[0], persons[1]), rules))
         player_events.append(pure.Event(championship.slug, field, tuple(single),
                                         provisional))
         pair_events.append(pure.Event(championship.slug, field, tuple(double), provisional))
@@ -437,13 +426,20 @@ def build_ranking(circuit: Circuit, state: str = "") -> CircuitRanking:
     )
 
 
-def event_pair(row: dict[str, Any], persons: tuple[Any, Any]) -> pure.EventPair:
-    """A kept row (``FinalStanding.rows``) as ``scoring.circuits`` takes it."""
+def event_pair(row: dict[str, Any], persons: tuple[Any, Any],
+               rules: pure.CircuitRules | None = None) -> pure.EventPair:
+    """A kept row (``FinalStanding.rows``) as ``scoring.circuits`` takes it; the
+    percentage and the games won are read only when ``rules`` score by them (``None``:
+    always)."""
+    by_place = rules is not None and rules.points in (pure.PointsKind.PLACE_TABLE,
+                                                      pure.PointsKind.FIELD_FORMULA)
+    if by_place:
+        return pure.EventPair(row["place"], persons)
+    percentage, wins = row.get("percentage"), row.get("wins")
     return pure.EventPair(
         row["place"], persons,
-        percentage=(None if row.get("percentage") is None
-                    else Fraction(str(row["percentage"]))),
-        wins=None if row.get("wins") is None else Fraction(str(row["wins"])),
+        percentage=None if percentage is None else _number(percentage),
+        wins=None if wins is None else _number(wins),
         played=row.get("played"),
     )
 
@@ -451,10 +447,10 @@ def event_pair(row: dict[str, Any], persons: tuple[Any, Any]) -> pure.EventPair:
 def _line(persons: tuple[int, ...], row: pure.RankRow, names: dict[int, str]) -> Line:
     return Line(
         rank=row.rank, persons=persons,
-        names=tuple(names.get(p, _("Jugador %(number)s") % {"number": p}) for p in persons),
+        names=tuple(names[p] if p in names else _("Jugador %(number)s") % {"number": p}
+                    for p in persons),
         points=row.points,
-        events=tuple(EventCell(e.event, e.place, e.points, e.counted, e.why, e.provisional)
-                     for e in row.events),
+        events=row.events,
         why=row.why,
     )
 

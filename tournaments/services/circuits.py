@@ -444,5 +444,5 @@ def _audit_changes(championship: Championship, before: list[dict[str, Any]],
 
 
 def _points(rows: list[dict[str, Any]], rules: pure.CircuitRules) -> list[pure.Points]:
-    pairs = tuple(event_pair(r, (r["pair"], -r["pair"])) for r in rows)
+    pairs = tuple(event_pair(r, (r["pair"], -r["pair"]), rules) for r in rows)
     return list(pure.event_points(pure.Event("", len(rows), pairs), rules))

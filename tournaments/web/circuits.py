@@ -129,7 +129,8 @@ def circuit_person(request: HttpRequest, slug: str, person_id: int) -> HttpRespo
         names = {e.slug: e for e in ranking.events}
         return render(request, "tournaments/circuits/person.html", {
             "circuit": circuit, "ranking": ranking, "line": line,
-            "events": [(names.get(cell.championship), cell) for cell in line.events],
+            "events": [(names.get(cell.event), cell, read.points_text(cell.points))
+                       for cell in line.events],
             "pairs": ranking.pairs_of(person_id),
             "size": sum(1 for p in ranking.players if p.rank is not None),
         })
