@@ -104,11 +104,11 @@ class Tiebreak(StrEnum):
     LAST_EVENT = "last_event"
 
 
-@dataclass(frozen=True, slots=True)
-class EventPair:
+class EventPair(NamedTuple):
     """One ranked pair of an event: its ``place`` (1 the winner; pairs that tied share
     it), its two ``persons`` and, when known, its ``percentage`` (0..100) and ``wins``
-    (games won) and ``played`` (games played)."""
+    (games won) and ``played`` (games played). A named tuple, as :class:`EventResult`:
+    a season has thousands."""
 
     place: int
     persons: tuple[Hashable, Hashable]
