@@ -274,3 +274,41 @@ def test_the_organisers_page_adds_a_championship(season: Season, client: Client)
     assert refused.status_code == 200 and "lloc 2" in refused.content.decode()
     client.logout()
     assert client.get(url).status_code == 302  # to the login page
+
+
+def test_a_championship_with_finals_places_final_a_then_b_then_the_rest() -> None:
+    from tests.tournaments.stages.test_finals import make_finals, play
+    from tournaments.selectors.finals import finals_view
+
+    championship = make_finals(pairs=10, sizes=(4, 4))
+    for n in (1, 2, 3):
+        play(championship, n)
+    championship.refresh_from_db()
+    view = finals_view(championship, for_public=True)
+    assert view is not None
+    rows = read.final_rows(championship)
+    got = [(r["pair"], r["place"]) for r in rows]
+    a = [(r.pair.number, r.rank) for r in view.finals[0].rows]
+    b = [(r.pair.number, r.rank + 4) for r in view.finals[1].rows]  # type: ignore[operator]
+    assert got[:8] == a + b
+    outside = {p.number for p in view.outside}
+    assert {n for n, _place in got[8:]} == outside and len(outside) == 2
+    assert sorted(place for _n, place in got[8:])[0] == 9
+    assert all(r["field"] == 10 and not r["final"] for r in rows)
+
+
+def test_a_knockout_puts_its_champion_and_runner_up_first() -> None:
+    from tests.tournaments.stages.conftest import make_staged, play_round
+    from tournaments.selectors.stages import bracket_view
+
+    staged = make_staged(8, groups=2, per_group=1)
+    for r in range(1, 5):
+        play_round(staged, r, seed=3)
+    view = bracket_view(staged.championship)
+    assert view is not None and view.champion is not None and view.runner_up is not None
+    rows = read.final_rows(staged.championship)
+    assert [(r["pair"], r["place"]) for r in rows[:2]] == [
+        (view.champion.number, 1), (view.runner_up.number, 2)]
+    rest = [r["place"] for r in rows[2:]]
+    assert rest == sorted(rest) and rest[0] == 3 and len(rows) == 8
+    assert all(r["wins"] is not None and r["percentage"] is None for r in rows)
