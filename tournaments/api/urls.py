@@ -6,7 +6,9 @@ from django.urls import path
 
 from tournaments.api import (
     auth,
+    circuits,
     games,
+    persons,
     prints,
     results,
     root,
@@ -26,6 +28,7 @@ urlpatterns = [
     path("", root.ApiRoot.as_view(), name="api_root"),
     path("token/", auth.TokenApi.as_view(), name="api_token"),
     path("c/", views.ChampionshipListApi.as_view(), name="api_championships"),
+    path("circuits/<slug:slug>/", circuits.CircuitApi.as_view(), name="api_circuit"),
     path(C, views.ChampionshipApi.as_view(), name="api_championship"),
     path(C + "pairs/", views.PairListApi.as_view(), name="api_pairs"),
     path(C + "pairs/<int:number>/card/", views.ScoreCardApi.as_view(), name="api_score_card"),
@@ -44,6 +47,7 @@ urlpatterns = [
     path(C + "standings/progressive/", views.ProgressiveStandingsApi.as_view(),
          name="api_standings_progressive"),
     path(C + "signup/", signup.SignupListApi.as_view(), name="api_signup"),
+    path(C + "persons/", persons.PlayerPersonsApi.as_view(), name="api_player_persons"),
     path(C + "stages/", stages.StagesApi.as_view(), name="api_stages"),
     path(C + "groups/", stages.GroupsApi.as_view(), name="api_groups"),
     path(C + "bracket/", stages.BracketApi.as_view(), name="api_bracket"),

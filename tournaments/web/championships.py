@@ -30,7 +30,9 @@ from tournaments.models import (
     Round,
 )
 from tournaments.permissions import Capability
+from tournaments.selectors.circuits import circuits_for_user
 from tournaments.selectors.classic_words import ranking_order
+from tournaments.selectors.persons import manages_persons
 from tournaments.selectors.signup import signup_places
 from tournaments.web.common import (
     capability_required,
@@ -46,9 +48,12 @@ def home(request: HttpRequest) -> HttpResponse:
     """Every championship, newest first, and those where the user has a role."""
     championships = list(Championship.objects.all()[:50])
     mine = list(selectors.championships_for_user(request.user)[:50])
-    return render(
-        request, "tournaments/home.html", {"championships": championships, "mine": mine}
-    )
+    return render(request, "tournaments/home.html", {
+        "championships": championships, "mine": mine,
+        "my_circuits": circuits_for_user(request.user),
+        # Who manages the persons across championships gets their list.
+        "manages_persons": request.user.is_authenticated and manages_persons(request.user),
+    })
 
 
 def after_login(request: HttpRequest) -> HttpResponse:
@@ -101,6 +106,9 @@ def championship_detail(request: HttpRequest, slug: str) -> HttpResponse:
         has_results=any(p.results_in for p in progress.values()),
         # The organiser's steps, each with its state (the rule: selectors.checklist).
         checklist=selectors.checklist(championship) if context["is_organiser"] else None,
+        # Players not yet linked to a person (the persons page links them).
+        unlinked_players=sum(
+            (p.player1.person_id is None) + (p.player2.person_id is None) for p in pairs),
         # A classic championship's ranking order, in the standings' own sentence.
         ranking_order=ranking_order(championship.classic_rules())
         if championship.is_classic else "",
