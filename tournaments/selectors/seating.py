@@ -14,7 +14,12 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from tournaments.models import Board, Bye, Championship, Round, Seating
-from tournaments.selectors.standings import PAIR_NAME_COLUMNS, PairName
+from tournaments.selectors.standings import (
+    PAIR_NAME_COLUMNS,
+    PairName,
+    merged_aliases,
+    pair_name,
+)
 
 # --------------------------------------------------------------------------- rounds
 
@@ -69,14 +74,19 @@ def _seatings(rounds: Sequence[tuple[int, int, bool, str]], seat_filter: Q,
     """The seating of ``rounds`` (``(id, number, closed, movement)``, in order): three
     queries (tables with both pairs' names, byes with the pair's names, boards)."""
     tables: dict[int, list[SeatRow]] = {}
-    for row in (Seating.objects.filter(seat_filter).order_by("table__number")
-                .values_list(*_SEAT_COLUMNS)):
+    seat_rows = list(Seating.objects.filter(seat_filter).order_by("table__number")
+                     .values_list(*_SEAT_COLUMNS))
+    aliases = merged_aliases(seat_rows, (2, 2 + _N))
+    for row in seat_rows:
         tables.setdefault(row[0], []).append(
-            SeatRow(row[1], PairName(*row[2:2 + _N]), PairName(*row[2 + _N:2 + 2 * _N])))
+            SeatRow(row[1], pair_name(row[2:2 + _N], aliases),
+                    pair_name(row[2 + _N:2 + 2 * _N], aliases)))
     byes: dict[int, list[PairName]] = {}
-    for row in (Bye.objects.filter(round_filter).order_by("pair__number")
-                .values_list(*_BYE_COLUMNS)):
-        byes.setdefault(row[0], []).append(PairName(*row[1:1 + _N]))
+    bye_rows = list(Bye.objects.filter(round_filter).order_by("pair__number")
+                    .values_list(*_BYE_COLUMNS))
+    bye_aliases = merged_aliases(bye_rows, (1,))
+    for row in bye_rows:
+        byes.setdefault(row[0], []).append(pair_name(row[1:1 + _N], bye_aliases))
     boards: dict[int, list[int]] = {}
     for round_id, number in (Board.objects.filter(round_filter).order_by("number")
                              .values_list("round_id", "number")):

@@ -16,12 +16,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
+
+from django.utils.translation import gettext as _
 
 import scoring
 from scoring.progress import Progress, RoundProgress, count_progress
 from scoring.progress import rounds_progress as count_rounds_progress
 from scoring.visibility import count_by
-from tournaments.models import Championship, Pair, Result
+from tournaments.models import Championship, Pair, Person, Result
 from tournaments.numbers import average_out, comparative_out
 from tournaments.selectors.formats import column, column_places, percent_column, percent_value
 from tournaments.selectors.games import games_progress
@@ -85,18 +88,76 @@ class PairName:
         return all(word in haystack for word in wanted)
 
 
-#: A pair's columns as :class:`PairName` takes them, after a prefix to the pair.
+#: A pair's columns as :func:`pair_name` reads them, after a prefix to the pair: the
+#: :class:`PairName` fields, then each player's person, whether that person asked to be
+#: shown as "Jugador N" (``Person.public_alias``) and the person it was merged into.
 PAIR_NAME_COLUMNS = ("number", "player1__name", "player2__name", "withdrawn_after_round",
-                     "player1__short_name", "player2__short_name")
+                     "player1__short_name", "player2__short_name",
+                     "player1__person_id", "player1__person__public_alias",
+                     "player1__person__merged_into_id",
+                     "player2__person_id", "player2__person__public_alias",
+                     "player2__person__merged_into_id")
+_NAME_FIELDS = 6
+
+
+def alias_name(person_id: int) -> str:
+    """What the public reads instead of the name of a person who asked not to be named
+    or was anonymised: "Jugador 123" (the person's number)."""
+    return _("Jugador %(number)s") % {"number": person_id}
+
+
+def pair_name(row: Sequence[Any], aliases: dict[int, int | None] | None = None) -> PairName:
+    """A :class:`PairName` from a row of :data:`PAIR_NAME_COLUMNS`: a player whose person
+    asked not to be named reads as "Jugador N" (no short name). ``aliases``: for the
+    players whose person was merged into another, ``{merged person: the kept person's id
+    when it asked not to be named, else None}`` (:func:`merged_aliases`); without it a
+    merged person's own flag counts."""
+    names = list(row[:_NAME_FIELDS])
+    for k, (person, alias, merged) in enumerate((row[6:9], row[9:12])):
+        if person is None:
+            continue
+        shown: int | None = person if alias else None
+        if merged is not None and aliases is not None:
+            shown = aliases.get(person)
+        if shown is not None:
+            names[1 + k] = alias_name(shown)
+            names[4 + k] = ""
+    return PairName(*names)
+
+
+def merged_aliases(rows: Sequence[Sequence[Any]], offsets: Sequence[int] = (0,)
+                   ) -> dict[int, int | None] | None:
+    """For :func:`pair_name`: ``None`` when no player of ``rows`` (each holding
+    :data:`PAIR_NAME_COLUMNS` at each of ``offsets``) links to a merged person (the usual
+    case: no query), else the merged persons' kept records' aliases (two queries)."""
+    merged = {row[o + i] for row in rows for o in offsets for i in (6, 9)
+              if row[o + i + 2] is not None}
+    if not merged:
+        return None
+    links = dict(Person.objects.filter(merged_into__isnull=False)
+                 .values_list("id", "merged_into_id"))
+    ends: dict[int, int] = {}
+    for start in merged:
+        end, seen = start, {start}
+        while end in links and links[end] not in seen:
+            end = links[end]
+            seen.add(end)
+        ends[start] = end
+    aliased = set(Person.objects.filter(pk__in=set(ends.values()), public_alias=True)
+                  .values_list("id", flat=True))
+    return {start: (end if end in aliased else None) for start, end in ends.items()}
 
 
 def pair_names(championship: Championship) -> dict[int, PairName]:
-    """``{number: PairName}`` read as tuples (one query)."""
+    """``{number: PairName}`` read as tuples (one query; two more when a player links
+    to a merged person): the one place the pages, screens, PDFs and API read a pair's
+    names, so a person shown as "Jugador N" is so everywhere."""
     # No ordering: the model's default joins the championship row, which every save
     # bumps, and the names are read into a dict anyway.
-    rows = Pair.objects.filter(championship=championship).order_by().values_list(
-        *PAIR_NAME_COLUMNS)
-    return {row[0]: PairName(*row) for row in rows}
+    rows = list(Pair.objects.filter(championship=championship).order_by().values_list(
+        *PAIR_NAME_COLUMNS))
+    aliases = merged_aliases(rows)
+    return {row[0]: pair_name(row, aliases) for row in rows}
 
 
 # --------------------------------------------------------------------------- standings

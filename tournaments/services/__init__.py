@@ -83,6 +83,19 @@ from tournaments.services.pairs import (
     read_pairs_csv,
     registration_refusal,
 )
+from tournaments.services.persons import (
+    NEW_PERSON,
+    PersonError,
+    person_anonymise,
+    person_create,
+    person_delete,
+    person_edit,
+    person_export,
+    person_merge,
+    person_unmerge,
+    player_link,
+    players_link_bulk,
+)
 from tournaments.services.results import (
     OnBehalfOfTable,
     ResultData,
@@ -124,6 +137,7 @@ from tournaments.services.tables import (
 
 __all__ = [
     "CREATE_PERMISSION",
+    "NEW_PERSON",
     "PAIR_NUMBER_MAX",
     "PLAYER_NAME_MAX",
     "ROUNDS_SETUP_MAX",
@@ -147,6 +161,7 @@ __all__ = [
     "PairLine",
     "PairsCsv",
     "PairsCsvError",
+    "PersonError",
     "RegistrationError",
     "RematchError",
     "ResultConflict",
@@ -185,6 +200,15 @@ __all__ = [
     "pair_withdraw",
     "pairs_import_csv",
     "parse_pairs_csv",
+    "person_anonymise",
+    "person_create",
+    "person_delete",
+    "person_edit",
+    "person_export",
+    "person_merge",
+    "person_unmerge",
+    "player_link",
+    "players_link_bulk",
     "read_pairs_csv",
     "referee_account_create",
     "registration_refusal",
