@@ -262,6 +262,10 @@ class Command(BaseCommand):
     # -- building -----------------------------------------------------------------------
 
     def _users(self) -> dict[str, Any]:
+        # Once a run: hashing the passwords is most of a small demo's time.
+        made: dict[str, Any] | None = getattr(self, "_users_made", None)
+        if made is not None:
+            return made
         # The organiser creates championships, as a real one would be allowed to in /admin.
         users = {
             username: services.user_ensure(
@@ -271,6 +275,7 @@ class Command(BaseCommand):
             for username, (password, _role) in USERS.items()
         }
         services.user_ensure(username=ADMIN[0], password=ADMIN[1], superuser=True)
+        self._users_made = users
         return users
 
     def _build(self) -> Championship:
