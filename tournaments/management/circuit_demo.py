@@ -128,14 +128,14 @@ def build_circuit(command: Command, *, slug: str, events: int, reset: bool) -> C
                            "(--reset deletes it)")
     with transaction.atomic():
         if reset:
-            _delete(slug)
+            delete(slug)
         try:
             return _build(command, slug, events)
         except ValueError as exc:  # a service refused: nothing is kept, one line
             raise CommandError(str(exc)) from None
 
 
-def _delete(slug: str) -> None:
+def delete(slug: str) -> None:
     """The circuit, its demo championships and the persons no other championship has."""
     championships = list(Championship.objects.filter(slug__regex=rf"^{slug}-[0-9]+$"))
     persons = set(Player.objects.filter(championship__in=championships)
