@@ -83,7 +83,7 @@ RENDERERS = (
     "pages.py", "tables.py", "formats.py", "labels.py", "guide_cards.py", "sign_in_card.py",
     "table_cards.py", "round_pack.py", "pairings.py", "score_sheets.py",
     "classic_standings.py", "pair_cards.py", "group_tables.py", "bracket.py",
-    "knockout_cards.py",
+    "knockout_cards.py", "circuit_ranking.py",
 )
 UPPER = (
     "tournaments.views", "tournaments.web", "tournaments.api", "tournaments.forms",

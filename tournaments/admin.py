@@ -29,9 +29,12 @@ from tournaments.models import (
     AuditEntry,
     Board,
     Championship,
+    Circuit,
+    CircuitEvent,
     Game,
     Membership,
     Pair,
+    Person,
     Player,
     Result,
     Round,
@@ -178,6 +181,18 @@ class PlayerAdmin(ReadOnlyAdmin):
     search_fields = ["name", "short_name", "code"]
 
 
+@admin.register(Person)
+class PersonAdmin(ReadOnlyAdmin):
+    """Persons, read only: the persons' pages register, merge, export and erase them,
+    audited (``services.persons``)."""
+
+    list_display = ["name", "short_name", "licence", "club", "public_alias", "merged_into",
+                    "anonymised_at", "created_at"]
+    list_filter = ["public_alias"]
+    search_fields = ["name", "name_key", "licence"]
+    list_select_related = ["merged_into"]
+
+
 @admin.register(Pair)
 class PairAdmin(ReadOnlyAdmin):
     list_display = ["number", "player1", "player2", "championship"]
@@ -253,3 +268,29 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     search_fields = ["target", "reason", "acting_user__username"]
     date_hierarchy = "at"
     ordering = ["-at", "-id"]
+
+
+class CircuitEventInline(ReadOnly, TabularInline):
+    model = CircuitEvent
+    extra = 0
+    fields = ["championship", "added_at"]
+    readonly_fields = ["championship", "added_at"]
+
+
+@admin.register(Circuit)
+class CircuitAdmin(ReadOnlyAdmin):
+    """Circuits, read-only: their organisers' page changes them through the audited
+    services (``services.circuits``)."""
+
+    list_display = ["name", "slug", "season", "points", "best_of", "min_events", "version"]
+    search_fields = ["name", "slug", "season"]
+    inlines = [CircuitEventInline]
+
+
+@admin.register(CircuitEvent)
+class CircuitEventAdmin(ReadOnlyAdmin):
+    """A circuit's championships, read-only (``services.circuit_event_add``)."""
+
+    list_display = ["circuit", "championship", "added_at"]
+    list_filter = ["circuit"]
+    list_select_related = ["circuit", "championship"]

@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 #: The tasks' registered names (``tournaments.tasks``; a test keeps them equal).
 PRINT_JOB = "tournaments.tasks.print_job_task"
 BOARD_ANALYSIS = "tournaments.tasks.board_analysis_task"
+CIRCUIT_PLACES = "tournaments.tasks.circuit_places_task"
 
 
 def send(name: str, *args: Any) -> AsyncResult[Any]:
@@ -63,6 +64,12 @@ def print_job(job_id: int) -> AsyncResult[Any]:
 def board_analysis(board_id: int) -> AsyncResult[Any]:
     """Compute board ``board_id``'s double-dummy table (``tasks.board_analysis_task``)."""
     return send(BOARD_ANALYSIS, board_id)
+
+
+def circuit_places(championship_id: int) -> AsyncResult[Any]:
+    """Read championship ``championship_id``'s places again for its circuits
+    (``tasks.circuit_places_task``)."""
+    return send(CIRCUIT_PLACES, championship_id)
 
 
 def runs_in_process() -> bool:

@@ -17,6 +17,9 @@ it as it is).
 ``board_analysis_task`` computes one board's double-dummy table
 (``services.board_analyse``); closing a round queues one per board.
 
+``circuit_places_task`` reads a finished championship's places again for its circuits
+(``services.final_standings_refresh``), after any change to it.
+
 The services send these tasks by name through ``tournaments/enqueue.py`` and never
 import this module: a task's name is its module and function (``tournaments.tasks.
 print_job_task``), so a renamed task must be renamed there too (a test compares them).
@@ -37,6 +40,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.reports import services
 from tournaments.services.analysis import board_analyse
+from tournaments.services.circuits import final_standings_refresh
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +124,25 @@ def board_analysis_task(self: Any, board_id: int) -> str:
         log.exception("board %s: double-dummy analysis crashed", board_id)
         return "failed"
     return "skipped" if analysis is None else "done"
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
+def circuit_places_task(self: Any, championship_id: int) -> str:
+    """Read a finished championship's places again for its circuits
+    (``services.final_standings_refresh``: a place that changed writes a
+    ``circuit.ranking`` audit row); returns ``done``, or ``failed`` (logged: the next
+    view of a circuit's page reads the places again anyway)."""
+    try:
+        final_standings_refresh(championship_ids=[championship_id])
+    except TRANSIENT as exc:
+        if self.request.is_eager or self.request.retries >= MAX_RETRIES:
+            log.error("championship %s: circuits not recounted: %s", championship_id, exc)
+            return "failed"
+        raise self.retry(exc=exc, countdown=backoff(self.request.retries)) from exc
+    except Exception:
+        log.exception("championship %s: circuits' recount crashed", championship_id)
+        return "failed"
+    return "done"
 
 
 def requeue_stalled_once() -> list[int]:

@@ -6,6 +6,7 @@ from django.urls import path
 
 from tournaments.api import (
     auth,
+    circuits,
     games,
     prints,
     results,
@@ -25,6 +26,7 @@ urlpatterns = [
     path("", root.ApiRoot.as_view(), name="api_root"),
     path("token/", auth.TokenApi.as_view(), name="api_token"),
     path("c/", views.ChampionshipListApi.as_view(), name="api_championships"),
+    path("circuits/<slug:slug>/", circuits.CircuitApi.as_view(), name="api_circuit"),
     path(C, views.ChampionshipApi.as_view(), name="api_championship"),
     path(C + "pairs/", views.PairListApi.as_view(), name="api_pairs"),
     path(C + "pairs/<int:number>/card/", views.ScoreCardApi.as_view(), name="api_score_card"),

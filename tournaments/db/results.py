@@ -397,12 +397,20 @@ def _stamp(connection: Any) -> Any:
     return _CHANGED_AT.get_db_prep_value(timezone.now(), connection)
 
 
-def bump_results_version(championship_id: int, *, using: str = "default") -> None:
+#: The bump that also answers the championship's status, in the same statement.
+_BUMP_STATUS = _BUMP + f' RETURNING "{_field(Championship, "status").column}"'
+
+
+def bump_results_version(championship_id: int, *, using: str = "default") -> str | None:
     """One more ``results_version`` of the championship, ``results_changed_at`` now
-    (``services.common.bump_results_version`` says when and why)."""
+    (``services.common.bump_results_version`` says when and why). Returns the
+    championship's status (``None``: no such row), read by the same statement, so that
+    the caller knows a finished championship changed at no extra query."""
     connection = connections[using]
     with connection.cursor() as cursor:
-        cursor.execute(_BUMP, [_stamp(connection), championship_id])
+        cursor.execute(_BUMP_STATUS, [_stamp(connection), championship_id])
+        row = cursor.fetchone()
+    return None if row is None else str(row[0])
 
 
 def _values(instance: Model, fields: list[Field[Any, Any]], connection: Any) -> list[Any]:

@@ -4,6 +4,7 @@ the championship lock."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -13,14 +14,18 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.text import normalise
+from tournaments import enqueue
 from tournaments.db import results as db_results
 from tournaments.models import (
     AuditEntry,
     Championship,
+    CircuitEvent,
     Result,
 )
 from tournaments.permissions import Capability, has, require
 from tournaments.services.errors import ChampionshipStateError
+
+log = logging.getLogger(__name__)
 
 #: Who acts: a signed-in account (the site uses Django's own user model) or nobody.
 User = Account | AnonymousUser
@@ -111,8 +116,29 @@ def bump_results_version(championship_id: int) -> None:
     results_version + 1``, so concurrent writers never lose a bump; a rolled back write
     rolls its bump back too. The live pages' ETags and cached fragments and the prints'
     "out of date" compare this number (docs/decisions.md, live pages)."""
-    db_results.bump_results_version(championship_id,
-                                    using=router.db_for_write(Championship))
+    status = db_results.bump_results_version(championship_id,
+                                             using=router.db_for_write(Championship))
+    if status == Championship.Status.FINISHED:
+        circuits_recount_on_commit(championship_id)
+
+
+def circuits_recount_on_commit(championship_id: int) -> None:
+    """After the commit, have the circuits of a finished championship read its places
+    again (``tasks.circuit_places_task``: ``services.final_standings_refresh``, which
+    writes a ``circuit.ranking`` audit row when a place changed). Only a finished
+    championship comes here (a running one's places are read live), and one query says
+    whether it belongs to a circuit at all; the result's save never waits for the
+    recount, and a broker that fails is logged, never the save's error."""
+    if not CircuitEvent.objects.filter(championship_id=championship_id).exists():
+        return
+
+    def send() -> None:
+        try:
+            enqueue.circuit_places(championship_id)
+        except Exception:  # the change stands; the next page view recounts
+            log.exception("championship %s: circuits not recounted", championship_id)
+
+    transaction.on_commit(send)
 
 
 def lock_championship(championship: Championship | int) -> Championship:

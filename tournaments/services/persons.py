@@ -481,8 +481,9 @@ def _scrub_championship_logs(championships: set[int], names: set[str], alias: st
     and renamed: each row of theirs that holds one of ``names`` gets ``alias`` instead."""
     if not names:
         return
-    for entry in AuditEntry.objects.filter(championship__in=championships,
-                                           action__startswith="pair."):
+    actions = Q(action__startswith="pair.") | Q(action__startswith="signup.") | Q(
+        action=AuditEntry.Action.CHAMPIONSHIP_IMPORT)
+    for entry in AuditEntry.objects.filter(actions, championship__in=championships):
         text = json.dumps([entry.target, entry.before, entry.after], cls=DjangoJSONEncoder)
         if not any(json.dumps(name)[1:-1] in text for name in names):
             continue

@@ -96,6 +96,9 @@ def championship_detail(request: HttpRequest, slug: str) -> HttpResponse:
         has_results=any(p.results_in for p in progress.values()),
         # The organiser's steps, each with its state (the rule: selectors.checklist).
         checklist=selectors.checklist(championship) if context["is_organiser"] else None,
+        # Players not yet linked to a person (the persons page links them).
+        unlinked_players=sum(
+            (p.player1.person_id is None) + (p.player2.person_id is None) for p in pairs),
         # A classic championship's ranking order, in the standings' own sentence.
         ranking_order=ranking_order(championship.classic_rules())
         if championship.is_classic else "",

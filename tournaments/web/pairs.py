@@ -109,7 +109,9 @@ def pairs_register(request: HttpRequest, championship: Championship) -> HttpResp
                      pairs_short=pairs_short,
                  can_remove=can_remove, closed=closed,
                  byes=selectors.byes_by_pair(championship),
-                 late_round=services.late_entry_round(championship)),
+                 late_round=services.late_entry_round(championship),
+                 unlinked_players=sum((p.player1.person_id is None)
+                                      + (p.player2.person_id is None) for p in pairs)),
     )
 
 

@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[3]
 def test_the_names_sent_are_the_names_the_tasks_are_registered_under() -> None:
     assert tasks.print_job_task.name == enqueue.PRINT_JOB
     assert tasks.board_analysis_task.name == enqueue.BOARD_ANALYSIS
+    assert tasks.circuit_places_task.name == enqueue.CIRCUIT_PLACES
 
 
 #: Run in a fresh process: this one imported ``tournaments.tasks`` long ago.
