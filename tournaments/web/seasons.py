@@ -57,7 +57,7 @@ def circuit_import(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         if action == "review":
             uploads = request.FILES.getlist("files")
-            files = [FileIn(f.name, f.read()) for f in uploads]
+            files = [FileIn(f.name or "", f.read()) for f in uploads]
             review = season_review(circuit=circuit, files=files, acting_user=request.user)
             request.session[key] = [
                 [f.name, f.text.decode("utf-8-sig") if isinstance(f.text, bytes) else f.text]

@@ -130,7 +130,7 @@ def test_a_bad_file_is_refused_by_name_and_field_and_nothing_is_written(
     assert any(p.startswith("«dolenta.json»: pairs[0].number") for p in raised.value.problems)
     assert (Championship.objects.count(), Person.objects.count(),
             PeopleAuditEntry.objects.count()) == before
-    with pytest.raises(SeasonImportError, match="«x.json»"):
+    with pytest.raises(SeasonImportError, match=r"«x\.json»"):
         season_review(circuit=setup["circuit"], files=[FileIn("x.json", "{no")],
                       acting_user=setup["organiser"])
 
