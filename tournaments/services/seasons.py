@@ -1,6 +1,6 @@
 """Past seasons into a circuit: a set of championship interchange files
 (docs/file-format.md), each imported as a finished championship of the circuit, its
-players matched to persons (docs/circuits.md "Past seasons").
+players matched to persons (docs/seasons.md).
 
 Two steps, so that nothing is written before the organiser has seen the matches:
 
