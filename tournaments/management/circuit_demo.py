@@ -26,7 +26,8 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from django.core.management.base import CommandError
 from django.db import transaction
@@ -35,9 +36,6 @@ from tournaments import services
 from tournaments.models import Championship, Circuit, Person, Player
 from tournaments.services.circuits import circuit_create, circuit_event_add
 from tournaments.services.persons import NEW_PERSON, person_merge, players_link_bulk
-
-if TYPE_CHECKING:
-    from tournaments.management.commands.demo import Command
 
 CIRCUIT_NAME = "Circuit de Botifarra d'Osona (demo)"
 CIRCUIT_SEASON = "2026"
@@ -56,6 +54,21 @@ REGULARS_SHARE = 0.7
 #: The regular whose name the third event spells without accents.
 NURIA = "Núria Puigdomènech"
 NURIA_OTHER = "Nuria Puigdomenech"
+
+
+class DemoBuilder(Protocol):
+    """What the circuit demo uses of the ``demo`` command: its championship builders of
+    ``shape``, its users, its output."""
+
+    shape: dict[str, Any]
+    classic: bool
+    stdout: Any
+
+    def _users(self) -> dict[str, Any]: ...
+
+    def _build(self) -> Championship: ...
+
+    def _build_classic(self) -> Championship: ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,15 +95,14 @@ def event_slug(circuit_slug: str, k: int) -> str:
     return f"{circuit_slug}-{k}"
 
 
-def draw_players(events: int) -> list[list[str]]:
+def draw_players(events: int, first: Sequence[str], last: Sequence[str]) -> list[list[str]]:
     """The players' names of each event, two a pair in pair order, drawn from
     :data:`PERSONS_SEED`: :data:`REGULARS_SHARE` of each event's players from the
     :data:`CORE` regulars (:data:`NURIA` among them: she plays the first event and the
-    third, there spelt :data:`NURIA_OTHER`, and not the second), the rest newcomers."""
-    from tournaments.management.commands.demo import FIRST, LAST
-
+    third, there spelt :data:`NURIA_OTHER`, and not the second), the rest newcomers;
+    names made of a ``first`` name and a ``last`` name."""
     rng = random.Random(PERSONS_SEED)
-    names = sorted({f"{first} {last}" for first in FIRST for last in LAST})
+    names = sorted({f"{given} {surname}" for given in first for surname in last})
     rng.shuffle(names)
     core = [NURIA, *names[:CORE - 1]]
     fresh = iter(names[CORE - 1:])
@@ -110,9 +122,12 @@ def draw_players(events: int) -> list[list[str]]:
     return result
 
 
-def build_circuit(command: Command, *, slug: str, events: int, reset: bool) -> Circuit | None:
-    """Build the circuit demo through ``command``'s championship builders; ``None`` when
-    it exists and ``reset`` is not asked (the command says so)."""
+def build_circuit(command: DemoBuilder, *, slug: str, events: int, reset: bool,
+                  first: Sequence[str], last: Sequence[str]) -> Circuit | None:
+    """Build the circuit demo through ``command``'s championship builders (the ``demo``
+    command: ``_users``, ``_build``, ``_build_classic`` of its ``shape``), the players
+    named from ``first`` and ``last`` names; ``None`` when it exists and ``reset`` is
+    not asked (the command says so)."""
     if not 1 <= events <= EVENTS_MAX:
         raise CommandError(f"--events {events}: must be between 1 and {EVENTS_MAX}")
     existing = Circuit.objects.filter(slug=slug).first()
@@ -130,7 +145,7 @@ def build_circuit(command: Command, *, slug: str, events: int, reset: bool) -> C
         if reset:
             delete(slug)
         try:
-            return _build(command, slug, events)
+            return _build(command, slug, draw_players(events, first, last))
         except ValueError as exc:  # a service refused: nothing is kept, one line
             raise CommandError(str(exc)) from None
 
@@ -150,7 +165,7 @@ def delete(slug: str) -> None:
     orphans.delete()
 
 
-def _build(command: Command, slug: str, events: int) -> Circuit:
+def _build(command: DemoBuilder, slug: str, drawn: list[list[str]]) -> Circuit:
     users = command._users()
     organiser = users["organitzador"]
     circuit = circuit_create(
@@ -159,7 +174,7 @@ def _build(command: Command, slug: str, events: int) -> Circuit:
         tiebreaks=["more_events", "best_result"], acting_user=organiser,
     )
     persons: dict[str, int] = {}
-    for k, names in enumerate(draw_players(events), start=1):
+    for k, names in enumerate(drawn, start=1):
         shape = SHAPES[(k - 1) % len(SHAPES)]
         championship = _championship(command, slug, k, shape, names)
         _link(championship, names, persons, organiser)
@@ -176,7 +191,7 @@ def _build(command: Command, slug: str, events: int) -> Circuit:
     return circuit
 
 
-def _championship(command: Command, slug: str, k: int, shape: EventShape,
+def _championship(command: DemoBuilder, slug: str, k: int, shape: EventShape,
                   names: list[str]) -> Championship:
     """The k-th event, built and played to its last round by the demo's builders."""
     classic = shape.format == Championship.Format.CLASSIC

@@ -7,13 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tournaments.errors import TournamentError
 from tournaments.models import Circuit
+from tournaments.services.circuits import is_circuit_organiser
 from tournaments.services.seasons import (
     NEW_PERSON,
     FileIn,
@@ -22,7 +25,6 @@ from tournaments.services.seasons import (
     season_import,
     season_review,
 )
-from tournaments.web.circuits import _organiser_circuit
 
 #: The session key of the files waiting for the organiser's confirmation.
 SESSION_KEY = "season_import:{circuit}"
@@ -46,10 +48,11 @@ def _choices(request: HttpRequest, review: SeasonReview) -> dict[str, int]:
 
 def circuit_import(request: HttpRequest, slug: str) -> HttpResponse:
     """Upload (``action=review``), then confirm (``action=confirm``) or start again."""
-    found = _organiser_circuit(request, slug)
-    if isinstance(found, HttpResponse):
-        return found
-    circuit = found
+    circuit = get_object_or_404(Circuit, slug=slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not is_circuit_organiser(request.user, circuit):
+        raise PermissionDenied(_("Només els organitzadors del circuit ho poden fer."))
     key = SESSION_KEY.format(circuit=circuit.pk)
     context: dict[str, Any] = {"circuit": circuit,
                                "public_url": reverse("circuit", args=[circuit.slug])}

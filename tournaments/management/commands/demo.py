@@ -78,6 +78,7 @@ from scoring import stages as stages_rules
 from scoring.classic import MAX_SHEET_DEALS, ClassicRules, EndedBy, LevelGame
 from scoring.classic_play import BotGame, play_classic_game
 from tournaments import services
+from tournaments.management.circuit_demo import build_circuit
 from tournaments.models import Board, Bye, Championship, Membership, Round, Seating, Stage
 from tournaments.selectors.stages import bracket_view, groups_view
 
@@ -218,14 +219,12 @@ class Command(BaseCommand):
 
     def _circuit(self, options: dict[str, Any]) -> None:
         """``--circuit SLUG``: the circuit demo (``tournaments.management.circuit_demo``)."""
-        from tournaments.management.circuit_demo import build_circuit
-
         slug = options["circuit"]
         if slugify(slug) != slug or len(slug) > 90:
             raise CommandError(f"--circuit {slug!r}: lower-case letters, digits and "
                                "hyphens, 1 to 90 characters")
         circuit = build_circuit(self, slug=slug, events=options["events"],
-                                reset=options["reset"])
+                                reset=options["reset"], first=FIRST, last=LAST)
         if circuit is not None:
             self.stdout.write(self.style.SUCCESS(f"Demo creada: {circuit.name}"))
         base = "http://127.0.0.1:8000"
