@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.errors import TournamentError
 from tournaments.models import Circuit
@@ -75,8 +76,9 @@ def circuit_import(request: HttpRequest, slug: str) -> HttpResponse:
             made = season_import(circuit=circuit, files=files,
                                  choices=_choices(request, review), acting_user=request.user)
             request.session.pop(key, None)
-            messages.success(request, _("Importats %(n)s campionats al circuit.")
-                             % {"n": len(made)})
+            messages.success(request, ngettext(
+                "Importat %(n)s campionat al circuit.", "Importats %(n)s campionats al circuit.",
+                len(made)) % {"n": len(made)})
             return redirect("circuit_manage", circuit.slug)
         elif action == "cancel":
             request.session.pop(key, None)

@@ -20,7 +20,7 @@ from tournaments.models import (
     Person,
     Player,
 )
-from tournaments.services import championship_delete
+from tournaments.services import championship_delete, user_ensure
 from tournaments.services.circuits import circuit_create
 from tournaments.services.interchange import championship_export
 from tournaments.services.seasons import (
@@ -55,7 +55,8 @@ def season_file(slug: str, names: list[str]) -> dict[str, Any]:
 
 @pytest.fixture
 def setup(db: None) -> dict[str, Any]:
-    organiser = UserFactory(username="org-circuit", is_superuser=True)
+    organiser = user_ensure(username="org-circuit", password="x",
+                            may_create_championships=True)
     circuit = circuit_create(name="Lliga", slug="lliga", points_table=[10, 8, 6, 4],
                              acting_user=organiser)
     joan = Person.objects.create(name="Joan Puig")
@@ -161,9 +162,23 @@ def test_the_command_prints_the_review_and_imports(setup: dict[str, Any],
         call_command("circuit_import", "cap", *paths)
 
 
+def test_a_choice_that_is_no_person_is_refused_naming_the_file(
+        setup: dict[str, Any]) -> None:
+    review = season_review(circuit=setup["circuit"], files=setup["files"],
+                           acting_user=setup["organiser"])
+    row = review.rows[0]
+    with pytest.raises(SeasonImportError, match=r"«t2024\.json»: Joan Puig: .* 999999"):
+        season_import(circuit=setup["circuit"], files=setup["files"],
+                      choices={row.key: 999999}, acting_user=setup["organiser"])
+    assert not CircuitEvent.objects.exists()
+
+
 def test_the_page_reviews_then_imports(setup: dict[str, Any], client: Any) -> None:
-    client.force_login(setup["organiser"])
     url = "/circuits/lliga/organise/import/"
+    assert client.get(url).status_code == 302  # to sign in
+    client.force_login(UserFactory(username="altre"))
+    assert client.get(url).status_code == 403
+    client.force_login(setup["organiser"])
     assert client.get(url).status_code == 200
     uploads = []
     for file in setup["files"]:
