@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import transaction
 
 from tests.factories import UserFactory, build_championship
 from tournaments.models import (
+    AuditEntry,
     Championship,
     CircuitEvent,
     PeopleAuditEntry,
@@ -53,8 +55,20 @@ def season_file(slug: str, names: list[str]) -> dict[str, Any]:
     return data
 
 
+@pytest.fixture(scope="module")
+def season_files(django_db_setup: Any, django_db_blocker: Any) -> list[FileIn]:
+    """The two files, built once (their championships deleted once exported)."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        last = AuditEntry.objects.order_by("-id").values_list("id", flat=True).first() or 0
+        first = season_file("t2024", NAMES)
+        second = season_file("t2025", ["Joan Puig", "Laia Serra", *NAMES[2:4],
+                                       "Pau Riera", "Oriol Mas", "Neus Prat", "Clara Boix"])
+        AuditEntry.objects.filter(id__gt=last).delete()  # nothing left for other modules
+    return [FileIn("t2024.json", json.dumps(first)), FileIn("t2025.json", json.dumps(second))]
+
+
 @pytest.fixture
-def setup(db: None) -> dict[str, Any]:
+def setup(db: None, season_files: list[FileIn]) -> dict[str, Any]:
     organiser = user_ensure(username="org-circuit", password="x",
                             may_create_championships=True)
     circuit = circuit_create(name="Lliga", slug="lliga", points_table=[10, 8, 6, 4],
@@ -62,13 +76,8 @@ def setup(db: None) -> dict[str, Any]:
     joan = Person.objects.create(name="Joan Puig")
     anna = [Person.objects.create(name="Anna Vila"), Person.objects.create(name="Anna Vila")]
     montse = Person.objects.create(name="Montserrat Soler")
-    first = season_file("t2024", NAMES)
-    second = season_file("t2025", ["Joan Puig", "Laia Serra", *NAMES[2:4],
-                                   "Pau Riera", "Oriol Mas", "Neus Prat", "Clara Boix"])
     return {"organiser": organiser, "circuit": circuit, "joan": joan, "anna": anna,
-            "montse": montse,
-            "files": [FileIn("t2024.json", json.dumps(first)),
-                      FileIn("t2025.json", json.dumps(second))]}
+            "montse": montse, "files": season_files}
 
 
 def test_the_review_proposes_persons_and_writes_nothing(setup: dict[str, Any]) -> None:
