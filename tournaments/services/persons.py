@@ -20,10 +20,11 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.db.models import F, Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from scoring.text import normalise
@@ -38,8 +39,10 @@ from tournaments.models import (
     Player,
     Registration,
 )
+from tournaments.models.people import name_key
 from tournaments.permissions import Capability, require
 from tournaments.selectors.persons import (
+    canonical_ids,
     group_ids,
     has_results,
     manages_persons,
@@ -47,6 +50,7 @@ from tournaments.selectors.persons import (
     organises_any,
     person_data,
 )
+from tournaments.selectors.standings import alias_name
 from tournaments.services.common import (
     AUDIT_REASON_MAX,
     AUDIT_TEXT_MAX,
@@ -77,17 +81,25 @@ class PersonError(TournamentError):
 A = PeopleAuditEntry.Action
 
 
-def _audit(action: str, acting_user: User | None, person: Person | None, *,
-           target: str = "", before: Any = None, after: Any = None,
-           reason: str = "") -> PeopleAuditEntry:
-    """The ``PeopleAuditEntry`` row of one write, in its transaction."""
-    if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("_audit() must run inside the write's transaction")
-    return PeopleAuditEntry.objects.create(
+def _audit_row(action: str, acting_user: User | None, person: Person | None, *,
+               target: str = "", before: Any = None, after: Any = None,
+               reason: str = "") -> PeopleAuditEntry:
+    """The ``PeopleAuditEntry`` row of one write, built and not yet saved."""
+    return PeopleAuditEntry(
         action=action, acting_user=acting_person(acting_user), person=person,
         target=(target or "")[:AUDIT_TEXT_MAX], before=before, after=after,
         reason=normalise(reason or "").strip()[:AUDIT_REASON_MAX],
     )
+
+
+def _audit(action: str, acting_user: User | None, person: Person | None,
+           **fields: Any) -> PeopleAuditEntry:
+    """The ``PeopleAuditEntry`` row of one write, saved in its transaction."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("_audit() must run inside the write's transaction")
+    entry = _audit_row(action, acting_user, person, **fields)
+    entry.save()
+    return entry
 
 
 def _snapshot(person: Person) -> dict[str, Any]:
@@ -265,27 +277,52 @@ def players_link_bulk(*, championship: Championship, choices: Mapping[int, int],
         raise PersonError(_("No hi ha cap persona amb el número %(id)s.")
                           % {"id": min(wanted - persons.keys())}, field="person")
     licences = _signup_licences(championship)
-    linked = 0
-    for player_id in sorted(choices):
-        player = players[player_id]
-        if player.person_id is not None:
-            continue
-        target = choices[player_id]
-        if target == NEW_PERSON:
-            person = Person(name=player.name, short_name=player.short_name,
-                            licence=licences.get(player_id, "")[:LICENCE_MAX])
-            person.save()
-            _audit(A.PERSON_CREATE, acting_user, person, target=person.name,
-                   after=_snapshot(person))
+    ids = canonical_ids()
+    kept_ids = {ids.get(pk, pk) for pk in wanted}
+    persons.update({p.pk: p for p in Person.objects.filter(pk__in=kept_ids - persons.keys())})
+    # The person each already linked player of the championship reads as: one person is
+    # never two players of one championship.
+    taken: dict[int, str] = {
+        ids.get(person_id, person_id): name
+        for person_id, name in Player.objects.filter(
+            championship=championship, person__isnull=False).values_list("person_id", "name")
+    }
+    todo = [players[pk] for pk in sorted(choices) if players[pk].person_id is None]
+    new_persons = [
+        Person(name=player.name, name_key=name_key(player.name),
+               short_name=player.short_name,
+               licence=licences.get(player.pk, "")[:LICENCE_MAX])
+        for player in todo if choices[player.pk] == NEW_PERSON
+    ]
+    created = iter(Person.objects.bulk_create(new_persons))
+    entries: list[PeopleAuditEntry] = []
+    for player in todo:
+        if choices[player.pk] == NEW_PERSON:
+            person = next(created)
+            entries.append(_audit_row(A.PERSON_CREATE, acting_user, person,
+                                      target=person.name, after=_snapshot(person)))
         else:
-            person = persons[target]
-            if person.merged_into_id is not None:
-                person = Person.objects.get(pk=_kept_id(person.pk))
-        linked += _link_one(player, person, acting_user)
-    if linked:
+            person = persons[ids.get(choices[player.pk], choices[player.pk])]
+            if person.anonymised_at is not None:
+                raise PersonError(_("No es pot enllaçar un jugador amb una persona "
+                                    "anonimitzada."), field="person")
+            if person.pk in taken:
+                raise PersonError(
+                    _("%(person)s ja és el jugador «%(player)s» d'aquest campionat.")
+                    % {"person": person.name, "player": taken[person.pk]}, field="person")
+        taken[person.pk] = player.name
+        player.person = person
+        entries.append(_audit_row(
+            A.PERSON_LINK, acting_user, person,
+            target=f"{player.name} · {championship.pk}",
+            before={"player": player.pk, "person": None},
+            after={"player": player.pk, "person": person.pk}))
+    Player.objects.bulk_update(todo, ["person"])
+    PeopleAuditEntry.objects.bulk_create(entries)
+    if todo:
         bump_results_version(championship.pk)
         _bump_circuits([championship.pk])
-    return linked
+    return len(todo)
 
 
 def _signup_licences(championship: Championship) -> dict[int, str]:
@@ -449,7 +486,10 @@ def person_anonymise(*, person: Person, acting_user: User | None) -> Person:
     if person.anonymised_at is not None:
         raise PersonError(_("Aquesta persona ja està anonimitzada."))
     ids = group_ids(person)
-    alias = _("Jugador %(number)s") % {"number": person.pk}
+    # Stored in the site's language whatever the organiser's (the pages show the alias
+    # in the reader's: ``selectors.persons.public_name``).
+    with translation.override(settings.LANGUAGE_CODE):
+        alias = alias_name(person.pk)
     now = timezone.now()
     Person.objects.filter(pk__in=ids).update(
         name=alias, name_key=alias.casefold(), short_name="", club="", licence="",

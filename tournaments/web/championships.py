@@ -31,6 +31,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import Capability
 from tournaments.selectors.classic_words import ranking_order
+from tournaments.selectors.persons import manages_persons
 from tournaments.web.common import (
     capability_required,
     close_forms,
@@ -45,9 +46,11 @@ def home(request: HttpRequest) -> HttpResponse:
     """Every championship, newest first, and those where the user has a role."""
     championships = list(Championship.objects.all()[:50])
     mine = list(selectors.championships_for_user(request.user)[:50])
-    return render(
-        request, "tournaments/home.html", {"championships": championships, "mine": mine}
-    )
+    return render(request, "tournaments/home.html", {
+        "championships": championships, "mine": mine,
+        # Who manages the persons across championships gets their list.
+        "manages_persons": request.user.is_authenticated and manages_persons(request.user),
+    })
 
 
 def after_login(request: HttpRequest) -> HttpResponse:

@@ -41,7 +41,8 @@ def championship_persons(request: HttpRequest, championship: Championship) -> Ht
     """Every player of the championship not linked to a person, each with the persons
     proposed (same licence, then same name, accents and case aside), a search and
     "new person". One form: a row's own button links that row, "Enllaçar-ho tot" every
-    row with a choice. Rows default to the proposal, or to nothing when none."""
+    row with a choice. A row starts on its proposal, or on "new person" when nobody
+    matches, so one button links a whole championship."""
     rows = reads.unlinked_players(championship)
     searched: dict[int, list[Person]] = {}
     chosen: dict[int, str] = {}
@@ -84,7 +85,7 @@ def championship_persons(request: HttpRequest, championship: Championship) -> Ht
         options = list(row.candidates)
         known = {p.pk for p in options}
         options += [p for p in searched.get(row.player_id, []) if p.pk not in known]
-        default = str(row.proposal.pk) if row.proposal else ""
+        default = str(row.proposal.pk) if row.proposal else NEW
         lines.append({
             "row": row, "options": options,
             "chosen": chosen.get(row.player_id, default) if chosen else default,

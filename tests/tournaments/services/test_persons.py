@@ -250,3 +250,22 @@ def test_delete_a_person_with_no_players() -> None:
     assert not Person.objects.filter(pk=person.pk).exists()
     (row,) = PeopleAuditEntry.objects.filter(action=A.PERSON_DELETE)
     assert row.target == f"#{person.pk}" and row.person_id is None
+
+
+def test_linking_a_whole_championship_costs_the_same_queries_at_any_size() -> None:
+    def link(pairs: int) -> int:
+        championship = PairFactory(number=1).championship
+        for number in range(2, pairs + 1):
+            PairFactory(championship=championship, number=number,
+                        player1__name=f"Nom {number} u", player2__name=f"Nom {number} dos")
+        players = Player.objects.filter(championship=championship)
+        _person(players[0].name)  # one proposal, the rest new persons
+        rows = reads.unlinked_players(championship)
+        choices = {r.player_id: (r.proposal.pk if r.proposal else services.NEW_PERSON)
+                   for r in rows}
+        with CaptureQueriesContext(connection) as queries:
+            assert services.players_link_bulk(championship=championship, choices=choices,
+                                              acting_user=None) == 2 * pairs
+        return len(queries)
+
+    assert link(3) == link(40)
