@@ -37,8 +37,10 @@ class RulesSerializer(serializers.Serializer[Any]):
     best_of = serializers.IntegerField(allow_null=True,
                                        help_text="results that count; null: all")
     min_events = serializers.IntegerField(help_text="events needed to be ranked")
-    tiebreaks = serializers.ListField(child=serializers.ChoiceField(
-        choices=[t.value for t in Tiebreak]), help_text="equal points broken in this order")
+    tiebreaks = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="equal points broken in this order, each one of: "
+                  + ", ".join(t.value for t in Tiebreak))
     shared_places = serializers.CharField(
         help_text="pairs that share a place share the points of the places they cover: "
                   "average")

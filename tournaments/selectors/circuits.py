@@ -129,11 +129,17 @@ def circuit_rules(circuit: Circuit) -> pure.CircuitRules:
     """The circuit's rules as ``scoring.circuits`` takes them."""
     return pure.CircuitRules(
         points=pure.PointsKind(circuit.points),
-        table=tuple(Fraction(str(p)) for p in (circuit.points_table or pure.DEFAULT_TABLE)),
+        table=tuple(_number(p) for p in (circuit.points_table or pure.DEFAULT_TABLE)),
         best_of=circuit.best_of,
         min_events=circuit.min_events,
         tiebreaks=tuple(pure.Tiebreak(t) for t in circuit.tiebreaks or ()),
     )
+
+
+def _number(value: Any) -> pure.Points:
+    """A stored number (JSON: int or float) as points: an ``int`` when whole."""
+    exact = Fraction(str(value))
+    return exact.numerator if exact.denominator == 1 else exact
 
 
 def table_points(rules: pure.CircuitRules) -> tuple[Fraction, ...]:
@@ -191,7 +197,7 @@ def rules_sentence(circuit: Circuit) -> str:
     return " ".join(parts)
 
 
-def points_text(value: Fraction) -> str:
+def points_text(value: pure.Points) -> str:
     """Points as the pages print them: whole, or with at most two decimals."""
     rounded = round(Decimal(value.numerator) / Decimal(value.denominator), 2).normalize()
     if rounded == rounded.to_integral_value():
@@ -199,7 +205,7 @@ def points_text(value: Fraction) -> str:
     return number_formatter(None)(rounded)
 
 
-def points_out(value: Fraction) -> int | float:
+def points_out(value: pure.Points) -> int | float:
     """Points as the API sends them: an integer when whole, else two decimals."""
     return int(value) if value.denominator == 1 else round(float(value), 2)
 
@@ -227,7 +233,7 @@ class EventCell:
 
     championship: str
     place: int
-    points: Fraction
+    points: pure.Points
     counted: bool
     why: str
     provisional: bool
@@ -246,7 +252,7 @@ class Line:
     rank: int | None
     persons: tuple[int, ...]
     names: tuple[str, ...]
-    points: Fraction
+    points: pure.Points
     events: tuple[EventCell, ...]
     why: str = ""
 
@@ -451,6 +457,14 @@ def _line(persons: tuple[int, ...], row: pure.RankRow, names: dict[int, str]) ->
                      for e in row.events),
         why=row.why,
     )
+
+
+def circuits_for_user(user: Any) -> list[Circuit]:
+    """The circuits ``user`` organises (the home page's "Els meus circuits")."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    return list(Circuit.objects.filter(roles__user_id=user.pk).distinct().order_by(
+        "-created_at", "name")[:50])
 
 
 # ------------------------------------------------------------------ per person

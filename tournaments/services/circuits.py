@@ -426,7 +426,7 @@ def _audit_changes(championship: Championship, before: list[dict[str, Any]],
         old_points = _points(before, rules)
         new_points = _points(after, rules)
 
-        def side(places: dict[int, tuple[int, int]], points: list[Fraction],
+        def side(places: dict[int, tuple[int, int]], points: list[pure.Points],
                  person: int) -> dict[str, Any] | None:
             if person not in places:
                 return None
@@ -443,6 +443,6 @@ def _audit_changes(championship: Championship, before: list[dict[str, Any]],
                       "persons": {str(p): side(new, new_points, p) for p in changed}})
 
 
-def _points(rows: list[dict[str, Any]], rules: pure.CircuitRules) -> list[Fraction]:
+def _points(rows: list[dict[str, Any]], rules: pure.CircuitRules) -> list[pure.Points]:
     pairs = tuple(event_pair(r, (r["pair"], -r["pair"])) for r in rows)
     return list(pure.event_points(pure.Event("", len(rows), pairs), rules))

@@ -30,6 +30,7 @@ from tournaments.models import (
     Round,
 )
 from tournaments.permissions import Capability
+from tournaments.selectors.circuits import circuits_for_user
 from tournaments.selectors.classic_words import ranking_order
 from tournaments.selectors.persons import manages_persons
 from tournaments.web.common import (
@@ -48,6 +49,7 @@ def home(request: HttpRequest) -> HttpResponse:
     mine = list(selectors.championships_for_user(request.user)[:50])
     return render(request, "tournaments/home.html", {
         "championships": championships, "mine": mine,
+        "my_circuits": circuits_for_user(request.user),
         # Who manages the persons across championships gets their list.
         "manages_persons": request.user.is_authenticated and manages_persons(request.user),
     })
