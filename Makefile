@@ -25,6 +25,7 @@ demo: $(STAMP)
 	$(BIN)/python manage.py demo --format classic --pairs 64 --groups 16 --qualify 1 \
 		--knockout --deals-per-game 8
 	$(BIN)/python manage.py demo --pairs 40 --finals A:16,B:16 --analysis-budget 0
+	$(BIN)/python manage.py demo --circuit circuit-demo --events 3
 	mkdir -p var
 	$(BIN)/python manage.py analyse_boards demo > var/analyse_boards.log 2>&1 & \
 	analysis=$$!; trap 'kill $$analysis 2>/dev/null' EXIT INT TERM; \

@@ -13,6 +13,7 @@ from tournaments.web import (
     referee,
     referee_dashboard,
     rounds,
+    seasons,
     signup,
     table_entry,
     table_page,
@@ -37,6 +38,8 @@ urlpatterns = [
          name="circuit_person"),
     path("circuits/<slug:slug>/pdf/", circuits.circuit_pdf, name="circuit_pdf"),
     path("circuits/<slug:slug>/organise/", circuits.circuit_manage, name="circuit_manage"),
+    path("circuits/<slug:slug>/organise/import/", seasons.circuit_import,
+         name="circuit_import"),
     path("after-login/", championships.after_login, name="after_login"),
     # Persons across championships: the public page; the rest for who manages them
     path("persons/", persons.persons_list, name="persons"),

@@ -78,6 +78,7 @@ from scoring import stages as stages_rules
 from scoring.classic import MAX_SHEET_DEALS, ClassicRules, EndedBy, LevelGame
 from scoring.classic_play import BotGame, play_classic_game
 from tournaments import services
+from tournaments.management.circuit_demo import build_circuit
 from tournaments.models import Board, Bye, Championship, Membership, Round, Seating, Stage
 from tournaments.selectors.stages import bracket_view, groups_view
 
@@ -170,8 +171,17 @@ class Command(BaseCommand):
                             help="seconds spent on the closed rounds' double-dummy tables "
                             f"(default {ANALYSIS_BUDGET:g}; 0: none)")
         _add_stage_arguments(parser)
+        parser.add_argument("--circuit", default=None, metavar="SLUG",
+                            help="a circuit of finished championships of different formats "
+                            "and sizes, sharing most of their players, ranked together "
+                            "(e.g. circuit-demo); the other shape options do not apply")
+        parser.add_argument("--events", type=int, default=3,
+                            help="with --circuit: its championships (default 3)")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options.get("circuit"):
+            self._circuit(options)
+            return
         self.shape = _finals_shape(options, _shape(_finals_defaults(options)))
         self.classic = self.shape["format"] == Championship.Format.CLASSIC
         slug = self.shape["slug"]
@@ -207,6 +217,21 @@ class Command(BaseCommand):
         self._analyse(championship, budget)
         self._print_access(championship)
 
+    def _circuit(self, options: dict[str, Any]) -> None:
+        """``--circuit SLUG``: the circuit demo (``tournaments.management.circuit_demo``)."""
+        slug = options["circuit"]
+        if slugify(slug) != slug or len(slug) > 90:
+            raise CommandError(f"--circuit {slug!r}: lower-case letters, digits and "
+                               "hyphens, 1 to 90 characters")
+        circuit = build_circuit(self, slug=slug, events=options["events"],
+                                reset=options["reset"], first=FIRST, last=LAST)
+        if circuit is not None:
+            self.stdout.write(self.style.SUCCESS(f"Demo creada: {circuit.name}"))
+        base = "http://127.0.0.1:8000"
+        with contextlib.suppress(NoReverseMatch):  # the circuit's pages may not be wired yet
+            self.stdout.write(f"  Circuit:     {base}{reverse('circuit', args=[slug])}")
+        self.stdout.write(f"  API:         {base}/api/v1/circuits/{slug}/")
+
     def _analyse(self, championship: Championship, budget: float) -> None:
         """The double-dummy tables of the closed rounds' boards, in board order, until
         ``budget`` seconds are spent (a board started is finished)."""
@@ -236,6 +261,10 @@ class Command(BaseCommand):
     # -- building -----------------------------------------------------------------------
 
     def _users(self) -> dict[str, Any]:
+        # Once a run: hashing the passwords is most of a small demo's time.
+        made: dict[str, Any] | None = getattr(self, "_users_made", None)
+        if made is not None:
+            return made
         # The organiser creates championships, as a real one would be allowed to in /admin.
         users = {
             username: services.user_ensure(
@@ -245,23 +274,26 @@ class Command(BaseCommand):
             for username, (password, _role) in USERS.items()
         }
         services.user_ensure(username=ADMIN[0], password=ADMIN[1], superuser=True)
+        self._users_made = users
         return users
 
     def _build(self) -> Championship:
         users = self._users()
         organiser, referee = users["organitzador"], users["arbitre"]
         shape = self.shape
-        name = NAME if shape["slug"] == SLUG else f"{NAME} · {shape['slug']}"
+        name = shape.get("name") or (
+            NAME if shape["slug"] == SLUG else f"{NAME} · {shape['slug']}")
         championship = services.championship_create(
-            name=name, slug=shape["slug"], date=datetime.date(2026, 11, 29),
-            venue="Vic, Casal Cívic", movement=shape["movement"], acting_user=organiser,
+            name=name, slug=shape["slug"], date=shape.get("date") or datetime.date(2026, 11, 29),
+            venue=shape.get("venue") or "Vic, Casal Cívic", movement=shape["movement"],
+            acting_user=organiser,
         )
         for username, (_password, role) in USERS.items():
             services.membership_grant(
                 championship=championship, user=users[username], role=role,
                 acting_user=organiser,
             )
-        lines = [f"{n};{_name(2 * n - 2)};{_name(2 * n - 1)}" for n in range(1, shape["pairs"] + 1)]
+        lines = self._pair_lines()
         services.pairs_import_csv(
             championship=championship, text="\n".join(lines), acting_user=organiser
         )
@@ -346,10 +378,12 @@ class Command(BaseCommand):
         users = self._users()
         organiser = users["organitzador"]
         shape = self.shape
-        name = (CLASSIC_NAME if shape["slug"] == CLASSIC_SLUG
-                else f"{CLASSIC_NAME} · {shape['slug']}")
+        name = shape.get("name") or (
+            CLASSIC_NAME if shape["slug"] == CLASSIC_SLUG
+            else f"{CLASSIC_NAME} · {shape['slug']}")
         championship = self._classic_with_pairs(
-            users, name, datetime.date(2026, 12, 6), "Vic, Casal Cívic")
+            users, name, shape.get("date") or datetime.date(2026, 12, 6),
+            shape.get("venue") or "Vic, Casal Cívic")
         rounds = services.rounds_setup(
             championship=championship, rounds=shape["rounds"], boards_per_round=0,
             acting_user=organiser,
@@ -429,7 +463,7 @@ class Command(BaseCommand):
                 championship=championship, user=users[username], role=role,
                 acting_user=organiser,
             )
-        lines = [f"{n};{_name(2 * n - 2)};{_name(2 * n - 1)}" for n in range(1, shape["pairs"] + 1)]
+        lines = self._pair_lines()
         services.pairs_import_csv(
             championship=championship, text="\n".join(lines), acting_user=organiser
         )
@@ -536,6 +570,16 @@ class Command(BaseCommand):
                     "pair": champion.number, "player1": champion.player1,
                     "player2": champion.player2}
             )
+
+    def _pair_lines(self) -> list[str]:
+        """"number;player 1;player 2" of every pair: the shape's ``names`` (two a pair,
+        in order) when it has them, else the demo's generated names."""
+        names = self.shape.get("names")
+        if names is not None:
+            return [f"{n};{names[2 * n - 2]};{names[2 * n - 1]}"
+                    for n in range(1, self.shape["pairs"] + 1)]
+        return [f"{n};{_name(2 * n - 2)};{_name(2 * n - 1)}"
+                for n in range(1, self.shape["pairs"] + 1)]
 
     # -- output -------------------------------------------------------------------------
 
