@@ -54,6 +54,15 @@ Variables:
                           (default 120/min)
     TABLE_LINK_BASE_URL   the site's address the tables' links start with (manage.py
                           table_links; default http://127.0.0.1:8000)
+    SIGNUPS_PER_HOUR      sign-ups one address may send per hour on the public form
+                          (default 20)
+
+E-mail (the public sign-up's confirmations):
+    EMAIL_HOST            the SMTP server; absent -> e-mails are written to the console
+                          (the demo, a newcomer's first run)
+    EMAIL_PORT            (default 587), EMAIL_HOST_USER, EMAIL_HOST_PASSWORD
+    EMAIL_USE_TLS         (default 1)
+    DEFAULT_FROM_EMAIL    the sender (default botifarra@localhost)
 
 Security (HTTPS behind a proxy; see deploy/README.md and deploy/production.env.example):
     SECURE_SSL_REDIRECT           redirect http to https (default 0)
@@ -364,6 +373,21 @@ AXES_CLIENT_IP_CALLABLE = "tournaments.lockouts.client_address"
 # not limited.
 PRINT_JOBS_PER_MINUTE = envint("PRINT_JOBS_PER_MINUTE", 10)
 RATELIMIT_FAIL_OPEN = True  # a cache that does not answer must not stop the printing
+# Sign-ups one address may send per hour on a championship's public form.
+SIGNUPS_PER_HOUR = envint("SIGNUPS_PER_HOUR", 20)
+
+# E-mail: the sign-up's confirmations. Without an SMTP server they are printed on the
+# console (the demo and a first run need none).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = envint("EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "botifarra@localhost")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"

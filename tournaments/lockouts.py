@@ -135,3 +135,32 @@ def lockouts(request: HttpRequest) -> HttpResponse:
         request, "registration/lockouts.html",
         {"lockouts": access.lockouts_for(request.user)},
     )
+
+
+def _signup_usage(request: HttpRequest, *, increment: bool) -> dict[str, Any] | None:
+    """The address's sign-ups this hour (django-ratelimit), or ``None`` when the cache
+    does not answer: the limit then fails open, as the print jobs' does."""
+    try:
+        usage: dict[str, Any] | None = get_usage(
+            request, group="signups", key=_address_key,
+            rate=f"{settings.SIGNUPS_PER_HOUR}/h", increment=increment,
+        )
+    except Exception as exc:  # a cache backend that raises instead of missing
+        log_once_a_minute("ratelimit", "sign-up limit not counted, the cache fails (%s)", exc)
+        return None
+    cache = caches[getattr(settings, "RATELIMIT_USE_CACHE", "default")]
+    if isinstance(cache, RedisCacheOrNothing) and cache.is_down():
+        return None
+    return usage
+
+
+def signups_exhausted(request: HttpRequest) -> bool:
+    """Whether this request's address already sent its ``SIGNUPS_PER_HOUR`` sign-ups
+    this hour (the public form; counted by :func:`signup_sent`)."""
+    usage = _signup_usage(request, increment=False)
+    return usage is not None and usage["count"] >= usage["limit"]
+
+
+def signup_sent(request: HttpRequest) -> None:
+    """Count one sign-up sent from this request's address."""
+    _signup_usage(request, increment=True)

@@ -41,6 +41,8 @@ ALL_ROLES: frozenset[str] = frozenset(role.value for role in Role)
 ORGANISER = frozenset({Role.ORGANISER.value})
 HEAD = frozenset({Role.ORGANISER.value, Role.HEAD_REFEREE.value})
 REFEREES = frozenset({Role.ORGANISER.value, Role.HEAD_REFEREE.value, Role.REFEREE.value})
+#: Who ticks the pairs present on the day: the organiser and the door's helpers.
+CHECK_IN = frozenset({Role.ORGANISER.value, Role.CHECK_IN.value})
 
 
 class Capability(StrEnum):
@@ -71,6 +73,8 @@ class Capability(StrEnum):
     MANAGE_PRINT_JOBS = "manage_print_jobs"
     VIEW_AUDIT_LOG = "view_audit_log"
     MANAGE_TABLE_ENTRY = "manage_table_entry"
+    MANAGE_SIGNUP = "manage_signup"
+    CHECK_IN = "check_in"
 
 
 C = Capability
@@ -109,6 +113,10 @@ CAPABILITY_ROLES: dict[Capability, frozenset[str]] = {
     C.VIEW_AUDIT_LOG: HEAD,
     # The tables' links: switch table entry on or off, reissue a table's secret.
     C.MANAGE_TABLE_ENTRY: ORGANISER,
+    # The public sign-up's list (with every pair's contact) and its settings; the
+    # check-in on the day, also by a helper who sees names only (docs/decisions.md).
+    C.MANAGE_SIGNUP: ORGANISER,
+    C.CHECK_IN: CHECK_IN,
 }
 
 #: What the refusal says the person tried to do ("No teniu permís per a: ...").
@@ -138,6 +146,8 @@ LABELS: dict[Capability, Promise] = {
     C.MANAGE_PRINT_JOBS: gettext_lazy("tornar a fer o cancel·lar treballs d'impressió"),
     C.VIEW_AUDIT_LOG: gettext_lazy("veure el registre de canvis"),
     C.MANAGE_TABLE_ENTRY: gettext_lazy("gestionar l'entrada des de les taules"),
+    C.MANAGE_SIGNUP: gettext_lazy("gestionar les inscripcions"),
+    C.CHECK_IN: gettext_lazy("passar llista"),
 }
 
 # --------------------------------------------------------------------------- roles

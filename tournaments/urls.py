@@ -12,6 +12,7 @@ from tournaments.web import (
     referee,
     referee_dashboard,
     rounds,
+    signup,
     table_entry,
     table_page,
 )
@@ -59,6 +60,10 @@ urlpatterns = [
     path(C + "live/rounds/<int:number>/", live.fragment, {"name": "round"},
          name="live_round_games"),
     path(C + "rounds/<int:round>/seating/", rounds.round_seating, name="round_seating"),
+    # Public sign-up (the cancel link's secret is the credential)
+    path(C + "signup/", signup.signup_form, name="signup"),
+    path(C + "signup/done/<str:token>/", signup.signup_done, name="signup_done"),
+    path(C + "signup/cancel/<str:token>/", signup.signup_cancel, name="signup_cancel"),
     # Organiser
     path(C + "organise/rules/", championships.rules_edit, name="rules_edit"),
     path(C + "organise/pairs/", pairs.pairs_register, name="pairs_register"),
@@ -80,6 +85,8 @@ urlpatterns = [
     path(C + "organise/tables/<int:table>/reissue/", table_entry.table_link_reissue,
          name="table_link_reissue"),
     path(C + "organise/persons/", persons.championship_persons, name="championship_persons"),
+    path(C + "organise/signup/", signup.signup_list, name="signup_list"),
+    path(C + "organise/check-in/", signup.check_in, name="check_in"),
     path(C + "organise/people/", people.people, name="people"),
     path(C + "organise/people/<int:membership>/remove/", people.people_remove,
          name="people_remove"),

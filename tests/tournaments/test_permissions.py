@@ -21,7 +21,7 @@ from tournaments.permissions import (
     roles_of,
 )
 
-ORG, HEAD, REF = "organiser", "head_referee", "referee"
+ORG, HEAD, REF, DOOR = "organiser", "head_referee", "referee", "check_in"
 
 #: The whole table as the rules say it, written out: a changed row must change here too.
 EXPECTED = {
@@ -40,6 +40,8 @@ EXPECTED = {
     Capability.CLOSE_ROUND_WITH_MISSING: {ORG},
     Capability.MANAGE_PRINT_JOBS: {ORG},
     Capability.MANAGE_TABLE_ENTRY: {ORG},
+    Capability.MANAGE_SIGNUP: {ORG},
+    Capability.CHECK_IN: {ORG, DOOR},
     Capability.ENTER_RESULT: {ORG, HEAD, REF},
     Capability.CHANGE_CLOSED_ROUND: {ORG, HEAD},
     Capability.ADJUST_SCORE: {ORG, HEAD},
@@ -69,6 +71,12 @@ def test_a_plain_referee_only_enters_results_in_open_rounds() -> None:
     assert not allows({REF}, Capability.SEE_HIDDEN_BOARDS)
 
 
+def test_a_door_helper_only_checks_pairs_in() -> None:
+    assert capabilities_of({DOOR}) == {Capability.CHECK_IN}
+    assert not allows({DOOR}, Capability.MANAGE_SIGNUP)
+    assert not allows({REF}, Capability.CHECK_IN) and not allows({HEAD}, Capability.CHECK_IN)
+
+
 def test_only_the_organiser_closes_a_round_with_results_missing() -> None:
     assert allows({HEAD}, Capability.CLOSE_ROUND)
     assert not allows({HEAD}, Capability.CLOSE_ROUND_WITH_MISSING)
@@ -88,7 +96,7 @@ def test_roles_are_per_championship_and_a_superuser_holds_all(small: Small) -> N
     assert roles_of(small.referee, other) == frozenset()
     assert not has(small.referee, other, Capability.ENTER_RESULT)
     boss = UserFactory(username="super", is_superuser=True)
-    assert roles_of(boss, other) == {ORG, HEAD, REF}
+    assert roles_of(boss, other) == {ORG, HEAD, REF, DOOR}
     assert has(boss, other, Capability.DELETE_CHAMPIONSHIP)
 
 

@@ -868,13 +868,20 @@ def score_sheets(championship: Championship, *, round_number: int,
 def classic_round_pack(championship: Championship, *, round_number: int
                        ) -> ClassicRoundPack:
     """Everything a classic round needs, one read of the round: its pairings, its table
-    cards and its score sheets. Raises :class:`ReportError` when it is not drawn."""
+    cards (the knockout cards in a round of a knockout) and its score sheets. Raises
+    :class:`ReportError` when it is not drawn."""
     seen = _round_games(championship, round_number)
     wall = pairings(championship, round_number=round_number, seen=seen)
+    knockout = None
+    if build_stages.is_knockout_round_number(championship, round_number):
+        knockout = build_stages.knockout_cards(
+            championship, round_number=round_number, head=wall.header,
+            rules=game_rules(championship))
     return ClassicRoundPack(
         header=wall.header, round=round_number, pairings=wall,
         table_cards=classic_table_cards(championship, round_number=round_number, seen=seen),
         score_sheets=score_sheets(championship, round_number=round_number, seen=seen),
+        knockout_cards=knockout,
     )
 
 

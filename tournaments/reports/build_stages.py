@@ -82,6 +82,14 @@ def stage_refusal(kind: Kind, championship: Championship, round_number: int = 0
     return None
 
 
+def is_knockout_round_number(championship: Championship, round_number: int) -> bool:
+    """Whether round ``round_number`` of ``championship`` is a round of a knockout whose
+    bracket is seeded (its round pack carries the knockout cards). One query."""
+    return Round.objects.filter(
+        championship=championship, number=round_number, stage__kind=Stage.Kind.KNOCKOUT,
+        stage__bracket__isnull=False).exclude(stage__bracket=[]).exists()
+
+
 def has_stage(championship: Championship, kind: Kind) -> bool:
     """Whether ``championship`` has the stage ``kind`` prints (``True`` for a kind that
     prints none): the prints page offers a stage's documents only then."""

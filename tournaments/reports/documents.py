@@ -588,13 +588,15 @@ class PairCards:
 @dataclass(frozen=True, slots=True)
 class ClassicRoundPack:
     """Everything a classic round needs, one PDF: the pairings for the wall, the table
-    cards and the score sheets (one per table)."""
+    cards (in a knockout round, the knockout cards instead: ``knockout_cards``, each
+    match's title and what a level game does) and the score sheets (one per table)."""
 
     header: Header
     round: int
     pairings: Pairings
     table_cards: TableCards
     score_sheets: ScoreSheets
+    knockout_cards: KnockoutCards | None = None
 
 
 # Stages ---------------------------------------------------------------------------

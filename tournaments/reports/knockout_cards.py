@@ -45,6 +45,11 @@ PAIR_ROW = 34.0
 QR_SIDE = 70.0
 
 
+def page_count(document: KnockoutCards) -> int:
+    """Pages of the cards: :data:`PER_PAGE` a page, one page saying so when none."""
+    return max(1, -(-len(document.cards) // PER_PAGE))
+
+
 def render_knockout_cards(document: KnockoutCards, on_page: OnPage | None = None) -> bytes:
     """The PDF of the cards, two a page, labels in the active language (``render.
     render`` sets the document's). ``on_page(done, total)`` after each page."""
@@ -54,8 +59,7 @@ def render_knockout_cards(document: KnockoutCards, on_page: OnPage | None = None
                                    "%(round)s") % {"championship": header.championship,
                                                    "round": document.round},
                    numbered=True, footer=header.footer)
-    pages = max(1, -(-len(document.cards) // PER_PAGE))
-    page_done = page_counter(on_page, pages)
+    page_done = page_counter(on_page, page_count(document))
     draw_knockout_cards(c, document, page_done)
     c.save()
     return buffer.getvalue()

@@ -3,8 +3,9 @@ its state (done, the next one, still to do, or not yet possible and why) and whe
 done. The championship's page renders this value and decides nothing itself
 (docs/decisions.md 53).
 
-The steps: rules, pairs, referees, rounds and boards, generate the boards, print; for
-each round: draw it, its results, close it; finish; publish the deal secret. A classic
+The steps: rules, pairs, the public sign-up (optional, once set up), referees, rounds
+and boards, generate the boards, print, the check-in (when pairs check in on the day);
+for each round: draw it, its results, close it; finish; publish the deal secret. A classic
 championship deals no boards: rounds; for each round: draw it, print its documents
 (pairings, table cards, score sheets: they need the draw), its games, close it; finish.
 The next step is the first one neither done nor blocked, skipping the optional steps
@@ -44,8 +45,9 @@ class StepState(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One step: ``key`` names it (``rules``, ``pairs``, ``referees``, ``rounds``,
-    ``boards``, ``print``, ``draw``, ``results``, ``close``, ``finish``, ``publish``),
+    """One step: ``key`` names it (``rules``, ``pairs``, ``signup``, ``referees``,
+    ``rounds``, ``boards``, ``print``, ``check_in``, ``draw``, ``results``, ``close``,
+    ``finish``, ``publish``),
     ``round`` its round (per-round steps), ``label`` and ``detail`` (e.g. "3/8 results")
     what the page shows, ``why`` the reason of a blocked step, ``url`` where it is done
     (``post``: a button sending a POST there, not a link; ``""``: no link)."""
@@ -104,6 +106,8 @@ def checklist(championship: Championship) -> Checklist:
     counts = Pair.objects.filter(championship=championship).aggregate(
         registered=Count("id"),
         withdrawn=Count("id", filter=Q(withdrawn_after_round__isnull=False)),
+        present=Count("id", filter=Q(checked_in_at__isnull=False,
+                                     withdrawn_after_round__isnull=True)),
     )
     registered, withdrawn = counts["registered"], counts["withdrawn"]
     pair_count = registered - withdrawn
@@ -167,10 +171,27 @@ def checklist(championship: Championship) -> Checklist:
             why=over, url="" if finished else reverse("rounds_setup", args=[slug]),
         ),
     ]
+    if championship.signup_open or championship.signup_cap is not None:
+        # The public sign-up, once the organiser set it up (optional): never the next
+        # step, the pairs' step before it is.
+        steps.insert(2, Step(
+            "signup", _("Inscripció pública"),
+            StepState.DONE if pair_count >= 2 or finished else StepState.TODO,
+            detail=_("Oberta") if championship.signup_open else _("Tancada"),
+            url="" if finished else reverse("signup_list", args=[slug]), optional=True,
+        ))
     skipped: set[int] = set()  # optional steps never the next one
     if not classic:
         steps += _board_steps(slug, set_up=set_up, dealt=dealt, has_results=has_results,
                               finished=finished, over=over, printed=printed)
+    first_drawn = any(r.tables or r.sitting_out for r in rounds if r.number == 1)
+    if championship.check_in:
+        # Round 1 draws the pairs present only: the check-in comes first.
+        steps.append(Step(
+            "check_in", _("Passar llista"), _state(first_drawn or finished),
+            detail=_("%(n)s presents de %(m)s") % {"n": counts["present"], "m": pair_count},
+            url="" if finished else reverse("check_in", args=[slug]),
+        ))
     for rnd in rounds:
         n = rnd.number
         drawn = bool(rnd.tables or rnd.sitting_out)

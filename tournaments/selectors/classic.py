@@ -17,6 +17,7 @@ from scoring.interchange.classic import number_out
 from scoring.model import Trump
 from scoring.progress import Progress, RoundProgress
 from tournaments.models import Bye, Championship, Game, Pair, Round, Seating
+from tournaments.selectors.presence import absent_pairs
 from tournaments.selectors.standings import PairName, pair_names
 
 #: Games won as the API and the file write them: ``2`` or ``2.5`` (the file's rule).
@@ -73,7 +74,9 @@ def championship_games(championship: Championship) -> ChampionshipGames:
     for number in Seating.objects.filter(round__championship=championship).values_list(
             "round__number", flat=True):
         due[number] += 1
-    pairs = list(Pair.objects.filter(championship=championship).order_by().values_list(
+    # A pair never present (the check-in on) is not listed (presence.absent_pairs).
+    pairs = list(Pair.objects.filter(championship=championship).exclude(
+        absent_pairs(championship)).order_by().values_list(
         "number", "withdrawn_after_round", "joined_round"))
     return ChampionshipGames(
         games=games, byes=byes, tables_due=dict(due),

@@ -22,6 +22,7 @@ from tournaments.models import (
     Round,
     Seating,
 )
+from tournaments.selectors.presence import absent_pairs
 
 # --------------------------------------------------------------------------- loading
 
@@ -280,12 +281,15 @@ def scored_or_new(championship: Championship, *, public_only: bool,
 def absences(championship: Championship) -> scoring.Absences:
     """Byes, late entries and withdrawals as ``scoring`` ranks them, with every
     registered pair and the round it joins, so that the standings list each of them
-    (one query): a late pair sat out the rounds before its ``joined_round``."""
+    (one query): a late pair sat out the rounds before its ``joined_round``. A pair
+    never present (the check-in on, not checked in) is not listed, as a pair that did
+    not play (``presence.absent_pairs``; docs/decisions.md, check-in)."""
     sat_out: dict[int, set[int]] = {}
     byes: dict[int, set[int]] = {}
     withdrawn: dict[int, int] = {}
     pairs: dict[int, int] = {}
-    rows = Pair.objects.filter(championship=championship).values_list(
+    rows = Pair.objects.filter(championship=championship).exclude(
+        absent_pairs(championship)).values_list(
         "number", "joined_round", "withdrawn_after_round", "byes__round__number")
     for number, joined, after, bye_round in rows:
         pairs[number] = joined

@@ -108,6 +108,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.selectors import to_scoring_result
+from tournaments.selectors.presence import absent_pairs
 from tournaments.services.bulk import JsonText, insert_rows
 from tournaments.services.championships import CREATE_PERMISSION
 from tournaments.services.common import User, acting_person, audit, audit_entry
@@ -700,15 +701,23 @@ def championship_doc(championship: Championship) -> ChampionshipDoc:
 
     The deal secret appears only once published; the commitment once boards were dealt.
     """
+    # A pair never present (the check-in on) is left out with its players, as the
+    # standings leave it out (selectors.presence.absent_pairs, docs/decisions.md 106).
+    kept = list(Pair.objects.filter(championship=championship).exclude(
+        absent_pairs(championship)).select_related("player1", "player2").order_by("number"))
+    absent = Pair.objects.filter(championship=championship).filter(absent_pairs(championship))
+    playing = {p.player1_id for p in kept} | {p.player2_id for p in kept}
+    unplayed = ({pk for pair in absent.values_list("player1_id", "player2_id") for pk in pair}
+                - playing)
     players = tuple(
         PlayerDoc(p.code, p.name, p.short_name)
         for p in Player.objects.filter(championship=championship).order_by("id")
+        if p.pk not in unplayed
     )
     pairs = tuple(
         PairDoc(p.number, (p.player1.code, p.player2.code), p.joined_round,
                 p.withdrawn_after_round, p.withdrawal_reason)
-        for p in Pair.objects.filter(championship=championship)
-        .select_related("player1", "player2").order_by("number")
+        for p in kept
     )
     boards = tuple(
         BoardDoc(b.number, b.get_deal(), b.round.number if b.round is not None else None)

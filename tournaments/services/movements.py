@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from scoring import movement
 from tournaments.models import Bye, Championship, Pair, Round, Seating
+from tournaments.selectors.presence import absent_pairs
 from tournaments.services.errors import DrawError
 
 
@@ -35,8 +36,11 @@ class RematchError(DrawError):
 
 def field_of(championship: Championship, round_number: int) -> list[Pair]:
     """The pairs that play round ``round_number``: registered for it (a late pair joins
-    from its ``joined_round``) and not withdrawn before it, by number (one query)."""
-    pairs = Pair.objects.filter(championship=championship).order_by("number")
+    from its ``joined_round``), present (with the check-in on, checked in:
+    ``selectors.signup.absent_pairs``) and not withdrawn before it, by number (one
+    query)."""
+    pairs = (Pair.objects.filter(championship=championship)
+             .exclude(absent_pairs(championship)).order_by("number"))
     return [p for p in pairs if p.plays_round(round_number)]
 
 

@@ -28,6 +28,7 @@ from tournaments.models import (
     Stage,
     Table,
 )
+from tournaments.selectors.presence import absent_pairs
 from tournaments.selectors.ranks import ranks_before
 from tournaments.services.analysis import round_analysis_enqueue
 from tournaments.services.common import (
@@ -323,10 +324,11 @@ def _draw_snapshot(round: Round) -> dict[str, list[Any]]:
 
 
 def _schedule(championship: Championship) -> list[int]:
-    """The pairs of an all-play-all: those registered for round 1."""
+    """The pairs of an all-play-all: those registered for round 1 (and present, with
+    the check-in on)."""
     return sorted(
         Pair.objects.filter(championship=championship, joined_round=1)
-        .values_list("number", flat=True)
+        .exclude(absent_pairs(championship)).values_list("number", flat=True)
     )
 
 

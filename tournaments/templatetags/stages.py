@@ -95,6 +95,7 @@ def round_name_of(main_matches: int, number: int) -> str:
     names = {
         1: pgettext("knockout round", "Final"), 2: _("Semifinals"), 4: _("Quarts de final"),
         8: _("Vuitens de final"), 16: _("Setzens de final"),
+        32: _("Trenta-dosens de final"),
     }
     return names.get(main_matches) or _("Ronda %(n)s de l'eliminatòria") % {"n": number}
 
@@ -108,6 +109,7 @@ def _out_phrase(main_matches: int, number: int) -> str:
     return {
         2: _("Eliminada a les semifinals"), 4: _("Eliminada als quarts de final"),
         8: _("Eliminada als vuitens de final"), 16: _("Eliminada als setzens de final"),
+        32: _("Eliminada als trenta-dosens de final"),
     }.get(main_matches) or _("Eliminada a la ronda %(n)s de l'eliminatòria") % {"n": number}
 
 

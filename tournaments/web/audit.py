@@ -22,6 +22,7 @@ from tournaments.models import (
     Championship,
     Game,
     Membership,
+    Registration,
     Result,
 )
 from tournaments.permissions import Capability
@@ -74,6 +75,9 @@ _AUDIT_LABELS = {
     "published_at": gettext_lazy("publicada"),
     "results": gettext_lazy("resultats"),
     "boards": gettext_lazy("taulers"),
+    "paid": gettext_lazy("pagada"),
+    "position": gettext_lazy("posició"),
+    "checked_in": gettext_lazy("present"),
 }
 
 
@@ -91,6 +95,8 @@ _AUDIT_CODES: dict[str, dict[str, Any]] = {
     "role": dict(Membership.Role.choices),
     "ended_by": dict(Game.EndedBy.choices),
 }
+# A registration's status (the sign-up's rows) beside the championship's: no code is both.
+_AUDIT_CODES["status"] = {**dict(Registration.Status.choices), **_AUDIT_CODES.get("status", {})}
 #: Lists of codes, each shown by its label: a classic championship's ranking order.
 _AUDIT_CODE_LISTS: dict[str, dict[str, Any]] = {
     "tiebreaks": dict(Championship.Tiebreak.choices),

@@ -32,6 +32,7 @@ from tournaments.models import (
 from tournaments.permissions import Capability
 from tournaments.selectors.classic_words import ranking_order
 from tournaments.selectors.persons import manages_persons
+from tournaments.selectors.signup import signup_places
 from tournaments.web.common import (
     capability_required,
     close_forms,
@@ -56,7 +57,8 @@ def home(request: HttpRequest) -> HttpResponse:
 def after_login(request: HttpRequest) -> HttpResponse:
     """Where a login without ``next`` lands (``settings.LOGIN_REDIRECT_URL``): a user whose
     roles are all in one championship goes to that championship's page for the role (the
-    organiser to the championship page, a referee or head referee to the referee tables);
+    organiser to the championship page, a referee or head referee to the referee tables,
+    a check-in helper to the check-in page);
     anyone else (no role, roles in several championships, a superuser) to the home page."""
     if not request.user.is_authenticated:
         return redirect("home")
@@ -71,6 +73,9 @@ def after_login(request: HttpRequest) -> HttpResponse:
     (slug,) = slugs
     if any(role == Membership.Role.ORGANISER for _slug, role in rows):
         return redirect("championship", slug)
+    if all(role == Membership.Role.CHECK_IN for _slug, role in rows):
+        # A door's helper: the check-in page, the one page the role opens.
+        return redirect("check_in", slug)
     return redirect("referee_tables", slug)
 
 
@@ -105,6 +110,8 @@ def championship_detail(request: HttpRequest, slug: str) -> HttpResponse:
         # A classic championship's ranking order, in the standings' own sentence.
         ranking_order=ranking_order(championship.classic_rules())
         if championship.is_classic else "",
+        # The public sign-up's line: open, places left (no query while closed).
+        signup=signup_places(championship),
     )
     return render(request, "tournaments/championship.html", context)
 

@@ -31,6 +31,7 @@ from tournaments.permissions import (
     has,
 )
 from tournaments.selectors.seating import round_seating as seating_of_round
+from tournaments.selectors.signup import present_count
 from tournaments.selectors.stage_setup import StageLine, stage_lines
 from tournaments.stage_forms import StagesSetupForm, stages_initial
 from tournaments.web.common import (
@@ -197,7 +198,10 @@ def round_draw(request: HttpRequest, championship: Championship, round: int) -> 
     return render(
         request, "tournaments/round_draw.html",
         page_context(request, championship, form=form, round=rnd,
-                     stage=stage if fixed else None),
+                     stage=stage if fixed else None,
+                     # With the check-in on: (present, expected) pairs (one query).
+                     presence=present_count(championship) if championship.check_in
+                     else None),
     )
 
 

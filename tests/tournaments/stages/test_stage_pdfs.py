@@ -198,6 +198,7 @@ def test_the_bracket_is_one_landscape_page_up_to_64_pairs(sixty_four: Staged,
     rounds = (pairs - 1).bit_length()
     titles = [round_name_of(2 ** (rounds - k), k) for k in range(1, rounds + 1)]
     assert [title in text for title in titles] == [True] * rounds, titles
+    assert "de l'eliminatòria" not in text  # every round has its name, 64 pairs too
     byes = 2 ** rounds - pairs
     assert text.count("descansa") == byes
     # Legible: 64 pairs (32 first-round matches) at 6 pt at least, fewer larger.
@@ -226,6 +227,17 @@ def test_a_knockout_round_has_one_card_per_seated_match(played: Staged) -> None:
     # The final's round seats the final and the third-place match.
     text = _text(render(build.build(c, Kind.KNOCKOUT_CARDS, round_number=5)))
     assert "Ronda 5 · Taula 1 Final " in text and "Partida pel tercer lloc" in text
+
+
+def test_the_round_pack_of_a_knockout_round_carries_the_knockout_cards(
+        played: Staged) -> None:
+    c = played.championship
+    text = _text(render(build.build(c, Kind.ROUND_PACK, round_number=4, language="ca")))
+    assert "Semifinals, partida 1" in text and "Semifinals, partida 2" in text
+    assert "La partida no pot acabar empatada" in text
+    # A group round's pack keeps the plain table cards.
+    text = _text(render(build.build(c, Kind.ROUND_PACK, round_number=2, language="ca")))
+    assert "Semifinals" not in text and "partida 1" not in text
 
 
 def test_knockout_cards_of_a_group_round_are_refused(played: Staged) -> None:
