@@ -97,7 +97,10 @@ PAIR_NAME_COLUMNS = ("number", "player1__name", "player2__name", "withdrawn_afte
                      "player1__person__merged_into_id",
                      "player2__person_id", "player2__person__public_alias",
                      "player2__person__merged_into_id")
-_NAME_FIELDS = 6
+#: How many of :data:`PAIR_NAME_COLUMNS` are :class:`PairName`'s own fields, as stored
+#: (``PairName(*row[:PAIR_NAME_FIELDS])``: the names with no alias, for the organisers'
+#: own pages such as the check-in).
+PAIR_NAME_FIELDS = 6
 
 
 def alias_name(person_id: int) -> str:
@@ -112,7 +115,7 @@ def pair_name(row: Sequence[Any], aliases: dict[int, int | None] | None = None) 
     players whose person was merged into another, ``{merged person: the kept person's id
     when it asked not to be named, else None}`` (:func:`merged_aliases`); without it a
     merged person's own flag counts."""
-    names = list(row[:_NAME_FIELDS])
+    names = list(row[:PAIR_NAME_FIELDS])
     for k, (person, alias, merged) in enumerate((row[6:9], row[9:12])):
         if person is None:
             continue
