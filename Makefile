@@ -39,7 +39,7 @@ typecheck: $(STAMP)
 # Two pytest-xdist workers (one on a one-CPU machine), each test module whole on one
 # worker (--dist loadfile: a module's fixtures, e.g. a Celery worker or the smoke test's
 # gunicorns, are started once). PYTEST_WORKERS=0 runs in one process.
-PYTEST_WORKERS ?= $(shell $(BIN)/python -c 'import os; print(min(2, len(os.sched_getaffinity(0))))')
+PYTEST_WORKERS ?= $(shell $(BIN)/python -c 'import os; print(min(2, os.cpu_count() or 1))')
 
 pytest: $(STAMP)
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
