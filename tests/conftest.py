@@ -104,9 +104,9 @@ def pytest_runtest_logreport(report):
     # Set-up counts: a fixture that starts processes is paid by the test that needs it.
     spent = _SPENT.get(report.nodeid, 0.0) + report.duration
     _SPENT[report.nodeid] = spent
-    if report.when == "teardown" and spent > SLOW_SECONDS:
-        if not dict(report.user_properties).get("says_slow"):
-            _SLOW_UNEXPLAINED.append((report.nodeid, spent))
+    says_slow = dict(report.user_properties).get("says_slow")
+    if report.when == "teardown" and spent > SLOW_SECONDS and not says_slow:
+        _SLOW_UNEXPLAINED.append((report.nodeid, spent))
 
 
 def pytest_terminal_summary(terminalreporter):
