@@ -37,8 +37,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict engine scoring tournaments config
 
+# Two pytest-xdist workers (one on a one-CPU machine), each test module whole on one
+# worker (--dist loadfile: a module's fixtures, e.g. a Celery worker or the smoke test's
+# gunicorns, are started once). PYTEST_WORKERS=0 runs in one process.
+PYTEST_WORKERS ?= $(shell $(BIN)/python -c 'import os; print(min(2, os.cpu_count() or 1))')
+
 pytest: $(STAMP)
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 

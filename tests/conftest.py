@@ -7,12 +7,31 @@ from django.conf import settings
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
-from tests.services import IN_CI, require
+from tests.services import IN_CI, require, xdist_worker
 
 # Deadlines flake on a loaded 2-core CI machine; derandomize in CI so a run is repeatable.
 hypothesis_settings.register_profile("default", deadline=None)
 hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 hypothesis_settings.load_profile("ci" if IN_CI else "default")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _files_and_cache_keys_of_this_worker(tmp_path_factory):
+    """Each pytest-xdist worker writes its files (print jobs, reports) under a folder of
+    its own, not the shared var/media: two workers' databases number their rows alike,
+    so their files would have the same names. A Redis cache given in the environment
+    gets a key prefix per worker (the default local-memory cache is per process)."""
+    from django.test import override_settings
+
+    caches = {
+        name: ({**conf, "KEY_PREFIX": f"test-{xdist_worker() or 'main'}"}
+               if "locmem" not in str(conf.get("BACKEND", "")) else conf)
+        for name, conf in settings.CACHES.items()
+    }
+    own = override_settings(MEDIA_ROOT=str(tmp_path_factory.mktemp("media")), CACHES=caches)
+    own.enable()
+    yield
+    own.disable()
 
 
 @pytest.fixture
@@ -72,15 +91,22 @@ _SPENT: dict[str, float] = {}
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
+    """Tells, on each report, whether the test's docstring explains a slow run: under
+    pytest-xdist the summary below is written by the controller, which has the reports
+    (and their ``user_properties``) but not the tests' functions."""
     outcome = yield
     report = outcome.get_result()
+    doc = getattr(getattr(item, "function", None), "__doc__", None) or ""
+    report.user_properties.append(("says_slow", "slow" in doc.lower()))
+
+
+def pytest_runtest_logreport(report):
     # Set-up counts: a fixture that starts processes is paid by the test that needs it.
-    spent = _SPENT.get(item.nodeid, 0.0) + report.duration
-    _SPENT[item.nodeid] = spent
-    if report.when == "teardown" and spent > SLOW_SECONDS:
-        doc = getattr(getattr(item, "function", None), "__doc__", None) or ""
-        if "slow" not in doc.lower():
-            _SLOW_UNEXPLAINED.append((item.nodeid, spent))
+    spent = _SPENT.get(report.nodeid, 0.0) + report.duration
+    _SPENT[report.nodeid] = spent
+    says_slow = dict(report.user_properties).get("says_slow")
+    if report.when == "teardown" and spent > SLOW_SECONDS and not says_slow:
+        _SLOW_UNEXPLAINED.append((report.nodeid, spent))
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -38,3 +38,25 @@ def chromium_path() -> str | None:
         if found:
             return found
     return None
+
+
+def xdist_worker() -> str:
+    """This process's pytest-xdist worker (``"gw0"``, ``"gw1"``...), ``""`` without xdist.
+
+    ``make test`` runs the suite on two workers: whatever a test holds outside its own
+    process (a Redis database, a Celery queue, a PostgreSQL database of its own, files)
+    is named after the worker, so that the two never meet.
+    """
+    return os.environ.get("PYTEST_XDIST_WORKER", "")
+
+
+def worker_index() -> int:
+    """0 for ``gw0`` (and without xdist), 1 for ``gw1``..."""
+    name = xdist_worker()
+    return int(name[2:]) if name.startswith("gw") and name[2:].isdigit() else 0
+
+
+def redis_db_for_worker(base: int) -> int:
+    """The Redis database of this worker: ``base`` for the first, the one below for the
+    next (``15``: 15 on ``gw0``, 14 on ``gw1``), wrapping within Redis's sixteen."""
+    return (base - worker_index()) % 16

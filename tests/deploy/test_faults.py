@@ -19,7 +19,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import UserFactory, build_championship
-from tests.services import port_open, require
+from tests.services import port_open, require, xdist_worker
 from tests.tournaments.tasks.conftest import _forget_routing
 from tests.tournaments.views.helpers import form_data
 from tournaments import services as core
@@ -27,6 +27,13 @@ from tournaments.models import Championship, Membership, PrintJob, Result, Seati
 from tournaments.reports import services as jobs
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def of_this_worker(caches: dict[str, dict[str, object]]) -> dict[str, dict[str, object]]:
+    """``caches`` with keys of this pytest-xdist worker's own (a key prefix): the Redis
+    database is shared with the other worker and with other test sessions."""
+    return {name: {**conf, "KEY_PREFIX": f"faults-{xdist_worker() or 'main'}"}
+            for name, conf in caches.items()}
 
 
 def closed_port() -> int:
@@ -183,7 +190,7 @@ def test_healthz_checks_a_shared_redis_cache(played: Championship, settings: Any
     require(port_open("127.0.0.1", 6379), "needs Redis at 127.0.0.1:6379")
     from config.settings import caches_from_env
 
-    settings.CACHES = caches_from_env({"REDIS_URL": "redis://127.0.0.1:6379/11"})
+    settings.CACHES = of_this_worker(caches_from_env({"REDIS_URL": "redis://127.0.0.1:6379/11"}))
     assert Client().get("/healthz").json()["cache"] == "ok"
     settings.CACHES = caches_from_env({"REDIS_URL": f"redis://127.0.0.1:{closed_port()}/11"})
     response = Client().get("/healthz")
@@ -227,7 +234,7 @@ def test_a_redis_cache_that_answers_keeps_values(played: Championship, settings:
 
     from config.settings import caches_from_env
 
-    settings.CACHES = caches_from_env({"CACHE_URL": "redis://127.0.0.1:6379/11"})
+    settings.CACHES = of_this_worker(caches_from_env({"CACHE_URL": "redis://127.0.0.1:6379/11"}))
     cache.set("breaker-probe", 41)
     assert cache.incr("breaker-probe") == 42 and cache.get("breaker-probe") == 42
     assert cache.add("breaker-probe", 1) is False

@@ -36,13 +36,16 @@ from pathlib import Path
 import pytest
 
 from tests.deploy.compose import ROOT, command, env_file, service
-from tests.services import port_open, require
+from tests.services import port_open, require, xdist_worker
 
 pytestmark = [pytest.mark.smoke, pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
 PG = ("127.0.0.1", 5432)
-DATABASE = "botifarra_deploy_smoke"
-#: Redis databases of this test: the broker's and the cache's (others use 15 and 11).
+#: The site's own database, one per pytest-xdist worker (``make test`` runs each test
+#: module on one worker, so two copies of this module never run in one session).
+DATABASE = "botifarra_deploy_smoke" + (f"_{xdist_worker()}" if xdist_worker() else "")
+#: Redis databases of this test: the broker's (its queue is its own) and the cache's
+#: (others use 15 and 14 for the Celery tests' workers, 11 for test_faults).
 BROKER_DB, CACHE_DB = 12, 13
 PASSWORD = "smoke-referee-password"
 

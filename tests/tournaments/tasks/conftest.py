@@ -1,11 +1,13 @@
 """A real Celery worker on a real Redis broker, for the few job tests that need one.
 
 ``TEST_CELERY_BROKER_URL`` (default ``redis://127.0.0.1:6379/15``) names the broker;
-with Redis down, or without PostgreSQL, the tests skip (and fail when CI=true). The
-worker is another process: it gets the TEST database pytest-django created
-(``connection.settings_dict["NAME"]``), the same MEDIA_ROOT, and a queue of its own so
-that two test sessions sharing the broker never take each other's tasks. Tests using it
-must be ``django_db(transaction=True)`` so their rows are committed.
+under pytest-xdist each worker takes its own Redis database from it (15 for ``gw0``, 14
+for ``gw1``: tests.services.redis_db_for_worker). With Redis down, or without
+PostgreSQL, the tests skip (and fail when CI=true). The worker is another process: it
+gets the TEST database pytest-django created (``connection.settings_dict["NAME"]``, one
+per xdist worker), the same MEDIA_ROOT, and a queue of its own so that two test sessions
+sharing the broker never take each other's tasks. Tests using it must be
+``django_db(transaction=True)`` so their rows are committed.
 """
 
 from __future__ import annotations
@@ -19,13 +21,13 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote, urlparse
+from urllib.parse import quote, urlparse, urlunparse
 
 import pytest
 from django.db import connection
 from django.test import override_settings
 
-from tests.services import port_open, require
+from tests.services import port_open, redis_db_for_worker, require
 
 ROOT = Path(__file__).resolve().parents[3]
 #: Seconds after which Redis hands a dead worker's unacknowledged task to another worker:
@@ -35,8 +37,10 @@ VISIBILITY_TIMEOUT = 900
 
 
 def broker_url() -> str:
-    url = os.environ.get("TEST_CELERY_BROKER_URL", "").strip() or "redis://127.0.0.1:6379/15"
-    parsed = urlparse(url)
+    given = os.environ.get("TEST_CELERY_BROKER_URL", "").strip() or "redis://127.0.0.1:6379/15"
+    parsed = urlparse(given)
+    base = int(parsed.path.lstrip("/") or 0)
+    url = urlunparse(parsed._replace(path=f"/{redis_db_for_worker(base)}"))
     require(
         port_open(parsed.hostname or "127.0.0.1", parsed.port or 6379),
         f"needs Redis at {url}",
