@@ -51,11 +51,16 @@ def job_data(job: PrintJob) -> dict[str, Any]:
         "error": job.error,
         "requested_at": job.requested_at,
         "finished_at": job.finished_at,
-        "download": (
-            reverse("api_print_download", args=[job.championship.slug, job.pk])
-            if job.status == PrintJob.Status.DONE else None
-        ),
+        "download": (download_url(job) if job.status == PrintJob.Status.DONE else None),
     }
+
+
+def download_url(job: PrintJob) -> str:
+    """Where the API serves the done PDF: under its championship or its circuit."""
+    if job.circuit is not None:
+        return reverse("api_circuit_print_download", args=[job.circuit.slug, job.pk])
+    assert job.championship is not None  # the check constraint: one of the two
+    return reverse("api_print_download", args=[job.championship.slug, job.pk])
 
 
 def _visible_job(request: Request, slug: str, job_id: int) -> PrintJob:
@@ -64,7 +69,9 @@ def _visible_job(request: Request, slug: str, job_id: int) -> PrintJob:
     job = get_object_or_404(
         PrintJob.objects.select_related("championship"), pk=job_id, championship__slug=slug
     )
-    if not services.can_print(request.user, job.championship, Kind(job.kind)):
+    championship = job.championship
+    assert championship is not None  # found by its championship's slug
+    if not services.can_print(request.user, championship, Kind(job.kind)):
         raise exceptions.NotFound()
     return job
 
@@ -165,7 +172,6 @@ class PrintJobDownloadApi(APIView):
             raise exceptions.NotFound(_("El document encara no està a punt."))
         return FileResponse(
             job.file.open("rb"), as_attachment=True,
-            filename=download_name(Kind(job.kind), job.championship.slug, job.round_number,
-                                   job.language),
+            filename=download_name(Kind(job.kind), slug, job.round_number, job.language),
             content_type="application/pdf",
         )
