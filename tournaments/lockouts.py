@@ -100,9 +100,11 @@ def _print_usage(request: Any, *, increment: bool) -> dict[str, Any] | None:
 def print_jobs_exhausted(request: Any, championship: Any) -> bool:
     """Whether this request's address already started its ``PRINT_JOBS_PER_MINUTE``
     print jobs this minute (counted by :func:`print_job_started`). A user with a role in
-    ``championship`` is never limited. ``request``: a Django or DRF request. The count
-    lives in the cache; a cache that does not answer limits nobody."""
-    if selectors.user_roles(getattr(request, "user", None), championship):
+    ``championship`` is never limited; ``championship`` ``None`` (a circuit's ranking):
+    everyone is. ``request``: a Django or DRF request. The count lives in the cache; a
+    cache that does not answer limits nobody."""
+    if championship is not None and selectors.user_roles(getattr(request, "user", None),
+                                                         championship):
         return False
     usage = _print_usage(request, increment=False)
     return usage is not None and usage["count"] >= usage["limit"]

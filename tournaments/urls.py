@@ -36,7 +36,6 @@ urlpatterns = [
     path("circuits/<slug:slug>/", circuits.circuit_ranking, name="circuit"),
     path("circuits/<slug:slug>/persons/<int:person_id>/", circuits.circuit_person,
          name="circuit_person"),
-    path("circuits/<slug:slug>/pdf/", circuits.circuit_pdf, name="circuit_pdf"),
     path("circuits/<slug:slug>/organise/", circuits.circuit_manage, name="circuit_manage"),
     path("circuits/<slug:slug>/organise/import/", seasons.circuit_import,
          name="circuit_import"),

@@ -466,6 +466,24 @@ class PrintJobSerializer(serializers.Serializer[Any]):
     download = serializers.CharField(allow_null=True)
 
 
+class CircuitPrintJobSerializer(serializers.Serializer[Any]):
+    """A circuit's ranking document (players, then pairs) as a print job."""
+
+    id = serializers.IntegerField()
+    kind = serializers.CharField(help_text="circuit-ranking")
+    language = serializers.CharField(help_text="the document's language: ca, es or en "
+                                               "(the request's Accept-Language)")
+    status = serializers.CharField(help_text="queued, running, done or failed")
+    stalled = serializers.BooleanField()
+    restarting = serializers.BooleanField()
+    progress = serializers.IntegerField(help_text="0..100")
+    error = serializers.CharField()
+    requested_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    url = serializers.CharField(help_text="this job's status (GET)")
+    download = serializers.CharField(allow_null=True, help_text="the PDF, once done")
+
+
 class PrintRequestSerializer(StrictInput):
     kind = serializers.ChoiceField(
         choices=["board-sheets", "entry-forms", "table-cards", "round-pack", "standings",

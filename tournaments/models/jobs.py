@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.championships import Championship
+from tournaments.models.people import Circuit
 
 
 class PrintJob(models.Model):
@@ -22,6 +23,12 @@ class PrintJob(models.Model):
     constraint, ``reports.services.print_job_request``). ``language`` is the one
     language of the document (``ca``, ``es``, ``en``): the requester's, so the same
     request in another language is another job (docs/decisions.md 32).
+
+    A job belongs to a championship or, for the ``circuit-ranking`` kind, to a circuit:
+    exactly one of ``championship`` and ``circuit`` is set (check constraint). A
+    circuit's job is requested with ``reports.services.circuit_print_job_request``; its
+    ``results_state`` is a digest of the circuit's ranking state
+    (``selectors.circuits.circuit_state``).
     """
 
     class Kind(models.TextChoices):
@@ -38,6 +45,8 @@ class PrintJob(models.Model):
         GROUP_TABLES = "group-tables", _("Quadres dels grups")
         BRACKET = "bracket", _("Quadre de les eliminatòries")
         KNOCKOUT_CARDS = "knockout-cards", _("Fulls de les eliminatòries")
+        # A circuit's document (``circuit`` set, no championship).
+        CIRCUIT_RANKING = "circuit-ranking", _("Rànquing del circuit")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("En cua")
@@ -47,7 +56,11 @@ class PrintJob(models.Model):
 
     championship = models.ForeignKey(
         Championship, on_delete=models.CASCADE, related_name="print_jobs",
-        verbose_name=_("campionat"),
+        verbose_name=_("campionat"), null=True, blank=True,
+    )
+    circuit = models.ForeignKey(
+        Circuit, on_delete=models.CASCADE, related_name="print_jobs",
+        verbose_name=_("circuit"), null=True, blank=True,
     )
     kind = models.CharField(_("document"), max_length=20, choices=Kind.choices)
     round_number = models.PositiveSmallIntegerField(_("ronda"), default=0)
@@ -97,10 +110,29 @@ class PrintJob(models.Model):
                 condition=Q(status__in=["queued", "running"]),
                 name="printjob_one_active_per_request",
             ),
+            models.CheckConstraint(
+                condition=(Q(championship__isnull=False, circuit__isnull=True)
+                           | Q(championship__isnull=True, circuit__isnull=False)),
+                name="printjob_championship_or_circuit",
+            ),
+            models.UniqueConstraint(
+                fields=["circuit", "kind", "language"],
+                condition=Q(status__in=["queued", "running"], circuit__isnull=False),
+                name="printjob_one_active_per_circuit_request",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.championship} · {self.kind} · {self.get_status_display()}"
+        owner = self.championship if self.championship_id is not None else self.circuit
+        return f"{owner} · {self.kind} · {self.get_status_display()}"
+
+    @property
+    def owner_slug(self) -> str:
+        """The slug of the championship or the circuit the job belongs to."""
+        if self.championship is not None:
+            return self.championship.slug
+        assert self.circuit is not None  # the check constraint: one of the two
+        return self.circuit.slug
 
     @property
     def is_active(self) -> bool:

@@ -37,6 +37,12 @@ championship's results version), so asking again costs two queries and no PDF; a
 :data:`KEEP_FINISHED` finished jobs are kept per championship and kind, the oldest
 deleted with their files (:func:`print_jobs_prune`). The state a PDF was built from is
 stored with it (``PrintJob.results_state``) when the job is marked done.
+
+A circuit's ranking (``PrintJob.Kind.CIRCUIT_RANKING``, a job with a ``circuit`` and no
+championship) goes through the same life: :func:`circuit_print_job_request` asks for it
+(anyone may), a done one is reused while the circuit's ranking state is the same
+(:func:`circuit_results_state`, a digest of ``selectors.circuits.circuit_state``, the
+pages' ETag), the task draws it with progress, and a stalled run is sent again.
 """
 
 from __future__ import annotations
@@ -62,11 +68,15 @@ from django.utils.translation import ngettext
 from kombu.exceptions import OperationalError as BrokerError
 
 from tournaments import enqueue
-from tournaments.models import AuditEntry, Championship, PrintJob, Round, Table
+from tournaments.models import AuditEntry, Championship, Circuit, PrintJob, Round, Table
 from tournaments.permissions import Capability, has, roles_for
 from tournaments.reports import build, build_stages
+from tournaments.reports.build_circuit import circuit_ranking_document
+from tournaments.reports.circuit_ranking import render_circuit_ranking
 from tournaments.reports.documents import Kind
 from tournaments.reports.render import render
+from tournaments.selectors import circuits as circuit_reads
+from tournaments.services.circuits import final_standings_refresh
 from tournaments.services.common import audit
 from tournaments.services.tables import table_secret
 
@@ -259,11 +269,23 @@ def results_state(championship: Championship) -> str:
     return str(version or 0)
 
 
+def circuit_results_state(circuit: Circuit) -> str:
+    """What a circuit's ranking document was built from, as stored in
+    ``PrintJob.results_state``: the first 12 characters of the circuit's ranking state
+    (``selectors.circuits.circuit_state``, the ETag of its pages: its rules, its
+    championships' results versions, the persons' merges and changes). Four small
+    queries."""
+    return circuit_reads.circuit_state(circuit)[:12]
+
+
 def is_out_of_date(job: PrintJob, current_state: str) -> bool:
     """Whether a done document was built before the latest change that affects it:
-    its results version differs from ``current_state`` (:func:`results_state`). Board
-    sheets and entry forms show deals, not results: they never go out of date."""
-    if job.status != PrintJob.Status.DONE or not Kind(job.kind).follows_results:
+    its results version differs from ``current_state`` (:func:`results_state`, or
+    :func:`circuit_results_state` for a circuit's ranking). Board sheets and entry
+    forms show deals, not results: they never go out of date."""
+    if job.status != PrintJob.Status.DONE:
+        return False
+    if job.kind != PrintJob.Kind.CIRCUIT_RANKING and not Kind(job.kind).follows_results:
         return False
     return job.results_state != current_state
 
@@ -364,6 +386,44 @@ def print_job_request(
         done = _reusable_done_job(request, results_state(championship))
         if done is not None:
             return done, False
+    return _active_or_new(request, acting_user)
+
+
+def circuit_print_job_request(
+    *, circuit: Circuit, language: str | None, requested_by: Any = None
+) -> tuple[PrintJob, bool]:
+    """Queue the circuit's ranking document (players, then pairs), or return the job
+    that already answers the same request: ``(job, created)`` as
+    :func:`print_job_request`. Anyone may ask (the ranking is public). Reused: the
+    newest done job in the same ``language`` built while the circuit's ranking state was
+    as it is now (:func:`circuit_results_state`), else the queued or running one; a
+    stalled one is sent again (``created`` True). ``requested_by``: the user, or
+    ``None``/anonymous."""
+    request = {
+        "circuit": circuit,
+        "kind": PrintJob.Kind.CIRCUIT_RANKING.value,
+        "round_number": 0,
+        "copies": 1,
+        "per_page": 1,
+        "language": build.document_language(language),
+    }
+    done = _reusable_done_job(request, circuit_results_state(circuit))
+    if done is not None:
+        return done, False
+    return _active_or_new(request, requested_by)
+
+
+def current_circuit_job(circuit: Circuit, language: str | None) -> PrintJob | None:
+    """The newest done ranking document of ``circuit`` in ``language`` that is still
+    current (built from the ranking as it stands), or ``None``."""
+    request = {"circuit": circuit, "kind": PrintJob.Kind.CIRCUIT_RANKING.value,
+               "language": build.document_language(language)}
+    return _reusable_done_job(request, circuit_results_state(circuit))
+
+
+def _active_or_new(request: dict[str, Any], acting_user: Any) -> tuple[PrintJob, bool]:
+    """The queued or running job of ``request`` (a stalled one sent again), or a new
+    one whose task is sent on commit: ``(job, created)``."""
     user = acting_user if acting_user is not None and acting_user.is_authenticated else None
     with transaction.atomic():
         active = (
@@ -478,16 +538,20 @@ def _requeue(job: PrintJob, *, force: bool = False) -> PrintJob:
 
 
 def print_jobs_requeue_stalled(
-    *, championship_id: int | None = None, job_ids: list[int] | None = None
+    *, championship_id: int | None = None, job_ids: list[int] | None = None,
+    circuit_id: int | None = None,
 ) -> list[int]:
     """Send again every running job whose run went silent (its worker died), of one
-    championship, or ``job_ids``, or all; a job that already had :data:`MAX_ATTEMPTS`
-    runs is marked failed instead. Returns the ids of the jobs looked at. One query when
-    nothing is stalled. (A job sent again that no worker takes stays queued and shows
-    as stalled: only a person retries or cancels it.)"""
+    championship (or circuit), or ``job_ids``, or all (circuits' jobs too); a job that
+    already had :data:`MAX_ATTEMPTS` runs is marked failed instead. Returns the ids of
+    the jobs looked at. One query when nothing is stalled. (A job sent again that no
+    worker takes stays queued and shows as stalled: only a person retries or cancels
+    it.)"""
     jobs = PrintJob.objects.filter(_dead_run_q(timezone.now()))
     if championship_id is not None:
         jobs = jobs.filter(championship_id=championship_id)
+    if circuit_id is not None:
+        jobs = jobs.filter(circuit_id=circuit_id)
     if job_ids is not None:
         jobs = jobs.filter(pk__in=job_ids)
     stalled = list(jobs)
@@ -503,6 +567,7 @@ def _may_manage(user: Any, championship: Championship) -> bool:
 def _audit(user: Any, job: PrintJob, action: str, message: str, *, before: Any = None) -> None:
     """The championship's audit row of a person's retry or cancel of ``job``."""
     log.warning("print job %s: %s (by %s)", job.pk, message, user)
+    assert job.championship_id is not None  # retry and cancel: a championship's jobs
     with transaction.atomic():
         audit(
             job.championship_id, action, user,
@@ -518,7 +583,9 @@ def print_job_retry(*, job_id: int, acting_user: Any) -> PrintJob:
     for anyone but the championship's organiser, :class:`BadPrintRequest` when the job
     is neither stalled nor failed. Returns the job that will run."""
     job = PrintJob.objects.select_related("championship").get(pk=job_id)
-    if not _may_manage(acting_user, job.championship):
+    championship = job.championship
+    if championship is None or not _may_manage(acting_user, championship):
+        # A circuit's job has no organiser to retry it: asking again makes a new one.
         raise PrintNotAllowed(_("Només l'organitzador pot tornar a fer o cancel·lar un treball."))
     if is_stalled(job):
         with transaction.atomic():
@@ -530,7 +597,7 @@ def print_job_retry(*, job_id: int, acting_user: Any) -> PrintJob:
         raise BadPrintRequest(_("Aquest treball no està aturat ni ha fallat: no cal tornar-lo "
                                 "a fer."))
     new, _created = print_job_request(
-        championship=job.championship, kind=job.kind, round_number=job.round_number,
+        championship=championship, kind=job.kind, round_number=job.round_number,
         copies=job.copies, per_page=job.per_page, acting_user=acting_user,
         language=job.language,
     )
@@ -545,7 +612,7 @@ def print_job_cancel(*, job_id: int, acting_user: Any) -> PrintJob:
     Audited (``AuditEntry`` ``print.cancel``). Raises :class:`PrintNotAllowed` for anyone but the
     championship's organiser, :class:`BadPrintRequest` when the job already ended."""
     job = PrintJob.objects.select_related("championship").get(pk=job_id)
-    if not _may_manage(acting_user, job.championship):
+    if job.championship is None or not _may_manage(acting_user, job.championship):
         raise PrintNotAllowed(_("Només l'organitzador pot tornar a fer o cancel·lar un treball."))
     if not job.is_active:
         raise BadPrintRequest(_("Aquest treball ja ha acabat: no es pot cancel·lar."))
@@ -567,11 +634,12 @@ def print_job_fail(*, job_id: int, error: str) -> None:
 
 def file_name(job: PrintJob) -> str:
     """``reports/<slug>-<kind>[-r<round>]-<job id>-<attempt>-<random>.pdf``
-    (storage-relative). The random part (16 bytes) keeps names unguessable, should the
-    media folder ever be exposed; the attempt keeps two runs of one job apart."""
+    (storage-relative; the championship's or the circuit's slug). The random part (16
+    bytes) keeps names unguessable, should the media folder ever be exposed; the attempt
+    keeps two runs of one job apart."""
     round_part = f"-r{job.round_number}" if job.round_number else ""
     token = secrets.token_urlsafe(16)
-    return (f"reports/{job.championship.slug}-{job.kind}{round_part}-{job.pk}"
+    return (f"reports/{job.owner_slug}-{job.kind}{round_part}-{job.pk}"
             f"-{job.attempts}-{token}.pdf")
 
 
@@ -628,33 +696,38 @@ def print_job_run(*, job_id: int) -> PrintJob | None:
         return None
     attempt = job.attempts
     beat_every = settings.PRINT_JOB_HEARTBEAT_SECONDS
+    last = {"time": time.monotonic(), "percent": 0}
+
+    def on_page(done: int, total: int) -> None:
+        percent = int(99 * done / max(total, 1))
+        now = time.monotonic()
+        grew = percent > last["percent"] and now - last["time"] >= PROGRESS_INTERVAL
+        if grew or now - last["time"] >= beat_every:
+            last["time"], last["percent"] = now, max(percent, last["percent"])
+            if not print_job_progress(job_id=job_id, percent=int(last["percent"]),
+                                      attempt=attempt):
+                raise JobSuperseded(job_id)
+
     try:
-        with transaction.atomic():
-            # Read before the document: a result saved in between gives a newer PDF
-            # under an older state, which only means the next request builds again.
-            state = results_state(job.championship)
-            job.championship.results_version = int(state)  # the version the PDF prints
-            document = build.build(
-                job.championship,
-                Kind(job.kind),
-                round_number=job.round_number,
-                copies=job.copies,
-                per_page=job.per_page,
-                language=job.language,
-            )
-        last = {"time": time.monotonic(), "percent": 0}
-
-        def on_page(done: int, total: int) -> None:
-            percent = int(99 * done / max(total, 1))
-            now = time.monotonic()
-            grew = percent > last["percent"] and now - last["time"] >= PROGRESS_INTERVAL
-            if grew or now - last["time"] >= beat_every:
-                last["time"], last["percent"] = now, max(percent, last["percent"])
-                if not print_job_progress(job_id=job_id, percent=int(last["percent"]),
-                                          attempt=attempt):
-                    raise JobSuperseded(job_id)
-
-        data = render(document, on_page)
+        if job.circuit is not None:
+            state, data = _circuit_pdf(job.circuit, job.language, on_page)
+        else:
+            championship = job.championship
+            assert championship is not None  # the check constraint: one of the two
+            with transaction.atomic():
+                # Read before the document: a result saved in between gives a newer PDF
+                # under an older state, which only means the next request builds again.
+                state = results_state(championship)
+                championship.results_version = int(state)  # the version the PDF prints
+                document = build.build(
+                    championship,
+                    Kind(job.kind),
+                    round_number=job.round_number,
+                    copies=job.copies,
+                    per_page=job.per_page,
+                    language=job.language,
+                )
+            data = render(document, on_page)
     except JobSuperseded:
         log.warning("print job %s (attempt %s) was cancelled or taken over: stopped",
                     job_id, attempt)
@@ -662,24 +735,49 @@ def print_job_run(*, job_id: int) -> PrintJob | None:
     except ValueError as exc:
         log.warning("print job %s failed: %s", job_id, exc)
         print_job_fail(job_id=job_id, error=str(exc))
-        print_jobs_prune(championship_id=job.championship_id, kind=job.kind)
+        _prune(job)
         return PrintJob.objects.get(pk=job_id)
     name = store_atomically(file_name(job), data)
     if not print_job_finish(job_id=job_id, name=name, state=state, attempt=attempt):
         log.warning("print job %s (attempt %s) no longer owned the job; file %s deleted",
                     job_id, attempt, name)
         default_storage.delete(name)
-    print_jobs_prune(championship_id=job.championship_id, kind=job.kind)
+    _prune(job)
     return PrintJob.objects.get(pk=job_id)
 
 
-def print_jobs_prune(*, championship_id: int, kind: str, keep: int | None = None) -> int:
-    """Delete the finished (done or failed) jobs of one championship and kind beyond
-    the ``keep`` newest (default :data:`KEEP_FINISHED`), oldest first, and their files.
-    Returns how many were deleted. Queued and running jobs are never touched."""
+def _circuit_pdf(circuit: Circuit, language: str, on_page: Any) -> tuple[str, bytes]:
+    """The circuit's ranking document, drawn: ``(its state, the PDF)``. The places of
+    championships whose kept ones are out of date are read again first (as the
+    circuit's page does), outside any transaction."""
+    stale = circuit_reads.stale_championships(circuit)
+    if stale:
+        final_standings_refresh(championship_ids=stale)
+    # Read before the document, as for a championship: a change in between only means
+    # the next request builds again.
+    full_state = circuit_reads.circuit_state(circuit)
+    document = circuit_ranking_document(circuit, state=full_state, language=language)
+    return full_state[:12], render_circuit_ranking(document, on_page)
+
+
+def _prune(job: PrintJob) -> int:
+    if job.circuit_id is not None:
+        return print_jobs_prune(circuit_id=job.circuit_id, kind=job.kind)
+    assert job.championship_id is not None  # the check constraint: one of the two
+    return print_jobs_prune(championship_id=job.championship_id, kind=job.kind)
+
+
+def print_jobs_prune(*, championship_id: int | None = None, kind: str,
+                     keep: int | None = None, circuit_id: int | None = None) -> int:
+    """Delete the finished (done or failed) jobs of one championship (or one circuit,
+    ``circuit_id``) and kind beyond the ``keep`` newest (default
+    :data:`KEEP_FINISHED`), oldest first, and their files. Returns how many were
+    deleted. Queued and running jobs are never touched."""
     keep = KEEP_FINISHED if keep is None else keep
+    owner = (Q(circuit_id=circuit_id) if circuit_id is not None
+             else Q(championship_id=championship_id))
     finished = PrintJob.objects.filter(
-        championship_id=championship_id, kind=kind,
+        owner, kind=kind,
         status__in=[PrintJob.Status.DONE, PrintJob.Status.FAILED],
     ).order_by(F("finished_at").desc(nulls_last=True), "-id")
     old = list(finished.values_list("pk", "file")[keep:])

@@ -23,9 +23,10 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from tournaments import lockouts
-from tournaments.models import Championship, PrintJob
+from tournaments.models import Championship, Circuit, PrintJob
 from tournaments.permissions import Capability, allows, roles_of
 from tournaments.reports import build_stages, services
+from tournaments.reports.build_circuit import circuit_download_name
 from tournaments.reports.documents import Kind, download_name
 from tournaments.web.common import post_only
 
@@ -100,7 +101,7 @@ class KindField(forms.ChoiceField):
     allowed: list[str] | None = None
 
     def validate(self, value: Any) -> None:
-        known = {c[0] for c in PrintJob.Kind.choices}
+        known = {k.value for k in Kind}  # a championship's kinds
         if self.allowed is not None and value in known and value not in self.allowed:
             raise forms.ValidationError(NOT_YOURS, code="not_allowed")
         super().validate(value)
@@ -226,8 +227,15 @@ def _job_json(
     request: HttpRequest, job: PrintJob, current_state: str | None = None
 ) -> dict[str, object]:
     stalled = services.is_stalled(job)
-    if current_state is None:
-        current_state = services.results_state(job.championship)
+    if job.circuit is not None:
+        if current_state is None:
+            current_state = services.circuit_results_state(job.circuit)
+        download_url = reverse("circuit_print_download", args=[job.circuit.slug, job.pk])
+    else:
+        assert job.championship is not None  # the check constraint: one of the two
+        if current_state is None:
+            current_state = services.results_state(job.championship)
+        download_url = reverse("print_job_download", args=[job.championship.slug, job.pk])
     return {
         "id": job.pk,
         "status": job.status,
@@ -235,10 +243,7 @@ def _job_json(
         "status_display": status_display(job),
         "progress": job.progress,
         "error": job.error,
-        "download": (
-            reverse("print_job_download", args=[job.championship.slug, job.pk])
-            if job.status == PrintJob.Status.DONE else None
-        ),
+        "download": download_url if job.status == PrintJob.Status.DONE else None,
         # Built before the latest change that affects it (results version).
         "out_of_date": services.is_out_of_date(job, current_state),
         "results_version": job.results_state or None,
@@ -385,8 +390,7 @@ def download(request: HttpRequest, slug: str, job_id: int) -> FileResponse:
     return FileResponse(
         job.file.open("rb"),
         as_attachment=True,
-        filename=download_name(Kind(job.kind), job.championship.slug, job.round_number,
-                               job.language),
+        filename=download_name(Kind(job.kind), slug, job.round_number, job.language),
         content_type="application/pdf",
     )
 
@@ -395,8 +399,116 @@ def _visible_job(request: HttpRequest, slug: str, job_id: int) -> PrintJob:
     job = get_object_or_404(
         PrintJob.objects.select_related("championship"), pk=job_id, championship__slug=slug
     )
-    if not services.can_print(request.user, job.championship, Kind(job.kind)):
+    championship = job.championship
+    assert championship is not None  # found by its championship's slug
+    if not services.can_print(request.user, championship, Kind(job.kind)):
         raise PermissionDenied(
             _("Només l'organitzador i l'àrbitre principal poden veure aquest document.")
         )
     return job
+
+
+# ----------------------------------------------------------------- a circuit's ranking
+
+
+#: Said when an address asked for too many documents this minute.
+OVER_LIMIT = _("Massa documents demanats des d'aquesta adreça: torneu-ho a provar d'aquí "
+               "a un minut.")
+
+
+def circuit_job_request(request: HttpRequest, circuit: Circuit
+                        ) -> tuple[PrintJob | None, bool]:
+    """Ask for the circuit's ranking document in the interface's language
+    (``services.circuit_print_job_request``): ``(job, created)``, or ``(None, False)``
+    when a new job would pass the address's limit per minute (nothing is written)."""
+    try:
+        with transaction.atomic():
+            job, created = services.circuit_print_job_request(
+                circuit=circuit, language=translation.get_language(),
+                requested_by=request.user)
+            if created and lockouts.print_jobs_exhausted(request, None):
+                raise _OverLimit
+    except _OverLimit:
+        return None, False
+    if created:
+        lockouts.print_job_started(request)
+    job.refresh_from_db()  # the task was sent on commit: an eager run has ended
+    return job, created
+
+
+@require_http_methods(["POST"])
+def circuit_print_request(request: HttpRequest, slug: str) -> HttpResponse:
+    """POST: queue (or reuse) the circuit's ranking document, then its job's page."""
+    circuit = get_object_or_404(Circuit, slug=slug)
+    job, created = circuit_job_request(request, circuit)
+    if job is None:
+        messages.error(request, OVER_LIMIT)
+        return redirect("circuit", slug=circuit.slug)
+    if created and services.never_queued(job):
+        messages.error(request, _("Ara no es pot començar cap treball: %(error)s")
+                       % {"error": job.error})
+        return redirect("circuit", slug=circuit.slug)
+    return redirect("circuit_print_job", slug=circuit.slug, job_id=job.pk)
+
+
+def _circuit_job(slug: str, job_id: int) -> PrintJob:
+    return get_object_or_404(PrintJob.objects.select_related("circuit"), pk=job_id,
+                             circuit__slug=slug)
+
+
+def circuit_print_job(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
+    """The ranking document's job: its progress (refreshed by ``jobs.js``, or by the
+    page itself without JavaScript), then its download; a failed or out-of-date one
+    offers to ask again."""
+    job = _circuit_job(slug, job_id)
+    if job.status == PrintJob.Status.RUNNING and services.is_stalled(job):
+        services.print_jobs_requeue_stalled(job_ids=[job.pk])
+        job.refresh_from_db()
+    circuit = job.circuit
+    assert circuit is not None  # found by its circuit's slug
+    job.status_display = status_display(job)  # type: ignore[attr-defined]  # for the template
+    job.out_of_date = services.is_out_of_date(  # type: ignore[attr-defined]  # as above
+        job, services.circuit_results_state(circuit))
+    return render(request, "reports/circuit_job.html", {"circuit": circuit, "job": job})
+
+
+def circuit_print_status(request: HttpRequest, slug: str, job_id: int) -> JsonResponse:
+    """The job's status as :func:`job_status` answers it for a championship's."""
+    job = _circuit_job(slug, job_id)
+    if job.status == PrintJob.Status.RUNNING and services.is_stalled(job):
+        services.print_jobs_requeue_stalled(job_ids=[job.pk])
+        job.refresh_from_db()
+    return JsonResponse(_job_json(request, job))
+
+
+def circuit_print_download(request: HttpRequest, slug: str, job_id: int) -> FileResponse:
+    """The finished ranking as an attachment named in its language; 404 until done."""
+    return circuit_job_file(_circuit_job(slug, job_id))
+
+
+def circuit_job_file(job: PrintJob) -> FileResponse:
+    """The done ranking document's file (``ranquing-del-circuit-SLUG.pdf``)."""
+    if job.status != PrintJob.Status.DONE or not job.file:
+        raise Http404(_("El document encara no està a punt."))
+    return FileResponse(
+        job.file.open("rb"), as_attachment=True,
+        filename=circuit_download_name(job.owner_slug, job.language),
+        content_type="application/pdf",
+    )
+
+
+def circuit_pdf(request: HttpRequest, slug: str) -> HttpResponse | FileResponse:
+    """The old address of the ranking's PDF (``/circuits/<slug>/pdf/``): the done file
+    when one is current in the interface's language, else the job is asked for (as the
+    page's button does, within the same limit) and this leads to its page."""
+    circuit = get_object_or_404(Circuit, slug=slug)
+    current = services.current_circuit_job(circuit, translation.get_language())
+    if current is not None and current.file:
+        return circuit_job_file(current)
+    job, _created = circuit_job_request(request, circuit)
+    if job is None:
+        messages.error(request, OVER_LIMIT)
+        return redirect("circuit", slug=circuit.slug)
+    if job.status == PrintJob.Status.DONE and job.file:
+        return circuit_job_file(job)
+    return redirect("circuit_print_job", slug=circuit.slug, job_id=job.pk)

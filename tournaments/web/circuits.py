@@ -1,6 +1,6 @@
 """A circuit's pages: the list of circuits, its ranking (players and pairs, "find
-me"), a person's line, the ranking's PDF, and its organisers' page (rules,
-championships, organisers) and the creation of one.
+me"), a person's line, and its organisers' page (rules, championships, organisers) and
+the creation of one. The ranking's PDF is a print job (``reports/views.py``).
 
 The public pages render ``selectors.circuits.circuit_ranking`` and answer a
 conditional GET: their ETag names the ranking's state (the circuit's version, its
@@ -23,7 +23,6 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -31,12 +30,6 @@ from django.utils.translation import gettext as _
 from tournaments import services
 from tournaments.circuit_forms import CircuitForm, EventAddForm, OrganiserForm
 from tournaments.models import Championship, Circuit, CircuitRole
-from tournaments.reports.circuit_ranking import (
-    CircuitRankingDocument,
-    CircuitRankingRow,
-    CircuitRankingTable,
-    render_circuit_ranking,
-)
 from tournaments.selectors import circuits as read
 from tournaments.selectors.names import fold
 from tournaments.selectors.persons import canonical
@@ -134,40 +127,6 @@ def circuit_person(request: HttpRequest, slug: str, person_id: int) -> HttpRespo
             "pairs": ranking.pairs_of(person_id),
             "size": sum(1 for p in ranking.players if p.rank is not None),
         })
-
-    return _conditional(request, circuit, build)
-
-
-def _events_text(line: read.Line) -> str:
-    return (str(line.played) if line.counted == line.played
-            else f"{line.played} ({line.counted})")
-
-
-def circuit_pdf(request: HttpRequest, slug: str) -> HttpResponse:
-    """The ranking as a PDF (players, then pairs), drawn at once: a few pages."""
-    circuit = get_object_or_404(Circuit, slug=slug)
-
-    def build(ranking: read.CircuitRanking) -> HttpResponse:
-        def rows(lines: tuple[read.Line, ...]) -> tuple[CircuitRankingRow, ...]:
-            return tuple(CircuitRankingRow(
-                line.rank_text, line.name, line.points_text, _events_text(line),
-                _("no classificat: %(n)s proves") % {"n": line.played}
-                if line.why == "min_events" else "") for line in lines)
-
-        parts = [ranking.season, _("%(n)s proves") % {"n": len(ranking.events)}]
-        if ranking.provisional:
-            parts.append(_("provisional: hi ha proves en joc"))
-        pdf = render_circuit_ranking(CircuitRankingDocument(
-            title=ranking.name, subtitle=" · ".join(p for p in parts if p),
-            rules=ranking.rules_text,
-            footer=_("Fet el %(when)s") % {
-                "when": timezone.localtime().strftime("%d/%m/%Y %H:%M")},
-            tables=(CircuitRankingTable(_("Rànquing individual"), rows(ranking.players)),
-                    CircuitRankingTable(_("Rànquing de parelles"), rows(ranking.pairs))),
-        ))
-        response = HttpResponse(pdf, content_type="application/pdf")
-        response["Content-Disposition"] = f'inline; filename="{circuit.slug}.pdf"'
-        return response
 
     return _conditional(request, circuit, build)
 
