@@ -16,7 +16,7 @@ from django.db.models import Count, Q
 
 from tournaments.models import Championship, Pair, Registration, Round
 from tournaments.selectors.presence import absent_pairs
-from tournaments.selectors.standings import PAIR_NAME_COLUMNS, PairName
+from tournaments.selectors.standings import PAIR_NAME_COLUMNS, PAIR_NAME_FIELDS, PairName
 
 __all__ = ["absent_pairs"]
 
@@ -146,8 +146,10 @@ def check_in(championship: Championship, *, find: str = "") -> CheckIn:
     ``PairName.matches``). Two queries."""
     rows = Pair.objects.filter(championship=championship).order_by("number").values_list(
         *PAIR_NAME_COLUMNS, "checked_in_at", "joined_round")
+    # The names as entered (the helpers at the door need them), not the public alias
+    # of a person who asked not to be named: the person's columns are left out.
     every = [
-        CheckInRow(PairName(*row[:len(PAIR_NAME_COLUMNS)]), row[-2] is not None, row[-1])
+        CheckInRow(PairName(*row[:PAIR_NAME_FIELDS]), row[-2] is not None, row[-1])
         for row in rows
     ]
     expected = [r for r in every if r.name.withdrawn_after_round is None]

@@ -97,7 +97,9 @@ PAIR_NAME_COLUMNS = ("number", "player1__name", "player2__name", "withdrawn_afte
                      "player1__person__merged_into_id",
                      "player2__person_id", "player2__person__public_alias",
                      "player2__person__merged_into_id")
-_NAME_FIELDS = 6
+#: How many of :data:`PAIR_NAME_COLUMNS` are :class:`PairName`'s own fields (the rest
+#: are the players' persons, for :func:`pair_name`'s aliases).
+PAIR_NAME_FIELDS = _NAME_FIELDS = 6
 
 
 def alias_name(person_id: int) -> str:
