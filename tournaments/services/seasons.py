@@ -21,6 +21,7 @@ Two steps, so that nothing is written before the organiser has seen the matches:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -140,6 +141,28 @@ def _read(files: Sequence[FileIn]) -> list[tuple[str, Any, ChampionshipDoc]]:
     return read
 
 
+def _refuse_repeats(circuit: Circuit, read: list[tuple[str, Any, ChampionshipDoc]]) -> None:
+    """Refuse a file whose championship the circuit already has (the same name, or the
+    name the import gave it with `` (2)``, and the same date), or that an earlier file of
+    the same import holds: its players' points would count twice."""
+    held = list(Championship.objects.filter(circuit_events__circuit=circuit)
+                .values_list("name", "date"))
+    problems: list[str] = []
+    seen: dict[tuple[str, Any], str] = {}
+    for file, _data, doc in read:
+        repeat = re.compile(re.escape(doc.name) + r"( \(\d+\))?")
+        if any(date == doc.date and repeat.fullmatch(name) for name, date in held):
+            problems.append(_("«%(file)s»: «%(name)s» ja és un campionat del circuit: "
+                              "no s'importa dues vegades.")
+                            % {"file": file, "name": doc.name})
+        elif (doc.name, doc.date) in seen:
+            problems.append(_("«%(file)s»: és el mateix campionat que «%(other)s».")
+                            % {"file": file, "other": seen[(doc.name, doc.date)]})
+        seen.setdefault((doc.name, doc.date), file)
+    if problems:
+        raise SeasonImportError(problems)
+
+
 def _near(names: Sequence[str]) -> dict[str, list[Person]]:
     """``{name key: persons}`` of the same surname (the key's last word) and the same
     initial but another key, for each of ``names``. One query."""
@@ -193,7 +216,9 @@ def season_review(*, circuit: Circuit, files: Sequence[FileIn],
     Raises :class:`SeasonImportError` (a bad file: every problem with its file and
     field), :class:`NotAllowedError` (not an organiser of the circuit)."""
     _require(acting_user, circuit)
-    return _review(_read(files))
+    read = _read(files)
+    _refuse_repeats(circuit, read)
+    return _review(read)
 
 
 def _require(acting_user: User | None, circuit: Circuit) -> None:
@@ -214,6 +239,7 @@ def season_import(*, circuit: Circuit, files: Sequence[FileIn], choices: Mapping
     that is not a person), :class:`NotAllowedError`."""
     _require(acting_user, circuit)
     read = _read(files)
+    _refuse_repeats(circuit, read)
     review = _review(read)
     wanted = {**review.proposals(), **{k: v for k, v in choices.items()
                                       if k in review.proposals()}}

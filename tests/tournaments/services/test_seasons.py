@@ -127,6 +127,25 @@ def test_the_import_writes_finished_championships_of_the_circuit(
     assert row.after["chosen"] == 2
 
 
+def test_a_championship_already_in_the_circuit_is_not_imported_twice(
+        setup: dict[str, Any]) -> None:
+    circuit, organiser, files = setup["circuit"], setup["organiser"], setup["files"]
+    with pytest.raises(SeasonImportError) as twice:
+        season_review(circuit=circuit, files=[files[0], files[0]], acting_user=organiser)
+    assert twice.value.problems == [
+        "«t2024.json»: és el mateix campionat que «t2024.json»."]
+    season_import(circuit=circuit, files=[files[0]], choices={}, acting_user=organiser)
+    events = CircuitEvent.objects.filter(circuit=circuit).count()
+    for step in (season_review, season_import):
+        kwargs: dict[str, Any] = {"choices": {}} if step is season_import else {}
+        with pytest.raises(SeasonImportError) as again:
+            step(circuit=circuit, files=files, acting_user=organiser, **kwargs)
+        assert again.value.problems == [
+            "«t2024.json»: «Temporada t2024» ja és un campionat del circuit: "
+            "no s'importa dues vegades."]
+    assert CircuitEvent.objects.filter(circuit=circuit).count() == events == 1
+
+
 def test_a_bad_file_is_refused_by_name_and_field_and_nothing_is_written(
         setup: dict[str, Any]) -> None:
     bad = json.loads(setup["files"][1].text)
