@@ -180,7 +180,7 @@ def test_a_tap_ticks_the_pair_present_through_htmx_and_a_double_tap_changes_noth
         assert answer.status_code == 200
     text = answer.content.decode()
     assert 'id="check-in-list"' in text and "<html" not in text
-    assert "1 presents de 1" in text
+    assert "1 present de 1" in text  # one pair: singular
     assert Pair.objects.get(championship=championship, number=1).checked_in_at is not None
     assert AuditEntry.objects.filter(championship=championship,
                                      action=AuditEntry.Action.PAIR_CHECK_IN).count() == 1
