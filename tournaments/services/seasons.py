@@ -131,7 +131,14 @@ def _read(files: Sequence[FileIn]) -> list[tuple[str, Any, ChampionshipDoc]]:
             limits = model_limit_problems(doc)
             if limits:
                 raise InterchangeError(limits)
-        except (DocumentReadError, InterchangeError) as exc:
+        except DocumentReadError as exc:
+            # Not a document at all (another file chosen): say so in words; the
+            # reader's own detail (English, like the JSON paths) in brackets.
+            problems.append(_("«%(file)s»: no és un fitxer d'intercanvi (JSON) que es pugui "
+                              "llegir (%(detail)s).")
+                            % {"file": file.name, "detail": "; ".join(exc.problems)})
+            continue
+        except InterchangeError as exc:
             problems += [_("«%(file)s»: %(problem)s") % {"file": file.name, "problem": p}
                          for p in exc.problems]
             continue
