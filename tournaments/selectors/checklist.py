@@ -189,7 +189,8 @@ def checklist(championship: Championship) -> Checklist:
         # Round 1 draws the pairs present only: the check-in comes first.
         steps.append(Step(
             "check_in", _("Passar llista"), _state(first_drawn or finished),
-            detail=_("%(n)s presents de %(m)s") % {"n": counts["present"], "m": pair_count},
+            detail=ngettext("%(n)s present de %(m)s", "%(n)s presents de %(m)s",
+                            counts["present"]) % {"n": counts["present"], "m": pair_count},
             url="" if finished else reverse("check_in", args=[slug]),
         ))
     for rnd in rounds:

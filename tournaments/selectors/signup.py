@@ -146,8 +146,9 @@ def check_in(championship: Championship, *, find: str = "") -> CheckIn:
     ``PairName.matches``). Two queries."""
     rows = Pair.objects.filter(championship=championship).order_by("number").values_list(
         *PAIR_NAME_COLUMNS, "checked_in_at", "joined_round")
+    # The names as entered (the helpers at the door need them), not the public alias
+    # of a person who asked not to be named: the person's columns are left out.
     every = [
-        # The names as stored, no "Jugador N": the helper finds the pair by its names.
         CheckInRow(PairName(*row[:PAIR_NAME_FIELDS]), row[-2] is not None, row[-1])
         for row in rows
     ]

@@ -21,6 +21,7 @@ Two steps, so that nothing is written before the organiser has seen the matches:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -130,7 +131,14 @@ def _read(files: Sequence[FileIn]) -> list[tuple[str, Any, ChampionshipDoc]]:
             limits = model_limit_problems(doc)
             if limits:
                 raise InterchangeError(limits)
-        except (DocumentReadError, InterchangeError) as exc:
+        except DocumentReadError as exc:
+            # Not a document at all (another file chosen): say so in words; the
+            # reader's own detail (English, like the JSON paths) in brackets.
+            problems.append(_("«%(file)s»: no és un fitxer d'intercanvi (JSON) que es pugui "
+                              "llegir (%(detail)s).")
+                            % {"file": file.name, "detail": "; ".join(exc.problems)})
+            continue
+        except InterchangeError as exc:
             problems += [_("«%(file)s»: %(problem)s") % {"file": file.name, "problem": p}
                          for p in exc.problems]
             continue
@@ -138,6 +146,28 @@ def _read(files: Sequence[FileIn]) -> list[tuple[str, Any, ChampionshipDoc]]:
     if problems:
         raise SeasonImportError(problems)
     return read
+
+
+def _refuse_repeats(circuit: Circuit, read: list[tuple[str, Any, ChampionshipDoc]]) -> None:
+    """Refuse a file whose championship the circuit already has (the same name, or the
+    name the import gave it with `` (2)``, and the same date), or that an earlier file of
+    the same import holds: its players' points would count twice."""
+    held = list(Championship.objects.filter(circuit_events__circuit=circuit)
+                .values_list("name", "date"))
+    problems: list[str] = []
+    seen: dict[tuple[str, Any], str] = {}
+    for file, _data, doc in read:
+        repeat = re.compile(re.escape(doc.name) + r"( \(\d+\))?")
+        if any(date == doc.date and repeat.fullmatch(name) for name, date in held):
+            problems.append(_("«%(file)s»: «%(name)s» ja és un campionat del circuit: "
+                              "no s'importa dues vegades.")
+                            % {"file": file, "name": doc.name})
+        elif (doc.name, doc.date) in seen:
+            problems.append(_("«%(file)s»: és el mateix campionat que «%(other)s».")
+                            % {"file": file, "other": seen[(doc.name, doc.date)]})
+        seen.setdefault((doc.name, doc.date), file)
+    if problems:
+        raise SeasonImportError(problems)
 
 
 def _near(names: Sequence[str]) -> dict[str, list[Person]]:
@@ -193,7 +223,9 @@ def season_review(*, circuit: Circuit, files: Sequence[FileIn],
     Raises :class:`SeasonImportError` (a bad file: every problem with its file and
     field), :class:`NotAllowedError` (not an organiser of the circuit)."""
     _require(acting_user, circuit)
-    return _review(_read(files))
+    read = _read(files)
+    _refuse_repeats(circuit, read)
+    return _review(read)
 
 
 def _require(acting_user: User | None, circuit: Circuit) -> None:
@@ -214,6 +246,7 @@ def season_import(*, circuit: Circuit, files: Sequence[FileIn], choices: Mapping
     that is not a person), :class:`NotAllowedError`."""
     _require(acting_user, circuit)
     read = _read(files)
+    _refuse_repeats(circuit, read)
     review = _review(read)
     wanted = {**review.proposals(), **{k: v for k, v in choices.items()
                                       if k in review.proposals()}}

@@ -277,6 +277,15 @@ def test_the_organisers_page_adds_a_championship(season: Season, client: Client)
     assert client.get(url).status_code == 302  # to the login page
 
 
+def test_the_organisers_search_asks_in_vos(season: Season, client: Client) -> None:
+    """A sentence asking the user to do something is in "vós" (buttons may be names)."""
+    client.force_login(season.organiser)
+    html = client.get(reverse("circuit_manage", args=[season.circuit.slug]),
+                      {"q": "zzz"}).content.decode()
+    assert "Cerca un campionat" not in html
+    assert "Busqueu un campionat pel nom o l'identificador" in html
+
+
 def test_a_championship_with_finals_places_final_a_then_b_then_the_rest() -> None:
     from tests.tournaments.stages.test_finals import make_finals, play
     from tournaments.selectors.finals import finals_view

@@ -127,6 +127,25 @@ def test_the_import_writes_finished_championships_of_the_circuit(
     assert row.after["chosen"] == 2
 
 
+def test_a_championship_already_in_the_circuit_is_not_imported_twice(
+        setup: dict[str, Any]) -> None:
+    circuit, organiser, files = setup["circuit"], setup["organiser"], setup["files"]
+    with pytest.raises(SeasonImportError) as twice:
+        season_review(circuit=circuit, files=[files[0], files[0]], acting_user=organiser)
+    assert twice.value.problems == [
+        "«t2024.json»: és el mateix campionat que «t2024.json»."]
+    season_import(circuit=circuit, files=[files[0]], choices={}, acting_user=organiser)
+    events = CircuitEvent.objects.filter(circuit=circuit).count()
+    for step in (season_review, season_import):
+        kwargs: dict[str, Any] = {"choices": {}} if step is season_import else {}
+        with pytest.raises(SeasonImportError) as again:
+            step(circuit=circuit, files=files, acting_user=organiser, **kwargs)
+        assert again.value.problems == [
+            "«t2024.json»: «Temporada t2024» ja és un campionat del circuit: "
+            "no s'importa dues vegades."]
+    assert CircuitEvent.objects.filter(circuit=circuit).count() == events == 1
+
+
 def test_a_bad_file_is_refused_by_name_and_field_and_nothing_is_written(
         setup: dict[str, Any]) -> None:
     bad = json.loads(setup["files"][1].text)
@@ -140,9 +159,13 @@ def test_a_bad_file_is_refused_by_name_and_field_and_nothing_is_written(
     assert any(p.startswith("«dolenta.json»: pairs[0].number") for p in raised.value.problems)
     assert (Championship.objects.count(), Person.objects.count(),
             PeopleAuditEntry.objects.count()) == before
-    with pytest.raises(SeasonImportError, match=r"«x\.json»"):
+    with pytest.raises(SeasonImportError) as unreadable:
         season_review(circuit=setup["circuit"], files=[FileIn("x.json", "{no")],
                       acting_user=setup["organiser"])
+    # Another kind of file chosen: said in Catalan, the reader's detail in brackets.
+    [problem] = unreadable.value.problems
+    assert problem.startswith("«x.json»: no és un fitxer d'intercanvi (JSON) que es pugui "
+                              "llegir (not JSON: ")
 
 
 def test_someone_not_organising_the_circuit_may_not(setup: dict[str, Any]) -> None:

@@ -242,7 +242,7 @@ def test_the_checklist_shows_the_sign_up_and_the_check_in_before_round_1() -> No
     assert keys.index("pairs") < keys.index("signup")
     assert keys.index("check_in") < keys.index("draw")
     step = checklist.step("check_in")
-    assert step.detail == "1 presents de 3" and step.state in ("todo", "next")
+    assert step.detail == "1 present de 3" and step.state in ("todo", "next")
     signup.pair_check_in(pair=Pair.objects.get(championship=championship, number=1),
                          present=True, acting_user=organiser)
     services.round_draw(round=championship.rounds.get(number=1), seed=1,

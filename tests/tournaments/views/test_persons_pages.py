@@ -77,7 +77,14 @@ def test_the_person_page_lists_championships_and_redirects_a_merged_address(
     staff = UserFactory(username="staff-persones", is_staff=True)
     client.force_login(staff)
     merge = reverse("persons_merge")
+    # The first form is sent by GET ("Veure-les"): no CSRF token to land in the address.
+    choose = client.get(merge).content.decode()
+    form = choose[choose.index('id="merge-form"'):choose.index("</form>", choose.index(
+        'id="merge-form"'))]
+    assert "Veure-les" in form and "csrfmiddlewaretoken" not in form
     page = client.get(merge, {"kept": here.pk, "absorbed": there.pk}).content.decode()
+    form = page[page.index('id="merge-form"'):]
+    assert "csrfmiddlewaretoken" in form[:form.index("</form>")]
     assert elsewhere.championship.name in page and web.championship.name in page
     client.post(merge, {"kept": here.pk, "absorbed": there.pk, "confirm": "on"})
     there.refresh_from_db()

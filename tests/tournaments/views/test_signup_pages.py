@@ -180,7 +180,7 @@ def test_a_tap_ticks_the_pair_present_through_htmx_and_a_double_tap_changes_noth
         assert answer.status_code == 200
     text = answer.content.decode()
     assert 'id="check-in-list"' in text and "<html" not in text
-    assert "1 presents de 1" in text
+    assert "1 present de 1" in text  # one pair: singular
     assert Pair.objects.get(championship=championship, number=1).checked_in_at is not None
     assert AuditEntry.objects.filter(championship=championship,
                                      action=AuditEntry.Action.PAIR_CHECK_IN).count() == 1
@@ -235,3 +235,21 @@ def test_the_api_gives_the_list_to_the_organiser_only_and_adds_a_pair_once(
     bad = organiser.post(url, {"player1": "Pere", "player2": "Marta"},
                          content_type="application/json")
     assert bad.status_code == 400
+
+
+def test_the_phone_field_and_the_list_are_styled_for_a_phone() -> None:
+    """The form's phone field (type tel) gets the fields' style (it was a bare 150 px
+    box), and on a phone the organiser's list stacks each registration with its actions
+    (they were out of sight, in a table scrolled sideways)."""
+    import re
+    from pathlib import Path
+
+    css = (Path(__file__).resolve().parents[3] / "static/tournaments/site.css").read_text()
+    fields_rule = css[:css.index("{", css.index("input[type=text], input[type=number]"))]
+    assert "input[type=tel]" in fields_rule
+    phone = re.search(r"@media \(max-width: 640px\) \{\s*#registrations thead \{ display: none",
+                      css)
+    assert phone is not None
+    template = (Path(__file__).resolve().parents[3]
+                / "templates/tournaments/signup/list.html").read_text()
+    assert 'name="position" type="text"' in template
