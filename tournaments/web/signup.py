@@ -206,8 +206,14 @@ def signup_list(request: HttpRequest, championship: Championship) -> HttpRespons
                 except ValueError as exc:  # every service refusal is a ValueError
                     add_service_error(add_form, exc)
                 else:
-                    messages.success(request, _("Afegida: %(pair)s.") % {
-                        "pair": str(done.registration)})
+                    if done.place is None:
+                        messages.success(request, _("Afegida: %(pair)s.") % {
+                            "pair": str(done.registration)})
+                    else:  # over the cap: said, or "make the pairs" surprises later
+                        messages.warning(request, _(
+                            "Afegida a la llista d'espera (lloc %(place)s): %(pair)s. "
+                            "Confirmeu-la si ha de tenir plaça.") % {
+                            "pair": str(done.registration), "place": done.place})
                     return redirect("signup_list", championship.slug)
         elif action == "make_pairs":
             try:

@@ -216,6 +216,17 @@ def test_the_organiser_acts_on_the_list_and_makes_the_pairs_from_the_page(open_s
     assert "Inscripció pagada" in text and "600 111 222" not in text
 
 
+def test_a_pair_added_by_hand_over_the_cap_is_told_it_waits(open_signup) -> None:
+    championship = open_signup["championship"]
+    organiser = client_of(open_signup[Membership.Role.ORGANISER])
+    url = reverse("signup_list", args=[championship.slug])
+    post_signup(Client(), championship, 1)  # the second and last place
+    page = organiser.post(url, {"action": "add", "add-player1": "Pere Casals",
+                                "add-player2": "Marta Pujol", "add-phone": "600 111 222"},
+                          follow=True).content.decode()
+    assert "Afegida a la llista d&#x27;espera (lloc 1): Pere Casals" in page
+
+
 def test_the_api_gives_the_list_to_the_organiser_only_and_adds_a_pair_once(
     open_signup,
 ) -> None:
