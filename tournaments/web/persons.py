@@ -313,7 +313,11 @@ def person_anonymise(request: HttpRequest, pk: int) -> HttpResponseBase:
 
 
 def person_unmerge(request: HttpRequest, pk: int) -> HttpResponseBase:
-    """Undo the merge of record ``pk`` into the one it reads as (POST)."""
+    """Undo the merge of record ``pk`` into the one it reads as (POST); the persons'
+    managers only (anyone else: the login page or 403, as the merge)."""
+    refused = _manager_or_refuse(request)
+    if refused is not None:
+        return refused
     person = get_object_or_404(Person, pk=pk)
     kept = person.merged_into_id or person.pk
     early = _post_only(request, kept)
