@@ -155,3 +155,27 @@ def test_bad_circuit_rules_name_their_field_and_write_nothing(field, value) -> N
     assert answer.status_code == 200, (field, value)
     assert 'class="errorlist' in answer.content.decode(), (field, value)
     assert Circuit.objects.get(pk=circuit.pk).version == circuit.version
+
+
+def test_the_same_pair_again_from_another_browser_does_not_get_its_cancel_link(
+    setup,
+) -> None:
+    """A double tap of one browser shows its answer again; the same names and contact
+    typed in another browser within the minute (someone who knows them) do not lead to
+    the page that holds the cancel link."""
+    championship = setup["championship"]
+    url = reverse("signup", args=[championship.slug])
+    data = {"player1": "Marta Soler", "player2": "Joan Riera", "email": "m@example.org"}
+    pair, intruder = Client(), Client()
+    first = pair.post(url, data)
+    assert first.status_code == 302
+    registration = Registration.objects.get(email="m@example.org")
+    assert registration.cancel_token in first["Location"]
+    again = pair.post(url, data)
+    assert again.status_code == 302 and again["Location"] == first["Location"]
+    other = intruder.post(url, data)
+    assert other.status_code == 200
+    body = other.content.decode()
+    assert registration.cancel_token not in body
+    assert "Aquesta parella ja s&#x27;ha inscrit fa un moment" in body
+    assert Registration.objects.filter(email="m@example.org").count() == 1
