@@ -60,13 +60,13 @@ BAD_BODIES = [
 ]
 
 
-@pytest.mark.parametrize("body", BAD_BODIES)
-def test_a_bad_registration_through_the_api_is_a_400_in_catalan(setup, body) -> None:
+def test_a_bad_registration_through_the_api_is_a_400_in_catalan(setup) -> None:
     before = Registration.objects.count(), AuditEntry.objects.count()
-    answer = setup["client"].post(
-        reverse("api_signup", args=[setup["championship"].slug]), body,
-        content_type="application/json", HTTP_ACCEPT_LANGUAGE="ca")
-    assert answer.status_code == 400, answer.content
+    for body in BAD_BODIES:
+        answer = setup["client"].post(
+            reverse("api_signup", args=[setup["championship"].slug]), body,
+            content_type="application/json", HTTP_ACCEPT_LANGUAGE="ca")
+        assert answer.status_code == 400, (body, answer.content)
     assert (Registration.objects.count(), AuditEntry.objects.count()) == before
 
 
@@ -78,34 +78,36 @@ def test_a_body_that_is_not_json_or_a_list_is_a_400(setup) -> None:
     assert Registration.objects.count() == 1
 
 
-@pytest.mark.parametrize("cap", ["-1", "0", "abc", "99999", "1e3", "²", " 2 x", ""])
-def test_bad_places_on_the_settings_form_name_the_field(setup, cap) -> None:
+def test_bad_places_on_the_settings_form_name_the_field(setup) -> None:
     championship = setup["championship"]
-    answer = setup["client"].post(reverse("signup_list", args=[championship.slug]), {
-        "action": "settings", "signup_open": "on", "signup_cap": cap, "check_in": "on"})
-    if cap == "":  # blank: no cap at all, a valid choice
-        assert answer.status_code == 302
-        assert Championship.objects.get(pk=championship.pk).signup_cap is None
-        return
-    assert answer.status_code == 200
-    assert Championship.objects.get(pk=championship.pk).signup_cap == 3
+    for cap in ["-1", "0", "abc", "99999", "1e3", "²", " 2 x", ""]:
+        answer = setup["client"].post(reverse("signup_list", args=[championship.slug]), {
+            "action": "settings", "signup_open": "on", "signup_cap": cap,
+            "check_in": "on"})
+        if cap == "":  # blank: no cap at all, a valid choice
+            assert answer.status_code == 302
+            assert Championship.objects.get(pk=championship.pk).signup_cap is None
+            continue
+        assert answer.status_code == 200, cap
+        assert 'id="id_signup_cap_error"' in answer.content.decode(), cap
+        assert Championship.objects.get(pk=championship.pk).signup_cap == 3
 
 
-@pytest.mark.parametrize("position", ["0", "-3", "²", "", "9" * 40, "abc"])
-def test_a_bad_position_on_the_list_is_a_message(setup, position) -> None:
+def test_a_bad_position_on_the_list_is_a_message(setup) -> None:
     championship = setup["championship"]
     registration = Registration.objects.get(championship=championship)
-    answer = setup["client"].post(reverse("signup_list", args=[championship.slug]), {
-        "action": "move", "registration": str(registration.pk), "position": position},
-        follow=True)
-    assert answer.status_code == 200
-    assert Registration.objects.get(pk=registration.pk).position == 1
+    for position in ["0", "-3", "²", "", "9" * 40, "abc"]:
+        answer = setup["client"].post(reverse("signup_list", args=[championship.slug]), {
+            "action": "move", "registration": str(registration.pk),
+            "position": position}, follow=True)
+        assert answer.status_code == 200, position
+        assert Registration.objects.get(pk=registration.pk).position == 1
 
 
-@pytest.mark.parametrize("pair", ["-1", "²", "", "9" * 40, "0", "abc"])
-def test_a_bad_pair_on_the_check_in_is_a_message(setup, pair) -> None:
+def test_a_bad_pair_on_the_check_in_is_a_message(setup) -> None:
     championship = setup["championship"]
-    for htmx in ({}, {"HTTP_HX_REQUEST": "true"}):
+    for pair, htmx in ((pair, htmx) for pair in ["-1", "²", "", "9" * 40, "0", "abc"]
+                       for htmx in ({}, {"HTTP_HX_REQUEST": "true"})):
         answer = setup["client"].post(reverse("check_in", args=[championship.slug]),
                                       {"pair": pair, "present": "1"}, follow=True, **htmx)
         assert answer.status_code == 200
@@ -113,13 +115,13 @@ def test_a_bad_pair_on_the_check_in_is_a_message(setup, pair) -> None:
     assert not AuditEntry.objects.filter(action="pair.check_in").exists()
 
 
-@pytest.mark.parametrize("registration", ["-1", "²", "", "9" * 40])
-def test_an_unknown_registration_on_the_list_is_a_message(setup, registration) -> None:
+def test_an_unknown_registration_on_the_list_is_a_message(setup) -> None:
     championship = setup["championship"]
-    answer = setup["client"].post(reverse("signup_list", args=[championship.slug]), {
-        "action": "cancel", "registration": registration}, follow=True)
-    assert answer.status_code == 200
-    assert "Aquesta inscripció no existeix" in answer.content.decode()
+    for registration in ["-1", "²", "", "9" * 40]:
+        answer = setup["client"].post(reverse("signup_list", args=[championship.slug]), {
+            "action": "cancel", "registration": registration}, follow=True)
+        assert answer.status_code == 200
+        assert "Aquesta inscripció no existeix" in answer.content.decode(), registration
 
 
 def test_another_championships_registration_is_unknown_here(setup) -> None:
@@ -137,23 +139,26 @@ def test_another_championships_registration_is_unknown_here(setup) -> None:
     assert Registration.objects.get(pk=theirs.pk).status == "registered"
 
 
-@pytest.mark.parametrize(("field", "value"), [
+BAD_RULES = [
     ("best_of", "0"), ("best_of", "-2"), ("best_of", "abc"), ("best_of", "²"),
     ("min_events", "99999"), ("min_events", ""), ("min_events", "-1"),
     ("points_table", "cent, vuitanta"), ("points_table", "100, -5"),
     ("points_table", ", ".join(["1"] * 600)), ("points", "inventat"),
     ("name", ""), ("name", "\x07"),
-])
-def test_bad_circuit_rules_name_their_field_and_write_nothing(field, value) -> None:
+]
+
+
+def test_bad_circuit_rules_name_their_field_and_write_nothing(db: None) -> None:
     organiser = UserFactory(is_superuser=True)
     circuit = services.circuit_create(name="Circuit de proves", acting_user=organiser)
     client = Client()
     client.force_login(organiser)
-    data = {"action": "rules", "name": "Circuit de proves", "points": "place_table",
-            "points_table": "10, 5", "best_of": "", "min_events": "1", field: value}
-    answer = client.post(reverse("circuit_manage", args=[circuit.slug]), data)
-    assert answer.status_code == 200, (field, value)
-    assert 'class="errorlist' in answer.content.decode(), (field, value)
+    for field, value in BAD_RULES:
+        data = {"action": "rules", "name": "Circuit de proves", "points": "place_table",
+                "points_table": "10, 5", "best_of": "", "min_events": "1", field: value}
+        answer = client.post(reverse("circuit_manage", args=[circuit.slug]), data)
+        assert answer.status_code == 200, (field, value)
+        assert 'class="errorlist' in answer.content.decode(), (field, value)
     assert Circuit.objects.get(pk=circuit.pk).version == circuit.version
 
 
