@@ -9,6 +9,7 @@ it. A circuit's championships need no role of their own: their standings are pub
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -50,6 +51,9 @@ __all__ = [
 
 #: Places a points table may have at most.
 TABLE_MAX = 500
+#: A place's points as typed: ASCII digits, a decimal point or comma, a sign; no
+#: exponent ("1e999999999" would make ``Fraction`` build a number of a billion digits).
+_POINTS = re.compile(r"[+-]?[0-9]{1,12}(?:[.,][0-9]{1,12})?")
 
 
 class CircuitError(TournamentError):
@@ -130,9 +134,17 @@ def _table(value: Any) -> list[int | float]:
                            % {"max": TABLE_MAX}, field="points_table")
     out: list[int | float] = []
     for place, item in enumerate(items, start=1):
+        typed = str(item).strip()
         try:
-            number = Fraction(str(item).strip().replace(",", "."))
-        except (ValueError, ZeroDivisionError):
+            if isinstance(item, bool):
+                raise ValueError(typed)
+            if isinstance(item, (int, float)):
+                number = Fraction(item)  # nan: ValueError, inf: OverflowError
+            elif _POINTS.fullmatch(typed):
+                number = Fraction(typed.replace(",", "."))
+            else:
+                raise ValueError(typed)
+        except (ValueError, ZeroDivisionError, OverflowError, TypeError):
             raise CircuitError(
                 _("Taula de punts, lloc %(place)s: «%(value)s» no és un nombre.")
                 % {"place": place, "value": str(item)[:20]}, field="points_table",

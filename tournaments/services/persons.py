@@ -236,11 +236,28 @@ def player_link(*, player: Player, person: Person | None, acting_user: User | No
     championship = Championship.objects.get(pk=player.championship_id)
     require(acting_user, championship, Capability.REGISTER_PAIRS)
     if person is not None:
-        person = Person.objects.get(pk=_kept_id(person.pk))
+        person = _locked_kept(person.pk)
     if _link_one(player, person, acting_user):
         bump_results_version(championship.pk)
         _bump_circuits([championship.pk])
     return player
+
+
+def _locked_kept(pk: int) -> Person:
+    """The record ``pk`` reads as, its row locked: a merge locks the rows it joins, so a
+    link waits for a merge under way and then sees the merged group (one person is
+    never two players of one championship). Raises :class:`PersonError` (field
+    ``person``) when the record is gone (deleted meanwhile)."""
+    for _attempt in range(3):
+        kept = _kept_id(pk)
+        person = Person.objects.select_for_update().filter(pk=kept).first()
+        if person is None:
+            break
+        if person.merged_into_id is None:
+            return person
+        pk = person.merged_into_id  # merged while we waited for its lock: follow it
+    raise PersonError(_("No hi ha cap persona amb el número %(id)s.") % {"id": pk},
+                      field="person")
 
 
 def _kept_id(pk: int) -> int:
@@ -272,14 +289,17 @@ def players_link_bulk(*, championship: Championship, choices: Mapping[int, int],
         raise PersonError(_("El jugador %(id)s no és d'aquest campionat.")
                           % {"id": min(unknown)}, field="person")
     wanted = {pk for pk in choices.values() if pk != NEW_PERSON}
-    persons = {p.pk: p for p in Person.objects.filter(pk__in=wanted)}
+    # Locked, with the records they read as (below): a merge under way is waited for.
+    persons = {p.pk: p for p in Person.objects.select_for_update()
+               .filter(pk__in=wanted).order_by("pk")}
     if wanted - persons.keys():
         raise PersonError(_("No hi ha cap persona amb el número %(id)s.")
                           % {"id": min(wanted - persons.keys())}, field="person")
     licences = _signup_licences(championship)
     ids = canonical_ids()
     kept_ids = {ids.get(pk, pk) for pk in wanted}
-    persons.update({p.pk: p for p in Person.objects.filter(pk__in=kept_ids - persons.keys())})
+    persons.update({p.pk: p for p in Person.objects.select_for_update()
+                    .filter(pk__in=kept_ids - persons.keys()).order_by("pk")})
     # The person each already linked player of the championship reads as: one person is
     # never two players of one championship.
     taken: dict[int, str] = {

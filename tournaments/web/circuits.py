@@ -33,6 +33,7 @@ from tournaments.models import Championship, Circuit, CircuitRole
 from tournaments.selectors import circuits as read
 from tournaments.selectors.names import fold
 from tournaments.selectors.persons import canonical
+from tournaments.web.common import id_value
 
 #: Championships the organiser's search lists at most.
 SEARCH_MAX = 20
@@ -214,8 +215,7 @@ def circuit_manage(request: HttpRequest, slug: str) -> HttpResponse:
                         return redirect("circuit_manage", circuit.slug)
             elif action == "revoke":
                 role = CircuitRole.objects.filter(
-                    circuit=circuit, pk=request.POST.get("role", "0")
-                    if request.POST.get("role", "").isdigit() else 0).first()
+                    circuit=circuit, pk=id_value(request.POST.get("role")) or 0).first()
                 if role is not None:
                     services.circuit_role_revoke(role=role, acting_user=request.user)
                     messages.success(request, _("Organitzador tret."))

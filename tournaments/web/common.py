@@ -154,6 +154,18 @@ def int_param(request: HttpRequest, name: str) -> int | None:
     return int(raw) if _ROUND_NUMBER.fullmatch(raw) else None
 
 
+#: A row's id in a form: ASCII digits that fit PostgreSQL's bigint.
+_ID = re.compile(r"[0-9]{1,18}")
+
+
+def id_value(raw: str | None) -> int | None:
+    """A form's id field (a person, a role) as an int, or ``None`` when it is not one:
+    "²" passes ``str.isdigit()`` and fails ``int()`` (a 500); a number of 30 digits
+    overflows the database's integer."""
+    text = (raw or "").strip()
+    return int(text) if _ID.fullmatch(text) else None
+
+
 def next_url(request: HttpRequest, fallback: str) -> str:
     """Where to go after a form: its ``next`` field or parameter when it is a path of
     this site (a page that sent the organiser, e.g. a round's seating), else

@@ -28,7 +28,7 @@ from tournaments.models import Championship, Person
 from tournaments.permissions import Capability
 from tournaments.selectors import persons as reads
 from tournaments.selectors.circuits import person_circuit_lines
-from tournaments.web.common import capability_required, page_context
+from tournaments.web.common import capability_required, id_value, page_context
 
 #: A row's choice that registers a new person from the player.
 NEW = "new"
@@ -50,8 +50,8 @@ def championship_persons(request: HttpRequest, championship: Championship) -> Ht
     if request.method == "POST":
         chosen = {r.player_id: request.POST.get(f"p{r.player_id}", "") for r in rows}
         search_for = request.POST.get("search", "")
-        if search_for.isdigit():
-            player_id = int(search_for)
+        player_id = id_value(search_for)
+        if player_id is not None:
             query = request.POST.get(f"q{player_id}", "")
             searched[player_id] = reads.persons_search(query, limit=20)
             if not searched[player_id]:
@@ -65,8 +65,8 @@ def championship_persons(request: HttpRequest, championship: Championship) -> Ht
                 value = chosen.get(row.player_id, "")
                 if value == NEW:
                     choices[row.player_id] = services.NEW_PERSON
-                elif value.isdigit():
-                    choices[row.player_id] = int(value)
+                elif id_value(value) is not None:
+                    choices[row.player_id] = id_value(value) or 0
             if not choices:
                 messages.error(request, _("No heu triat cap persona."))
             else:
@@ -313,7 +313,11 @@ def person_anonymise(request: HttpRequest, pk: int) -> HttpResponseBase:
 
 
 def person_unmerge(request: HttpRequest, pk: int) -> HttpResponseBase:
-    """Undo the merge of record ``pk`` into the one it reads as (POST)."""
+    """Undo the merge of record ``pk`` into the one it reads as (POST); the persons'
+    managers only (anyone else: the login page or 403, as the merge)."""
+    refused = _manager_or_refuse(request)
+    if refused is not None:
+        return refused
     person = get_object_or_404(Person, pk=pk)
     kept = person.merged_into_id or person.pk
     early = _post_only(request, kept)

@@ -26,6 +26,7 @@ from tournaments.services.seasons import (
     season_import,
     season_review,
 )
+from tournaments.web.common import id_value
 
 #: The session key of the files waiting for the organiser's confirmation.
 SESSION_KEY = "season_import:{circuit}"
@@ -42,8 +43,8 @@ def _choices(request: HttpRequest, review: SeasonReview) -> dict[str, int]:
         value = request.POST.get(f"row-{row.key}", "")
         if value == "new":
             out[row.key] = NEW_PERSON
-        elif value.isdigit():
-            out[row.key] = int(value)
+        elif id_value(value) is not None:
+            out[row.key] = id_value(value) or 0
     return out
 
 

@@ -97,6 +97,11 @@ def _service_data(form: forms.Form) -> dict[str, Any]:
 # --------------------------------------------------------------------------- public
 
 
+#: The session's list of the cancel links' secrets of the sign-ups it sent (a double
+#: tap of the same browser gets its answer page again; another browser does not).
+_SESSION_TOKENS = "signup_tokens"
+
+
 def signup_form(request: HttpRequest, slug: str) -> HttpResponse:
     """The public sign-up form while the organiser keeps it open (else the page says
     why it is closed). Limited per address (``SIGNUPS_PER_HOUR``), CSRF-protected, with
@@ -121,8 +126,21 @@ def signup_form(request: HttpRequest, slug: str) -> HttpResponse:
             except ValueError as exc:  # every service refusal is a ValueError
                 add_service_error(form, exc)
             else:
-                return redirect("signup_done", championship.slug,
-                                done.registration.cancel_token)
+                token = done.registration.cancel_token
+                mine = request.session.get(_SESSION_TOKENS, [])
+                if done.created:
+                    request.session[_SESSION_TOKENS] = [*mine, token][-20:]
+                elif token not in mine:
+                    # The same names and contact again from another browser: not a
+                    # double tap of this one. Its answer page holds the cancel link,
+                    # which is for whoever signed up, so it is not shown here.
+                    form.add_error(None, _("Aquesta parella ja s'ha inscrit fa un moment. "
+                                           "L'enllaç per cancel·lar la inscripció és al "
+                                           "correu de la inscripció."))
+                    return render(request, "tournaments/signup/form.html", page_context(
+                        request, championship, form=form, closed="",
+                        places=signup_selectors.signup_places(championship)))
+                return redirect("signup_done", championship.slug, token)
     return render(request, "tournaments/signup/form.html", page_context(
         request, championship, form=form, closed=str(refusal) if refusal else "",
         places=signup_selectors.signup_places(championship)), status=status)
