@@ -32,9 +32,9 @@ from tournaments.models import (
 )
 from tournaments.models.people import name_key
 
-#: Pairs per championship of the circuit (``BREAKER_CIRCUIT_PAIRS=200``: the figures of
+#: Pairs per championship of the circuit (``SCALE_CIRCUIT_PAIRS=200``: the figures of
 #: a real season, about 20 s more).
-CIRCUIT_PAIRS = int(os.environ.get("BREAKER_CIRCUIT_PAIRS", "20"))
+CIRCUIT_PAIRS = int(os.environ.get("SCALE_CIRCUIT_PAIRS", "20"))
 
 
 def big_championship(slug: str, pairs: int) -> Championship:
