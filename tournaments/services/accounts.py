@@ -133,8 +133,9 @@ def referee_account_create(
     acting_user: User | None,
 ) -> Any:
     """Create an account with no password for a referee (``role``: referee or head
-    referee) and give it the role in ``championship`` (:func:`membership_grant`, whose
-    audit row says the account was made here). The person signs in with a one-time link
+    referee) or a check-in helper (``check_in``) and give it the role in
+    ``championship`` (:func:`membership_grant`, whose audit row says the account was
+    made here). The person signs in with a one-time link
     (:func:`sign_in_token`).
 
     Raises :class:`AccountError` (field ``username``: empty, invalid or taken; field
@@ -142,7 +143,7 @@ def referee_account_create(
     """
     championship = lock_championship(championship)
     require(acting_user, championship, Capability.GRANT_ROLE)
-    if role not in (Role.REFEREE, Role.HEAD_REFEREE):
+    if role not in (Role.REFEREE, Role.HEAD_REFEREE, Role.CHECK_IN):
         raise RegistrationError(_("Rol desconegut: %(role)s.") % {"role": role}, field="role")
     model = get_user_model()
     username = (username or "").strip()

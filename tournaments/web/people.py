@@ -31,9 +31,11 @@ from tournaments.reports.sign_in_card import SignInCard, render_sign_in_card
 from tournaments.web.common import capability_required, page_context, post_only
 
 Role = Membership.Role
-#: The roles an account made here may get: a referee's (an organiser has a password).
+#: The roles an account made here may get: a referee's, or a check-in helper's (an
+#: organiser has a password).
 REFEREE_ROLES = [(Role.REFEREE.value, Role.REFEREE.label),
-                 (Role.HEAD_REFEREE.value, Role.HEAD_REFEREE.label)]
+                 (Role.HEAD_REFEREE.value, Role.HEAD_REFEREE.label),
+                 (Role.CHECK_IN.value, Role.CHECK_IN.label)]
 #: Django's own backend: the sign-in link has already checked who it is.
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -250,6 +252,10 @@ def sign_in(request: HttpRequest, slug: str, uidb64: str, token: str) -> HttpRes
     if request.method == "POST":
         login(request, user, backend=BACKEND)
         messages.success(request, _("Heu entrat com a %(name)s.") % {"name": user.username})
+        roles = set(Membership.objects.filter(championship=championship, user=user)
+                    .values_list("role", flat=True))
+        if roles == {Role.CHECK_IN}:  # a helper at the door: the check-in is their page
+            return redirect("check_in", championship.slug)
         return redirect("referee_tables", championship.slug)
     # Someone else signed in on this device (the organiser trying the link) would be
     # signed out, and the link spent: the page says so before the button.

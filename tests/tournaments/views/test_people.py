@@ -114,9 +114,22 @@ def test_a_referee_or_a_stranger_gets_403(client, web: Small) -> None:
     assert _roles(web, web.organiser.username) == {"organiser"}
 
 
-def _create(client, small: Small, username: str = "arbitre-nou", email: str = ""):
+def _create(client, small: Small, username: str = "arbitre-nou", email: str = "",
+            role: str = "referee"):
     return client.post(_url(small), {"new-username": username, "new-email": email,
-                                     "new-role": "referee", "new-submit": "1"})
+                                     "new-role": role, "new-submit": "1"})
+
+
+def test_a_check_in_helper_gets_an_account_and_lands_on_the_check_in(client,
+                                                                     web: Small) -> None:
+    client.force_login(web.organiser)
+    response = _create(client, web, username="porta-1", role="check_in")
+    assert response.status_code == 200
+    assert _roles(web, "porta-1") == {"check_in"}
+    client.logout()
+    landed = client.post(response.context["link"].removeprefix("http://testserver"))
+    assert landed["Location"] == reverse("check_in", args=[web.championship.slug])
+    assert client.get(landed["Location"]).status_code == 200
 
 
 def test_a_new_referee_account_signs_in_once_by_its_link(client, web: Small) -> None:
