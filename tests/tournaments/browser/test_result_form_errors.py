@@ -36,6 +36,9 @@ def test_a_missing_trump_is_said_once_after_a_refused_save(
     assert page.is_hidden("#live-score")
     page.fill("#id_ns_points_taken", "80")
     page.click("form.result-form button[type=submit]")
+    # The outbox first asks the server whether it answers (a HEAD), then posts: wait
+    # for the refused save's page, not only for the network to be idle.
+    page.wait_for_selector("text=Cal el trumfo (o botifarra).", timeout=10_000)
     page.wait_for_load_state("networkidle")  # the live hand score has answered
     text = page.inner_text("main")
     shot(page, "result-form-missing-trump-phone")
