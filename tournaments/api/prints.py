@@ -42,6 +42,7 @@ from tournaments.models import Circuit, PrintJob
 from tournaments.reports import services
 from tournaments.reports.build_circuit import circuit_download_name
 from tournaments.reports.documents import Kind, download_name
+from tournaments.reports.views import circuit_job_request
 
 
 class _OverLimit(Exception):
@@ -234,22 +235,11 @@ class CircuitPrintJobListApi(APIView):
                    responses={202: CircuitPrintJobSerializer, 404: ErrorSerializer,
                               429: ErrorSerializer, 503: ErrorSerializer})
     def post(self, request: Request, slug: str) -> Response:
-        circuit = _circuit(slug)
-        try:
-            with transaction.atomic():
-                job, created = services.circuit_print_job_request(
-                    circuit=circuit, language=translation.get_language(),
-                    requested_by=request.user)
-                if created and lockouts.print_jobs_exhausted(request, None):
-                    raise _OverLimit
-        except _OverLimit:
+        job, created = circuit_job_request(request, _circuit(slug))
+        if job is None:
             raise exceptions.Throttled(
                 wait=60, detail=_("Massa documents demanats des d'aquesta adreça: torneu-ho "
-                                  "a provar d'aquí a un minut.")
-            ) from None
-        if created:
-            lockouts.print_job_started(request)
-        job.refresh_from_db()  # an eager run has finished already
+                                  "a provar d'aquí a un minut."))
         if created and services.never_queued(job):
             raise QueueUnavailable(_("Ara no es pot començar cap treball: %(error)s")
                                    % {"error": job.error})
