@@ -227,8 +227,11 @@ def event_points(event: Event, rules: CircuitRules) -> tuple[Points, ...]:
         sharing[p.place] += 1
     shared: dict[int, Points] = {}
     for place, count in sharing.items():
+        if count == 1:  # nearly every place: no generator, no Fraction
+            shared[place] = _place_points(place, rules, event.field)
+            continue
         covered = sum(_place_points(place + k, rules, event.field) for k in range(count))
-        shared[place] = _whole(Fraction(covered) / count) if count > 1 else covered
+        shared[place] = _whole(Fraction(covered) / count)
     return tuple(shared[p.place] for p in event.pairs)
 
 

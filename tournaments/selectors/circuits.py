@@ -403,9 +403,10 @@ def build_ranking(circuit: Circuit, state: str = "") -> CircuitRanking:
                     persons.append(merged.get(person, person))
             if not persons:
                 continue
-            single.append(event_pair(row, (persons[0], persons[-1]), rules))
+            pair = event_pair(row, (persons[0], persons[-1]), rules)
+            single.append(pair)
             if len(persons) == 2 and persons[0] != persons[1]:
-                double.append(event_pair(row, (persons[0], persons[1]), rules))
+                double.append(pair)  # the same two persons, in the same order
         player_events.append(pure.Event(championship.slug, field, tuple(single),
                                         provisional))
         pair_events.append(pure.Event(championship.slug, field, tuple(double), provisional))
