@@ -362,40 +362,29 @@ def _require_manager(acting_user: User | None) -> None:
                                 "poden fusionar persones."))
 
 
-@transaction.atomic
-def person_merge(*, kept: Person, absorbed: Person, acting_user: User | None,
-                 reason: str = "") -> None:
-    """Merge ``absorbed`` into ``kept``: ``absorbed`` now reads as ``kept`` everywhere
-    (its championships show on ``kept``'s page, circuits rank them as one). Nothing else
-    moves: :func:`person_unmerge` restores both. Bumps the circuits' versions.
-
-    Refused (:class:`PersonError`): one person into itself, into a record merged into
-    another (merge into the one that one reads as), a record already merged, an
-    anonymised person, two persons who played one championship as two players (the
-    same pair or not: they are two people). :class:`NotAllowedError`: not a manager of
-    persons."""
-    _require_manager(acting_user)
-    locked = {p.pk: p for p in Person.objects.select_for_update()
-              .filter(pk__in=[kept.pk, absorbed.pk])}
-    kept, absorbed = locked[kept.pk], locked[absorbed.pk]
+def person_merge_problem(kept: Person, absorbed: Person) -> PersonError | None:
+    """Why ``absorbed`` cannot be merged into ``kept`` as they stand (the refusal
+    :func:`person_merge` raises), or ``None``: the merge form says it on the preview,
+    before the confirmation. Reads only; :func:`person_merge` asks again under its
+    locks."""
     if kept.pk == absorbed.pk:
-        raise PersonError(_("No es pot fusionar una persona amb ella mateixa."),
-                          field="absorbed")
+        return PersonError(_("No es pot fusionar una persona amb ella mateixa."),
+                           field="absorbed")
     if kept.merged_into_id is not None:
         end = _kept_id(kept.pk)
-        raise PersonError(
+        return PersonError(
             _("La persona %(kept)s ja està fusionada amb la %(end)s: fusioneu-la amb la "
               "%(end)s.") % {"kept": kept.pk, "end": end}, field="kept")
     if absorbed.merged_into_id is not None:
-        raise PersonError(_("La persona %(id)s ja està fusionada amb la %(end)s.")
-                          % {"id": absorbed.pk, "end": absorbed.merged_into_id},
-                          field="absorbed")
+        return PersonError(_("La persona %(id)s ja està fusionada amb la %(end)s.")
+                           % {"id": absorbed.pk, "end": absorbed.merged_into_id},
+                           field="absorbed")
     if kept.anonymised_at is not None or absorbed.anonymised_at is not None:
-        raise PersonError(_("No es pot fusionar una persona anonimitzada."),
-                          field="absorbed")
+        return PersonError(_("No es pot fusionar una persona anonimitzada."),
+                           field="absorbed")
     kept_group, absorbed_group = group_ids(kept), group_ids(absorbed)
     if kept_group & absorbed_group:
-        raise PersonError(_("Aquestes dues persones ja són la mateixa."), field="absorbed")
+        return PersonError(_("Aquestes dues persones ja són la mateixa."), field="absorbed")
     kept_championships = _championships_of(kept_group)
     absorbed_championships = _championships_of(absorbed_group)
     shared = kept_championships & absorbed_championships
@@ -412,7 +401,31 @@ def person_merge(*, kept: Person, absorbed: Person, acting_user: User | None,
             message = _("No es poden fusionar: tots dos van jugar «%(championship)s» com "
                         "a jugadors diferents, són dues persones.") % {
                 "championship": together.name if together else ""}
-        raise PersonError(message, field="absorbed")
+        return PersonError(message, field="absorbed")
+    return None
+
+
+@transaction.atomic
+def person_merge(*, kept: Person, absorbed: Person, acting_user: User | None,
+                 reason: str = "") -> None:
+    """Merge ``absorbed`` into ``kept``: ``absorbed`` now reads as ``kept`` everywhere
+    (its championships show on ``kept``'s page, circuits rank them as one). Nothing else
+    moves: :func:`person_unmerge` restores both. Bumps the circuits' versions.
+
+    Refused (:class:`PersonError`): one person into itself, into a record merged into
+    another (merge into the one that one reads as), a record already merged, an
+    anonymised person, two persons who played one championship as two players (the
+    same pair or not: they are two people). :class:`NotAllowedError`: not a manager of
+    persons."""
+    _require_manager(acting_user)
+    locked = {p.pk: p for p in Person.objects.select_for_update()
+              .filter(pk__in=[kept.pk, absorbed.pk])}
+    kept, absorbed = locked[kept.pk], locked[absorbed.pk]
+    problem = person_merge_problem(kept, absorbed)
+    if problem is not None:
+        raise problem
+    kept_championships = _championships_of(group_ids(kept))
+    absorbed_championships = _championships_of(group_ids(absorbed))
     absorbed.merged_into = kept
     absorbed.merged_at = timezone.now()
     absorbed.save(update_fields=["merged_into", "merged_at"])

@@ -156,7 +156,10 @@ def persons_merge(request: HttpRequest) -> HttpResponseBase:
     if form.is_bound and form.is_valid():
         kept, absorbed = form.cleaned_data["kept_person"], form.cleaned_data["absorbed_person"]
         previews = [reads.person_summary(kept), reads.person_summary(absorbed)]
-        if request.method == "POST":
+        problem = services.person_merge_problem(kept, absorbed)
+        if problem is not None:  # said on the preview, before anyone confirms
+            add_service_error(form, problem)
+        elif request.method == "POST":
             if not form.cleaned_data.get("confirm"):
                 form.add_error("confirm", _("Marqueu «Ho confirmo» per continuar."))
             else:

@@ -104,6 +104,18 @@ def test_the_person_page_lists_championships_and_redirects_a_merged_address(
     assert there.merged_into_id is None
 
 
+def test_the_merge_preview_says_a_refusal_before_the_confirmation(client, web: Small) -> None:
+    pair = _pair(web, 1)
+    one, two = _person("Jordi Vila"), _person("Anna Puig")
+    services.player_link(player=pair.player1, person=one, acting_user=None)
+    services.player_link(player=pair.player2, person=two, acting_user=None)
+    client.force_login(UserFactory(username="staff-preview", is_staff=True))
+    page = client.get(reverse("persons_merge"),
+                      {"kept": one.pk, "absorbed": two.pk}).content.decode()
+    assert "No es poden fusionar: van jugar junts a la parella 1" in page
+    assert Person.objects.get(pk=two.pk).merged_into_id is None
+
+
 def test_only_managers_of_persons_see_the_list_and_the_merge_form(
         client, web: Small) -> None:
     a, b = _person("A"), _person("B")
