@@ -15,6 +15,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from tests.factories import UserFactory, build_championship
+from tests.threads import at_once
 from tournaments import services
 from tournaments.models import AuditEntry, Board, Membership, Result, Seating
 from tournaments.services import access
@@ -22,26 +23,6 @@ from tournaments.services import access
 DEVICES = 20
 
 
-def at_once(calls: list[Any]) -> list[Any]:
-    """Run each call in its own thread (own connection), released together."""
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[Any] = [None] * len(calls)
-
-    def run(i: int, call: Any) -> None:
-        try:
-            barrier.wait(timeout=20)
-            outcomes[i] = call()
-        except Exception as exc:  # collected and asserted on below
-            outcomes[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return outcomes
 
 
 @pytest.mark.postgres

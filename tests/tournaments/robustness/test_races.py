@@ -15,6 +15,7 @@ import pytest
 from django.db import connection
 
 from tests.factories import UserFactory
+from tests.threads import at_once
 from tournaments import services
 from tournaments.models import (
     AuditEntry,
@@ -33,27 +34,6 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 SITE = "http://testserver"
 
 
-def at_once(calls: list[Callable[[], Any]]) -> list[Any]:
-    """Run each call in its own thread (own connection), released together; the
-    outcome or the exception of each."""
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[Any] = [None] * len(calls)
-
-    def run(i: int, call: Callable[[], Any]) -> None:
-        try:
-            barrier.wait(timeout=10)
-            outcomes[i] = call()
-        except Exception as exc:  # collected and asserted on below
-            outcomes[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
-    return outcomes
 
 
 def open_championship(cap: int) -> Championship:

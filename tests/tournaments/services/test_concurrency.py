@@ -8,12 +8,11 @@ silently). Skips on SQLite (fails when CI=true) via the ``on_postgres`` fixture.
 from __future__ import annotations
 
 import datetime
-import threading
 
 import pytest
-from django.db import connection
 
 from tests.factories import build_championship
+from tests.threads import at_once as save_at_once
 from tournaments import services
 from tournaments.models import (
     AuditEntry,
@@ -26,28 +25,6 @@ from tournaments.models import (
     Round,
     Seating,
 )
-
-
-def save_at_once(calls):
-    """Run each call in its own thread (own connection), released together."""
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[object] = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait(timeout=10)
-            outcomes[i] = call()
-        except Exception as exc:  # collected and asserted on below
-            outcomes[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
-    return outcomes
 
 
 @pytest.mark.postgres
